@@ -1,0 +1,58 @@
+import type { UPLOAD_STRATEGIES } from './constants';
+
+/** How the endpoint prepares an upload: a signed PUT URL, or temporary credentials for one object key. */
+export type UploadStrategy = (typeof UPLOAD_STRATEGIES)[number];
+
+/**
+ * JSON body the browser POSTs to the preparation endpoint.
+ * Extra fields given by the caller (`body` option of the client) are sent beside these.
+ */
+export interface UploadRequestBody {
+  /** Name of the picked file, as the browser reports it (`File.name`). */
+  filename: string;
+  /** Content type of the picked file (`File.type`, or `application/octet-stream` when unknown). */
+  filetype: string;
+  /** Marker holding the chosen strategy. */
+  _upload: { strategy: UploadStrategy };
+  /** Any extra fields supplied by the caller. */
+  [extra: string]: unknown;
+}
+
+/** Fields that every successful preparation answer carries. */
+export interface PreparedUploadBase {
+  /** Object key the file will be stored under. */
+  key: string;
+  /** Bucket name. */
+  bucket: string;
+  /** Region of the bucket, e.g. `us-east-1`. */
+  region: string;
+  /** Custom S3-compatible endpoint (R2, MinIO, ...), when one is configured. */
+  endpoint?: string;
+}
+
+/**
+ * Answer of the presigned strategy: a URL signed for one `PUT` of `key`, valid 3600 seconds. The PUT must
+ * carry `Content-Type: <filetype>` and `Cache-Control: max-age=630720000`: both are signed headers.
+ */
+export interface PresignedUploadResponse extends PreparedUploadBase {
+  /** The presigned PUT URL. */
+  url: string;
+}
+
+/** Body of every error answer of the endpoint (4xx with a `code`, or the 500 `Internal Server Error`). */
+export interface UploadErrorBody {
+  /** Human-readable message; for a 500 always `Internal Server Error`. */
+  error: string;
+  /** Machine-readable error code, on 4xx answers. */
+  code?: string;
+}
+
+/** What a finished upload resolves to. */
+export interface UploadResult {
+  /** Address of the stored object (no query string). */
+  url: string;
+  /** Bucket name. */
+  bucket: string;
+  /** Object key. */
+  key: string;
+}

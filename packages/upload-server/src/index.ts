@@ -1,0 +1,22 @@
+/**
+ * @module
+ * `@upbeam/upload-server`: the preparation endpoint of Upbeam uploads, as a Fetch `Request -> Response`
+ * handler. The browser asks it to prepare an upload; it answers with a presigned PUT URL for one object key.
+ */
+export { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from './handler';
+export { errorToResponse, isUploadError, UploadError, UPLOAD_ERROR_STATUS, type UploadErrorCode } from './errors';
+export { DEFAULT_KEY_PREFIX, defaultObjectKey, sanitizeFileName } from './object-key';
+export { PRESIGNED_URL_EXPIRES_IN } from './presign';
+export { MAX_BODY_BYTES } from './request-body';
+export {
+  resolveStorageSettings,
+  SETTING_ENV,
+  type ResolvedStorageSettings,
+  type StorageSettings,
+} from './settings';
+export type {
+  PresignedUploadResponse,
+  UploadErrorBody,
+  UploadRequestBody,
+  UploadStrategy,
+} from '@upbeam/upload-protocol';

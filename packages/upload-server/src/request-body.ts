@@ -1,0 +1,98 @@
+import { UPLOAD_STRATEGIES, type UploadRequestBody, type UploadStrategy } from '@upbeam/upload-protocol';
+import { UploadError } from './errors';
+
+/** Largest request body the endpoint reads, in bytes (16 KiB): a file name, a type and a few fields. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/**
+ * Longest accepted `filename`, in characters. S3 object keys are at most 1024 bytes of UTF-8
+ * (AWS S3 User Guide, "Naming Amazon S3 objects"); the key also holds a prefix and an id.
+ */
+export const MAX_FILENAME_LENGTH = 900;
+
+/** Longest accepted `filetype`, in characters (RFC 6838 bounds type and subtype at 127 each, plus parameters). */
+export const MAX_FILETYPE_LENGTH = 255;
+
+async function readCapped(request: Request): Promise<string> {
+  const declared = Number(request.headers.get('content-length'));
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    total += value.byteLength;
+    if (total > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+function tooLarge(): UploadError {
+  return new UploadError('PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+}
+
+function requireString(body: Record<string, unknown>, field: string, max: number): string {
+  const value = Object.hasOwn(body, field) ? body[field] : undefined;
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new UploadError('INVALID_REQUEST', `"${field}" must be a non-empty string.`);
+  }
+  if (value.length > max) {
+    throw new UploadError('INVALID_REQUEST', `"${field}" must be at most ${max} characters.`);
+  }
+  return value;
+}
+
+function readStrategy(body: Record<string, unknown>): UploadStrategy {
+  const marker = Object.hasOwn(body, '_upload') ? body._upload : undefined;
+  const strategy =
+    marker !== null && typeof marker === 'object' && Object.hasOwn(marker, 'strategy')
+      ? (marker as { strategy: unknown }).strategy
+      : undefined;
+  if (!UPLOAD_STRATEGIES.includes(strategy as UploadStrategy)) {
+    throw new UploadError(
+      'INVALID_REQUEST',
+      `"_upload.strategy" must be one of: ${UPLOAD_STRATEGIES.map((s) => `"${s}"`).join(', ')}.`,
+    );
+  }
+  return strategy as UploadStrategy;
+}
+
+/**
+ * Reads and checks the JSON body of a preparation request.
+ *
+ * @throws {@link UploadError} `METHOD_NOT_ALLOWED` (405) unless POST; `UNSUPPORTED_MEDIA_TYPE` (415) unless
+ *   the content type is JSON; `PAYLOAD_TOO_LARGE` (413) over {@link MAX_BODY_BYTES}; `INVALID_JSON` (400);
+ *   `INVALID_REQUEST` (400) when `filename`/`filetype` are not non-empty strings or the strategy is unknown.
+ */
+export async function readUploadRequest(request: Request): Promise<UploadRequestBody> {
+  if (request.method !== 'POST') {
+    throw new UploadError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed: use POST.`);
+  }
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+    throw new UploadError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readCapped(request));
+  } catch (error) {
+    if (error instanceof UploadError) throw error;
+    throw new UploadError('INVALID_JSON', 'Request body is not valid JSON.', { cause: error });
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new UploadError('INVALID_REQUEST', 'Request body must be a JSON object.');
+  }
+  const body = parsed as Record<string, unknown>;
+  return {
+    ...body,
+    filename: requireString(body, 'filename', MAX_FILENAME_LENGTH),
+    filetype: requireString(body, 'filetype', MAX_FILETYPE_LENGTH),
+    _upload: { strategy: readStrategy(body) },
+  };
+}

@@ -1,0 +1,86 @@
+import { UploadError } from './errors';
+
+/**
+ * Storage settings of the handler. Each one left out is read from its environment variable
+ * ({@link SETTING_ENV}).
+ */
+export interface StorageSettings {
+  /** Access key id of the server's credentials. Env: `S3_UPLOAD_KEY`. */
+  accessKeyId?: string;
+  /** Secret access key of the server's credentials. Env: `S3_UPLOAD_SECRET`. */
+  secretAccessKey?: string;
+  /** Bucket name. Env: `S3_UPLOAD_BUCKET`. */
+  bucket?: string;
+  /** Region of the bucket, e.g. `us-east-1` (`auto` for Cloudflare R2). Env: `S3_UPLOAD_REGION`. */
+  region?: string;
+  /**
+   * Endpoint of an S3-compatible server (R2, MinIO, Ceph, a local server), e.g.
+   * `https://<account>.r2.cloudflarestorage.com`. Leave unset for AWS S3. Env: `S3_UPLOAD_ENDPOINT`.
+   */
+  endpoint?: string;
+  /**
+   * Address objects as `{endpoint}/{bucket}/{key}` instead of `{bucket}.{endpoint host}/{key}`.
+   * Needed by most self-hosted servers (MinIO, Ceph, `localhost`).
+   * @default false
+   */
+  forcePathStyle?: boolean;
+}
+
+/** Settings after env fallback: the four required ones are present. */
+export interface ResolvedStorageSettings {
+  accessKeyId: string;
+  secretAccessKey: string;
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  forcePathStyle: boolean;
+}
+
+/** Environment variable each setting falls back to. */
+export const SETTING_ENV = {
+  accessKeyId: 'S3_UPLOAD_KEY',
+  secretAccessKey: 'S3_UPLOAD_SECRET',
+  bucket: 'S3_UPLOAD_BUCKET',
+  region: 'S3_UPLOAD_REGION',
+  endpoint: 'S3_UPLOAD_ENDPOINT',
+} as const;
+
+const REQUIRED = ['accessKeyId', 'secretAccessKey', 'bucket', 'region'] as const;
+
+type Env = Record<string, string | undefined>;
+
+function processEnv(): Env {
+  // `process` is absent in some Fetch runtimes (workers, Deno without compat): settings then come from config.
+  return (globalThis as { process?: { env?: Env } }).process?.env ?? {};
+}
+
+/** A value counts as set only if it is a non-blank string: an unset variable is never the string "undefined". */
+function present(value: string | undefined): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/**
+ * Fills each missing setting from its environment variable.
+ *
+ * @param settings - Settings given in code; these win over the environment.
+ * @param env - Where to read variables from. @default process.env
+ * @throws {@link UploadError} `MISSING_SETTINGS` (500, logged, never sent to the browser) when any of
+ *   access key, secret, bucket or region is absent, with the message
+ *   `Upbeam: Missing ENVs S3_UPLOAD_KEY, ...` naming every missing variable.
+ */
+export function resolveStorageSettings(settings: StorageSettings = {}, env: Env = processEnv()): ResolvedStorageSettings {
+  const pick = (name: keyof typeof SETTING_ENV) => present(settings[name]) ?? present(env[SETTING_ENV[name]]);
+  const missing = REQUIRED.filter((name) => pick(name) === undefined).map((name) => SETTING_ENV[name]);
+  if (missing.length > 0) {
+    throw new UploadError('MISSING_SETTINGS', `Upbeam: Missing ENVs ${missing.join(', ')}`);
+  }
+  const endpoint = pick('endpoint');
+  return {
+    accessKeyId: pick('accessKeyId')!,
+    secretAccessKey: pick('secretAccessKey')!,
+    bucket: pick('bucket')!,
+    region: pick('region')!,
+    ...(endpoint === undefined ? {} : { endpoint }),
+    forcePathStyle: settings.forcePathStyle ?? false,
+  };
+}

@@ -1,0 +1,39 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One test run for the whole monorepo, in three projects:
+ * - unit: pure code beside its source (`src/**\/*.test.ts`), no network.
+ * - integration: packages against a real S3-compatible server started by the tests (`test/**`).
+ * - browser: real headless chromium (Debian's /usr/bin/chromium via playwright-core) on the examples.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.{ts,tsx}'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['packages/*/test/**/*.test.{ts,tsx}'],
+          environment: 'node',
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['examples/*/test/**/*.test.{ts,tsx}'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

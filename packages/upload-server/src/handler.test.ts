@@ -1,0 +1,115 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createUploadHandler } from './handler';
+import { MAX_BODY_BYTES } from './request-body';
+
+const settings = {
+  accessKeyId: 'AKID',
+  secretAccessKey: 'SECRET',
+  bucket: 'my-bucket',
+  region: 'eu-west-1',
+};
+
+function post(body: unknown, init: RequestInit = {}): Request {
+  return new Request('http://127.0.0.1/api/s3-upload', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...init,
+  });
+}
+
+const presignedBody = { filename: 'cat photo.png', filetype: 'image/png', _upload: { strategy: 'presigned' } };
+
+describe('createUploadHandler: presigned answer', () => {
+  it('answers { key, bucket, region, url } with a URL signed for PUT of the key, valid 3600 s', async () => {
+    const response = await createUploadHandler(settings)(post(presignedBody));
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(Object.keys(body).sort()).toEqual(['bucket', 'key', 'region', 'url']);
+    expect(body).toMatchObject({ bucket: 'my-bucket', region: 'eu-west-1' });
+    expect(body.key).toMatch(/^next-s3-uploads\/[A-Za-z0-9_-]{21}\/cat-photo\.png$/);
+    const url = new URL(body.url);
+    expect(`${url.origin}${url.pathname}`).toBe(`https://my-bucket.s3.eu-west-1.amazonaws.com/${body.key}`);
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('3600');
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('cache-control;content-type;host');
+    expect(url.searchParams.has('x-amz-checksum-crc32')).toBe(false);
+  });
+
+  it('includes the endpoint, path style, when one is configured', async () => {
+    const handler = createUploadHandler({ ...settings, endpoint: 'http://127.0.0.1:9000', forcePathStyle: true });
+    const body = await (await handler(post(presignedBody))).json();
+    expect(body.endpoint).toBe('http://127.0.0.1:9000');
+    expect(body.url.startsWith(`http://127.0.0.1:9000/my-bucket/${body.key}?`)).toBe(true);
+  });
+
+  it('lets a key function choose the key from the body, extra fields and the request', async () => {
+    const key = vi.fn((body: { filename: string; folder?: unknown }, request: Request) =>
+      Promise.resolve(`${String(body.folder)}/${request.headers.get('x-user')}/${body.filename}`),
+    );
+    const handler = createUploadHandler({ ...settings, key });
+    const body = await (
+      await handler(post({ ...presignedBody, folder: 'avatars' }, { headers: { 'content-type': 'application/json', 'x-user': 'u1' } }))
+    ).json();
+    expect(body.key).toBe('avatars/u1/cat photo.png');
+    expect(key.mock.calls[0]![0]).toMatchObject({ filename: 'cat photo.png', folder: 'avatars' });
+  });
+});
+
+describe('createUploadHandler: errors', () => {
+  const handler = createUploadHandler(settings);
+
+  it.each([
+    ['GET', new Request('http://127.0.0.1/api/s3-upload'), 405, 'METHOD_NOT_ALLOWED'],
+    ['text/plain body', post(presignedBody, { headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['malformed JSON', post('{"filename":'), 400, 'INVALID_JSON'],
+    ['an array', post([1]), 400, 'INVALID_REQUEST'],
+    ['no filename', post({ ...presignedBody, filename: undefined }), 400, 'INVALID_REQUEST'],
+    ['empty filetype', post({ ...presignedBody, filetype: ' ' }), 400, 'INVALID_REQUEST'],
+    ['unknown strategy', post({ ...presignedBody, _upload: { strategy: 'ftp' } }), 400, 'INVALID_REQUEST'],
+    ['no strategy', post({ filename: 'a', filetype: 'b' }), 400, 'INVALID_REQUEST'],
+    ['body over 16 KiB', post({ ...presignedBody, pad: 'x'.repeat(MAX_BODY_BYTES) }), 413, 'PAYLOAD_TOO_LARGE'],
+  ])('%s -> %i %s with a message', async (_, request, status, code) => {
+    const response = await handler(request);
+    expect(response.status).toBe(status);
+    const body = await response.json();
+    expect(body.code).toBe(code);
+    expect(typeof body.error).toBe('string');
+    expect(body.error.length).toBeGreaterThan(5);
+  });
+
+  it('answers 405 with Allow: POST', async () => {
+    const response = await handler(new Request('http://127.0.0.1/api/s3-upload', { method: 'PUT' }));
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+
+  it('answers missing settings with the SPEC 500 and logs the missing env names', async () => {
+    const onError = vi.fn();
+    const saved = { ...process.env };
+    try {
+      for (const name of ['S3_UPLOAD_KEY', 'S3_UPLOAD_SECRET', 'S3_UPLOAD_BUCKET', 'S3_UPLOAD_REGION']) delete process.env[name];
+      const response = await createUploadHandler({ bucket: 'b', onError })(post(presignedBody));
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ error: 'Internal Server Error' });
+      expect(String(onError.mock.calls[0]![0])).toContain('Missing ENVs S3_UPLOAD_KEY, S3_UPLOAD_SECRET, S3_UPLOAD_REGION');
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it('answers a failing key function with the SPEC 500, logs the cause and never sends its text', async () => {
+    const onError = vi.fn();
+    const cause = new Error('arn:aws:iam::123456789012:user/secret-name is not authorized');
+    const response = await createUploadHandler({
+      ...settings,
+      onError,
+      key: () => {
+        throw cause;
+      },
+    })(post(presignedBody));
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({ error: 'Internal Server Error' });
+    expect(text).not.toContain('arn:');
+    expect(onError).toHaveBeenCalledWith(cause);
+  });
+});

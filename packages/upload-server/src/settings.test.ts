@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { isUploadError } from './errors';
+import { resolveStorageSettings } from './settings';
+
+const fullEnv = {
+  S3_UPLOAD_KEY: 'AKID',
+  S3_UPLOAD_SECRET: 'SECRET',
+  S3_UPLOAD_BUCKET: 'bucket',
+  S3_UPLOAD_REGION: 'eu-west-1',
+};
+
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('resolveStorageSettings', () => {
+  it('reads every setting from S3_UPLOAD_* env variables', () => {
+    expect(resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual({
+      accessKeyId: 'AKID',
+      secretAccessKey: 'SECRET',
+      bucket: 'bucket',
+      region: 'eu-west-1',
+      endpoint: 'http://127.0.0.1:9000',
+      forcePathStyle: false,
+    });
+  });
+
+  it('prefers settings given in code over the environment', () => {
+    const settings = resolveStorageSettings({ bucket: 'from-code', forcePathStyle: true }, fullEnv);
+    expect(settings.bucket).toBe('from-code');
+    expect(settings.forcePathStyle).toBe(true);
+    expect(settings).not.toHaveProperty('endpoint');
+  });
+
+  it('names every missing env variable in the missing-settings error', () => {
+    const error = thrown(() => resolveStorageSettings({}, { S3_UPLOAD_BUCKET: 'b' }));
+    expect(isUploadError(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: 'MISSING_SETTINGS',
+      status: 500,
+      message: 'Upbeam: Missing ENVs S3_UPLOAD_KEY, S3_UPLOAD_SECRET, S3_UPLOAD_REGION',
+    });
+  });
+
+  it('fires when a variable is unset in the real process.env (never reads it as the string "undefined")', () => {
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, fullEnv);
+      delete process.env.S3_UPLOAD_SECRET;
+      expect(() => resolveStorageSettings()).toThrow('Upbeam: Missing ENVs S3_UPLOAD_SECRET');
+      process.env.S3_UPLOAD_SECRET = 'x';
+      expect(resolveStorageSettings().secretAccessKey).toBe('x');
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it('treats empty and blank values as missing', () => {
+    expect(() => resolveStorageSettings({ region: '  ' }, { ...fullEnv, S3_UPLOAD_REGION: '', S3_UPLOAD_KEY: '' })).toThrow(
+      'Upbeam: Missing ENVs S3_UPLOAD_KEY, S3_UPLOAD_REGION',
+    );
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * @module
+ * `@upbeam/upload-client`: the framework-free browser engine of Upbeam. It asks your preparation endpoint
+ * for a presigned URL and sends the file straight to S3-compatible storage, with progress and cancel.
+ */
+export { uploadFile, type UploadOptions } from './upload-file';
+export { UploadTracker, type TrackedFile, type TrackedFileStatus } from './upload-tracker';
+export type { PrepareEndpoint } from './prepare';
+export type { ProgressListener, UploadProgress } from './progress';
+export {
+  ABORT_MESSAGE,
+  createAbortError,
+  isAbortError,
+  isUploadClientError,
+  UploadClientError,
+  type UploadClientErrorCode,
+} from './errors';
+export { DEFAULT_UPLOAD_ENDPOINT, type UploadResult } from '@upbeam/upload-protocol';

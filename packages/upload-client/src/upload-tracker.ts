@@ -1,0 +1,120 @@
+import type { UploadResult } from '@upbeam/upload-protocol';
+import { nanoid } from 'nanoid';
+import { isAbortError } from './errors';
+import { uploadFile, type UploadOptions } from './upload-file';
+
+/** Where a tracked upload stands. */
+export type TrackedFileStatus = 'uploading' | 'done' | 'error' | 'aborted';
+
+/** One file in the tracked list (SPEC 3). Snapshots are immutable: a change makes a new object. */
+export interface TrackedFile {
+  /** Generated id (nanoid, 21 characters); pass it to `cancel`. */
+  id: string;
+  /** The picked file. */
+  file: File;
+  /** Percent sent, 0 to 100. */
+  progress: number;
+  /** Bytes sent. */
+  uploaded: number;
+  /** File size in bytes. */
+  size: number;
+  /** `uploading` from the moment the file is picked, then `done`, `error` or `aborted`. */
+  status: TrackedFileStatus;
+  /** Object URL once `done`. */
+  url?: string;
+  /** Why it ended, when `error` or `aborted`. */
+  error?: unknown;
+}
+
+/**
+ * The tracked-file list behind `useS3Upload`, framework-free: starts uploads, keeps each file's
+ * progress, cancels. Subscribe with {@link UploadTracker.subscribe} and read
+ * {@link UploadTracker.getSnapshot} (the `useSyncExternalStore` contract).
+ *
+ * @example
+ * const tracker = new UploadTracker({ endpoint: { url: '/api/upload' } });
+ * tracker.subscribe(() => render(tracker.getSnapshot()));
+ * const { url } = await tracker.upload(file);
+ */
+export class UploadTracker {
+  #options: UploadOptions;
+  #files: readonly TrackedFile[] = [];
+  readonly #listeners = new Set<() => void>();
+  readonly #controllers = new Map<string, AbortController>();
+
+  /** @param options - Defaults for every upload; `upload(file, options)` overrides them per call. */
+  constructor(options: UploadOptions = {}) {
+    this.#options = options;
+  }
+
+  /** Replaces the per-upload defaults (used by the React hook when its options change). */
+  setOptions(options: UploadOptions): void {
+    this.#options = options;
+  }
+
+  /** Registers a listener called after every change; returns the unsubscribe function. */
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  /** The current list, the same array until something changes. */
+  getSnapshot = (): readonly TrackedFile[] => this.#files;
+
+  /**
+   * Tracks `file` (progress 0, before any network call) and uploads it.
+   * @returns `{ url, bucket, key }` of the stored object.
+   * @throws as `uploadFile`: `AbortError` (`Upload aborted.`) when cancelled, `UploadClientError` otherwise.
+   */
+  upload = async (file: File, options: UploadOptions = {}): Promise<UploadResult> => {
+    const id = nanoid();
+    const controller = new AbortController();
+    const outer = options.signal ?? this.#options.signal;
+    const forward = () => controller.abort();
+    if (outer?.aborted) controller.abort();
+    outer?.addEventListener('abort', forward, { once: true });
+    this.#controllers.set(id, controller);
+    this.#set([...this.#files, { id, file, progress: 0, uploaded: 0, size: file.size, status: 'uploading' }]);
+    const onProgress = options.onProgress ?? this.#options.onProgress;
+    try {
+      const result = await uploadFile(file, {
+        ...this.#options,
+        ...options,
+        signal: controller.signal,
+        onProgress: (progress) => {
+          this.#update(id, { uploaded: progress.uploaded, progress: progress.progress });
+          onProgress?.(progress);
+        },
+      });
+      this.#update(id, { status: 'done', url: result.url });
+      return result;
+    } catch (error) {
+      this.#update(id, { status: isAbortError(error) ? 'aborted' : 'error', error });
+      throw error;
+    } finally {
+      outer?.removeEventListener('abort', forward);
+      this.#controllers.delete(id);
+    }
+  };
+
+  /** Cancels the upload with this id, or every running upload when no id is given. */
+  cancel = (id?: string): void => {
+    if (id === undefined) for (const controller of this.#controllers.values()) controller.abort();
+    else this.#controllers.get(id)?.abort();
+  };
+
+  /** Empties the list. Running uploads go on (cancel them first to stop them); they are no longer tracked. */
+  reset = (): void => {
+    this.#set([]);
+  };
+
+  #update(id: string, change: Partial<TrackedFile>): void {
+    if (!this.#files.some((tracked) => tracked.id === id)) return;
+    this.#set(this.#files.map((tracked) => (tracked.id === id ? { ...tracked, ...change } : tracked)));
+  }
+
+  #set(files: readonly TrackedFile[]): void {
+    this.#files = files;
+    for (const listener of this.#listeners) listener();
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * @module
+ * `@upbeam/upload-react`: the `useS3Upload` hook, a thin React layer over `@upbeam/upload-client`.
+ */
+export { useS3Upload, type UseS3Upload, type UseS3UploadOptions } from './use-s3-upload';
+export type { FileInputProps } from './file-input';
+export {
+  ABORT_MESSAGE,
+  isAbortError,
+  isUploadClientError,
+  UploadClientError,
+  type TrackedFile,
+  type TrackedFileStatus,
+  type UploadOptions,
+  type UploadProgress,
+} from '@upbeam/upload-client';
+export type { UploadResult } from '@upbeam/upload-protocol';

@@ -1,3 +1,4 @@
+/// <reference path="./s3rver.d.ts" />
 /**
  * @module
  * A real S3-compatible server for the examples and the tests: `@20minutes/s3rver` on 127.0.0.1, with one

@@ -1,0 +1,80 @@
+import { useS3Upload, type TrackedFile } from '@upbeam/upload-react';
+import { useState } from 'react';
+
+function describe(error: unknown): string {
+  return error instanceof Error || error instanceof DOMException ? `${error.name}: ${error.message}` : String(error);
+}
+
+function Upload({ tracked, onCancel }: { tracked: TrackedFile; onCancel: () => void }) {
+  const percent = Math.round(tracked.progress);
+  return (
+    <li className="upload" data-testid="upload" data-status={tracked.status} data-progress={tracked.progress}>
+      <div className="upload-head">
+        <span className="name">{tracked.file.name}</span>
+        <span className="status">{tracked.status}</span>
+      </div>
+      <progress max={100} value={tracked.progress} aria-label={`${tracked.file.name} progress`} />
+      <div className="upload-foot">
+        <span>
+          {percent}% · {tracked.uploaded.toLocaleString()} of {tracked.size.toLocaleString()} bytes
+        </span>
+        {tracked.status === 'uploading' && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+      {tracked.url && (
+        <a className="object-url" data-testid="object-url" href={tracked.url} target="_blank" rel="noreferrer">
+          {tracked.url}
+        </a>
+      )}
+    </li>
+  );
+}
+
+export function App() {
+  const { FileInput, openFileDialog, uploadToS3, files, cancel, resetFiles } = useS3Upload();
+  const [error, setError] = useState<string>();
+
+  const onFile = async (file: File) => {
+    setError(undefined);
+    try {
+      await uploadToS3(file);
+    } catch (thrown) {
+      setError(describe(thrown));
+    }
+  };
+
+  return (
+    <main>
+      <h1>Upbeam</h1>
+      <p className="lead">
+        Pick a file: this page asks <code>/api/s3-upload</code> for a presigned URL, then sends the file straight to
+        the bucket.
+      </p>
+      <FileInput onChange={onFile} data-testid="file-input" />
+      <div className="actions">
+        <button type="button" className="primary" onClick={openFileDialog}>
+          Pick a file
+        </button>
+        <button type="button" onClick={() => cancel()} disabled={!files.some((f) => f.status === 'uploading')}>
+          Cancel all
+        </button>
+        <button type="button" onClick={resetFiles} disabled={files.length === 0}>
+          Clear list
+        </button>
+      </div>
+      {error && (
+        <p className="error" role="alert" data-testid="error">
+          {error}
+        </p>
+      )}
+      <ul className="uploads">
+        {files.map((tracked) => (
+          <Upload key={tracked.id} tracked={tracked} onCancel={() => cancel(tracked.id)} />
+        ))}
+      </ul>
+    </main>
+  );
+}

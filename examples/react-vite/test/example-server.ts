@@ -1,0 +1,52 @@
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { serve, type ServerType } from '@hono/node-server';
+import { S3Client } from '@aws-sdk/client-s3';
+import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
+import { createUploadHandler, type UploadHandler } from '@upbeam/upload-server';
+import { createApp } from '../server/app';
+
+/** The built example page and its server on 127.0.0.1, with the embedded storage on another port. */
+export interface RunningExample {
+  /** Origin of the page, e.g. `http://127.0.0.1:40123`. */
+  origin: string;
+  storage: LocalS3;
+  /** An S3 client with the storage's own credentials, to read back what the browser stored. */
+  s3: S3Client;
+  close(): Promise<void>;
+}
+
+/** Starts the example as a user would run it (`pnpm build && pnpm start`), on ports picked by the OS. */
+export async function startExample(): Promise<RunningExample> {
+  let upload: UploadHandler = async () => new Response(null, { status: 503 });
+  const app = createApp({
+    upload: (request) => upload(request),
+    staticRoot: fileURLToPath(new URL('../dist', import.meta.url)),
+  });
+  const server: ServerType = await new Promise((resolve) => {
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Another port than the page: the upload is cross-origin, so the bucket's CORS rule is exercised.
+  const storage = await startLocalS3({ allowedOrigins: [origin] });
+  const settings = {
+    accessKeyId: storage.accessKeyId,
+    secretAccessKey: storage.secretAccessKey,
+    bucket: storage.bucket,
+    region: storage.region,
+    endpoint: storage.endpoint,
+    forcePathStyle: true,
+  };
+  upload = createUploadHandler(settings);
+  const s3 = new S3Client({ ...settings, credentials: settings });
+  return {
+    origin,
+    storage,
+    s3,
+    async close() {
+      s3.destroy();
+      await new Promise((resolve) => server.close(resolve));
+      await storage.close();
+    },
+  };
+}

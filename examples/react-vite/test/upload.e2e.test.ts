@@ -1,0 +1,115 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { launchBrowser, type TestBrowser } from '@upbeam/test-browser';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExample, type RunningExample } from './example-server';
+
+// The whole path in a real browser: the example page (built with Vite) in headless chromium, its Hono
+// server with the upload handler, and the embedded S3-compatible server on another origin.
+
+const FILE_SIZE = 12 * 1024 * 1024 + 321;
+/** Upload bandwidth the page gets (DevTools network emulation), bytes per second: ~2 s for the file. */
+const UPLOAD_BYTES_PER_SECOND = 6 * 1024 * 1024;
+
+let example: RunningExample;
+let browser: TestBrowser;
+let fileDir: string;
+let filePath: string;
+let fileBytes: Buffer;
+
+beforeAll(async () => {
+  [example, browser] = await Promise.all([startExample(), launchBrowser()]);
+  fileDir = await mkdtemp(join(tmpdir(), 'upbeam-e2e-'));
+  fileBytes = randomBytes(FILE_SIZE);
+  filePath = join(fileDir, 'holiday video.bin');
+  await writeFile(filePath, fileBytes);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await example?.close();
+  if (fileDir) await rm(fileDir, { recursive: true, force: true });
+});
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Opens the page with a bounded upload bandwidth, and records every progress value it renders. */
+async function openPage(): Promise<Page> {
+  const page = await browser.context.newPage();
+  const cdp = await browser.context.newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: UPLOAD_BYTES_PER_SECOND,
+  });
+  await page.goto(example.origin);
+  await page.evaluate(() => {
+    const seen: number[] = [];
+    (window as unknown as { progressSeen: number[] }).progressSeen = seen;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const value = (record.target as Element).getAttribute?.('data-progress');
+        if (value !== null && value !== undefined) seen.push(Number(value));
+      }
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-progress'] });
+  });
+  return page;
+}
+
+const progressSeen = (page: Page) => page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+
+describe('example page in chromium, presigned strategy, embedded storage', () => {
+  it('uploads a ~12 MB file picked on the page: progress climbs to 100, storage holds the same bytes', async () => {
+    const page = await openPage();
+    await page.setInputFiles('[data-testid="file-input"]', filePath);
+    const item = page.getByTestId('upload');
+    await expect.poll(() => item.getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+
+    const seen = await progressSeen(page);
+    const between = seen.filter((value) => value > 0 && value < 100);
+    expect(between.length, `progress values seen: ${seen.join(', ')}`).toBeGreaterThanOrEqual(2);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.at(-1)).toBe(100);
+    await expect.poll(() => page.locator('progress').getAttribute('value')).toBe('100');
+
+    const url = await page.getByTestId('object-url').textContent();
+    const prefix = `${example.storage.endpoint}/${example.storage.bucket}/`;
+    expect(url?.startsWith(prefix)).toBe(true);
+    const key = decodeURIComponent(url!.slice(prefix.length));
+    expect(key).toMatch(/^next-s3-uploads\/[A-Za-z0-9_-]{21}\/holiday-video\.bin$/);
+
+    const object = await example.s3.send(new GetObjectCommand({ Bucket: example.storage.bucket, Key: key }));
+    const stored = await object.Body!.transformToByteArray();
+    expect(stored.byteLength).toBe(FILE_SIZE);
+    expect(sha256(stored)).toBe(sha256(fileBytes));
+    expect(object.ContentType).toBe('application/octet-stream');
+    expect(object.CacheControl).toBe('max-age=630720000');
+    await page.close();
+  });
+
+  it('cancel mid-upload rejects with AbortError "Upload aborted." and the file is not stored whole', async () => {
+    const page = await openPage();
+    const prepared = page.waitForResponse((response) => response.url().endsWith('/api/s3-upload'));
+    await page.setInputFiles('[data-testid="file-input"]', filePath);
+    const { key } = await (await prepared).json();
+    const item = page.getByTestId('upload');
+    await expect.poll(async () => Number(await item.getAttribute('data-progress')), { timeout: 30_000 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+
+    await expect.poll(() => page.getByTestId('error').textContent()).toBe('AbortError: Upload aborted.');
+    expect(await item.getAttribute('data-status')).toBe('aborted');
+    expect(Number(await item.getAttribute('data-progress'))).toBeLessThan(100);
+    // Real S3 refuses a body shorter than its Content-Length (IncompleteBody) and stores nothing; s3rver
+    // keeps what arrived before the connection closed. Either way the whole file must not be there.
+    const head = await example.s3
+      .send(new HeadObjectCommand({ Bucket: example.storage.bucket, Key: key }))
+      .catch((error: { $metadata?: { httpStatusCode?: number } }) => error.$metadata?.httpStatusCode);
+    expect(head === 404 || (typeof head === 'object' && head.ContentLength! < FILE_SIZE)).toBe(true);
+    await page.close();
+  });
+});

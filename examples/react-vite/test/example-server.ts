@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { S3Client } from '@aws-sdk/client-s3';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
-import { createUploadHandler, type UploadHandler } from '@upbeam/upload-server';
+import { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from '@upbeam/upload-server';
 import { createApp } from '../server/app';
 
 /** The built example page and its server on 127.0.0.1, with the embedded storage on another port. */
@@ -13,6 +13,10 @@ export interface RunningExample {
   storage: LocalS3;
   /** An S3 client with the storage's own credentials, to read back what the browser stored. */
   s3: S3Client;
+  /** Handler settings that reach the storage. */
+  settings: UploadHandlerConfig;
+  /** Replaces what answers `/api/s3-upload` (to test failures and timing); `undefined` restores the default. */
+  setUploadHandler(handler: UploadHandler | undefined): void;
   close(): Promise<void>;
 }
 
@@ -37,12 +41,17 @@ export async function startExample(): Promise<RunningExample> {
     endpoint: storage.endpoint,
     forcePathStyle: true,
   };
-  upload = createUploadHandler(settings);
+  const standard = createUploadHandler(settings);
+  upload = standard;
   const s3 = new S3Client({ ...settings, credentials: settings });
   return {
     origin,
     storage,
     s3,
+    settings,
+    setUploadHandler(handler) {
+      upload = handler ?? standard;
+    },
     async close() {
       s3.destroy();
       await new Promise((resolve) => server.close(resolve));

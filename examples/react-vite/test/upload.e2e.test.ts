@@ -6,6 +6,7 @@ import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { launchBrowser, type TestBrowser } from '@upbeam/test-browser';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUploadHandler } from '@upbeam/upload-server';
 import { startExample, type RunningExample } from './example-server';
 
 // The whole path in a real browser: the example page (built with Vite) in headless chromium, its Hono
@@ -111,5 +112,52 @@ describe('example page in chromium, presigned strategy, embedded storage', () =>
       .catch((error: { $metadata?: { httpStatusCode?: number } }) => error.$metadata?.httpStatusCode);
     expect(head === 404 || (typeof head === 'object' && head.ContentLength! < FILE_SIZE)).toBe(true);
     await page.close();
+  });
+});
+
+describe('example page in chromium: the hook and the endpoint\'s errors', () => {
+  it('tracks a picked file at progress 0 before the preparation request is answered', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let requests = 0;
+    const standard = createUploadHandler(example.settings);
+    example.setUploadHandler(async (request) => {
+      requests += 1;
+      await held;
+      return standard(request);
+    });
+    try {
+      const page = await openPage();
+      await page.setInputFiles('[data-testid="file-input"]', filePath);
+      const item = page.getByTestId('upload');
+      await expect.poll(() => item.getAttribute('data-status')).toBe('uploading');
+      expect(await item.getAttribute('data-progress')).toBe('0');
+      expect(await item.textContent()).toContain(`0 of ${FILE_SIZE.toLocaleString('en-US')} bytes`);
+      await expect.poll(() => requests).toBe(1);
+      release();
+      await expect.poll(() => item.getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+      await page.close();
+    } finally {
+      release();
+      example.setUploadHandler(undefined);
+    }
+  });
+
+  it('shows the endpoint\'s 500 "Internal Server Error" when the server lacks its settings', async () => {
+    const saved = { ...process.env };
+    const logged: unknown[] = [];
+    for (const name of ['S3_UPLOAD_KEY', 'S3_UPLOAD_SECRET', 'S3_UPLOAD_BUCKET', 'S3_UPLOAD_REGION']) delete process.env[name];
+    example.setUploadHandler(createUploadHandler({ onError: (error) => logged.push(error) }));
+    try {
+      const page = await openPage();
+      await page.setInputFiles('[data-testid="file-input"]', filePath);
+      await expect.poll(() => page.getByTestId('error').textContent()).toBe('UploadClientError: Internal Server Error');
+      expect(await page.getByTestId('upload').getAttribute('data-status')).toBe('error');
+      expect(String(logged[0])).toContain('Missing ENVs S3_UPLOAD_KEY, S3_UPLOAD_SECRET, S3_UPLOAD_BUCKET, S3_UPLOAD_REGION');
+      await page.close();
+    } finally {
+      process.env = saved;
+      example.setUploadHandler(undefined);
+    }
   });
 });

@@ -46,7 +46,7 @@ async function prepare(filename: string, filetype: string, config: UploadHandler
   return (await response.json()) as { key: string; url: string; bucket: string };
 }
 
-function put(url: string, body: Uint8Array, headers: Record<string, string>) {
+function put(url: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string>) {
   return fetch(url, { method: 'PUT', body, headers });
 }
 

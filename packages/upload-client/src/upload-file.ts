@@ -1,4 +1,4 @@
-import { FALLBACK_CONTENT_TYPE, OBJECT_CACHE_CONTROL, type UploadResult } from '@upbeam/upload-protocol';
+import { FALLBACK_CONTENT_TYPE, OBJECT_CACHE_CONTROL, type UploadResult, type UploadStrategy } from '@upbeam/upload-protocol';
 import { createAbortError } from './errors';
 import { preparePresignedUpload, type PrepareEndpoint } from './prepare';
 import { monotonicProgress, type ProgressListener } from './progress';
@@ -6,6 +6,12 @@ import { putObject } from './put-object';
 
 /** Options of {@link uploadFile}. */
 export interface UploadOptions {
+  /**
+   * How the server prepares the upload: `presigned` (one PUT to a signed URL) or `temporary-token`
+   * (temporary credentials for one object key; multipart upload).
+   * @default 'presigned'
+   */
+  strategy?: UploadStrategy;
   /** The preparation endpoint: URL (default `/api/s3-upload`), extra headers, extra body fields. */
   endpoint?: PrepareEndpoint;
   /** Receives `{ uploaded, size, progress }` (bytes, bytes, percent) as the file is sent. */

@@ -13,6 +13,8 @@ export {
 export type {
   PreparedUploadBase,
   PresignedUploadResponse,
+  TemporaryCredentials,
+  TemporaryTokenUploadResponse,
   UploadErrorBody,
   UploadRequestBody,
   UploadResult,

@@ -39,6 +39,29 @@ export interface PresignedUploadResponse extends PreparedUploadBase {
   url: string;
 }
 
+/**
+ * Temporary credentials as STS returns them (`GetFederationToken`, `AssumeRole`), limited by a session
+ * policy to writing one object key. Nothing else of the STS answer (it names the federated user and the
+ * account) is sent to the browser.
+ */
+export interface TemporaryCredentials {
+  AccessKeyId: string;
+  SecretAccessKey: string;
+  SessionToken: string;
+  /** When the credentials stop working (ISO 8601), 3600 seconds after they were issued. */
+  Expiration?: string;
+}
+
+/**
+ * Answer of the temporary-token strategy: credentials that may only write `key` (PutObject and multipart
+ * upload, AbortMultipartUpload to clean up), valid 3600 seconds.
+ */
+export interface TemporaryTokenUploadResponse extends PreparedUploadBase {
+  token: { Credentials: TemporaryCredentials };
+  /** True when storage must be addressed `{endpoint}/{bucket}/{key}` (MinIO, Ceph, local servers). */
+  forcePathStyle?: boolean;
+}
+
 /** Body of every error answer of the endpoint (4xx with a `code`, or the 500 `Internal Server Error`). */
 export interface UploadErrorBody {
   /** Human-readable message; for a 500 always `Internal Server Error`. */

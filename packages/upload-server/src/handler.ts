@@ -1,12 +1,20 @@
-import type { PresignedUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
-import { errorToResponse, UploadError } from './errors';
+import type {
+  PresignedUploadResponse,
+  TemporaryTokenUploadResponse,
+  UploadRequestBody,
+} from '@upbeam/upload-protocol';
+import { errorToResponse } from './errors';
 import { defaultObjectKey } from './object-key';
 import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
 import { readUploadRequest } from './request-body';
-import { resolveStorageSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
+import { present, processEnv, resolveStorageSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
+import { createTokenIssuer, type TokenIssuer, type TokenSettings } from './temporary-token';
 
-/** Configuration of {@link createUploadHandler}. Storage settings fall back to `S3_UPLOAD_*` env variables. */
-export interface UploadHandlerConfig extends StorageSettings {
+/**
+ * Configuration of {@link createUploadHandler}. Storage settings fall back to `S3_UPLOAD_*` env variables;
+ * `roleArn` and `stsEndpoint` to `S3_UPLOAD_ROLE_ARN` and `S3_UPLOAD_STS_ENDPOINT`.
+ */
+export interface UploadHandlerConfig extends StorageSettings, TokenSettings {
   /**
    * Chooses the object key. Gets the checked request body (with the caller's extra fields) and the
    * original Request (for cookies, headers). May be async.
@@ -19,8 +27,8 @@ export interface UploadHandlerConfig extends StorageSettings {
    */
   expiresIn?: number;
   /**
-   * Receives every unexpected error (answered with 500 `Internal Server Error`), including storage errors
-   * and missing settings.
+   * Receives every unexpected error (answered with 500 `Internal Server Error`), including storage and
+   * STS errors and missing settings.
    * @default console.error
    */
   onError?: (error: unknown) => void;
@@ -29,21 +37,34 @@ export interface UploadHandlerConfig extends StorageSettings {
 /** A Fetch API handler: works as-is in Next.js App Router, Hono, Bun, Deno and workers. */
 export type UploadHandler = (request: Request) => Promise<Response>;
 
-interface Prepared {
-  settings: ResolvedStorageSettings;
-  presign: Presigner;
+/** Builds `value` on first use and keeps it: settings are read on the first request, not at import. */
+function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
+
+function baseAnswer(settings: ResolvedStorageSettings, key: string) {
+  return {
+    key,
+    bucket: settings.bucket,
+    region: settings.region,
+    ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
+  };
 }
 
 /**
- * Creates the preparation endpoint (mounted by the app at `/api/s3-upload` by default). For a POST of
- * `{ filename, filetype, _upload: { strategy: 'presigned' } }` it answers
- * `{ key, bucket, region, endpoint?, url }`, where `url` is a PUT URL valid `expiresIn` seconds that
- * binds `Content-Type: filetype` and `Cache-Control: max-age=630720000`.
+ * Creates the preparation endpoint (mounted by the app at `/api/s3-upload` by default). It answers a POST
+ * of `{ filename, filetype, _upload: { strategy }, ...extra }`:
+ * - `presigned`: `{ key, bucket, region, endpoint?, url }`, `url` a PUT URL valid `expiresIn` seconds that
+ *   binds `Content-Type: filetype` and `Cache-Control: max-age=630720000`.
+ * - `temporary-token`: `{ token: { Credentials }, key, bucket, region, endpoint?, forcePathStyle? }`,
+ *   credentials valid 3600 seconds that may only write `key` (STS GetFederationToken, or AssumeRole when
+ *   `roleArn` is set).
  *
  * Settings are resolved on the first request, so that a missing variable does not break a build that
  * merely imports the route. Errors: 4xx `{ error, code }` for a wrong request (405, 415, 413, 400);
- * any other failure, including missing settings (`Upbeam: Missing ENVs ...`), is passed to `onError` and
- * answered with 500 `{ error: 'Internal Server Error' }`.
+ * any other failure, including missing settings (`Upbeam: Missing ENVs ...`) and storage or STS errors,
+ * is passed to `onError` and answered with 500 `{ error: 'Internal Server Error' }`.
  *
  * @example
  * // app/api/s3-upload/route.ts (Next.js App Router)
@@ -53,30 +74,30 @@ interface Prepared {
 export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHandler {
   const expiresIn = config.expiresIn ?? PRESIGNED_URL_EXPIRES_IN;
   const log = config.onError ?? ((error: unknown) => console.error('[upbeam] upload preparation failed:', error));
-  let prepared: Prepared | undefined;
-  const prepare = (): Prepared => {
-    if (!prepared) {
-      const settings = resolveStorageSettings(config);
-      prepared = { settings, presign: createPresigner(settings) };
-    }
-    return prepared;
-  };
+  const settings = once(() => resolveStorageSettings(config));
+  const presign = once((): Presigner => createPresigner(settings()));
+  const issueToken = once((): TokenIssuer => {
+    const env = processEnv();
+    const roleArn = present(config.roleArn) ?? present(env.S3_UPLOAD_ROLE_ARN);
+    const stsEndpoint = present(config.stsEndpoint) ?? present(env.S3_UPLOAD_STS_ENDPOINT);
+    return createTokenIssuer(settings(), { ...config, roleArn, stsEndpoint });
+  });
 
   return async (request) => {
     try {
       const body = await readUploadRequest(request);
-      const { settings, presign } = prepare();
-      if (body._upload.strategy !== 'presigned') {
-        throw new UploadError('UNSUPPORTED_STRATEGY', `Strategy "${body._upload.strategy}" is not supported yet.`);
-      }
+      const resolved = settings();
       const key = config.key ? await config.key(body, request) : defaultObjectKey(body.filename);
-      const url = await presign({ key, contentType: body.filetype, expiresIn });
-      const answer: PresignedUploadResponse = {
-        key,
-        bucket: settings.bucket,
-        region: settings.region,
-        ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
-        url,
+      if (body._upload.strategy === 'presigned') {
+        const url = await presign()({ key, contentType: body.filetype, expiresIn });
+        const answer: PresignedUploadResponse = { ...baseAnswer(resolved, key), url };
+        return Response.json(answer);
+      }
+      const Credentials = await issueToken()(key);
+      const answer: TemporaryTokenUploadResponse = {
+        token: { Credentials },
+        ...baseAnswer(resolved, key),
+        ...(resolved.forcePathStyle ? { forcePathStyle: true } : {}),
       };
       return Response.json(answer);
     } catch (error) {

@@ -9,6 +9,13 @@ export { DEFAULT_KEY_PREFIX, defaultObjectKey, sanitizeFileName } from './object
 export { PRESIGNED_URL_EXPIRES_IN } from './presign';
 export { MAX_BODY_BYTES } from './request-body';
 export {
+  arnPartition,
+  TEMPORARY_TOKEN_DURATION_SECONDS,
+  UPLOAD_TOKEN_NAME,
+  uploadTokenPolicy,
+  type TokenSettings,
+} from './temporary-token';
+export {
   resolveStorageSettings,
   SETTING_ENV,
   type ResolvedStorageSettings,
@@ -16,6 +23,8 @@ export {
 } from './settings';
 export type {
   PresignedUploadResponse,
+  TemporaryCredentials,
+  TemporaryTokenUploadResponse,
   UploadErrorBody,
   UploadRequestBody,
   UploadStrategy,

@@ -47,15 +47,17 @@ export const SETTING_ENV = {
 
 const REQUIRED = ['accessKeyId', 'secretAccessKey', 'bucket', 'region'] as const;
 
-type Env = Record<string, string | undefined>;
+/** Environment variables, as `process.env` holds them. */
+export type Env = Record<string, string | undefined>;
 
-function processEnv(): Env {
+/** `process.env`, or an empty object where there is none. */
+export function processEnv(): Env {
   // `process` is absent in some Fetch runtimes (workers, Deno without compat): settings then come from config.
   return (globalThis as { process?: { env?: Env } }).process?.env ?? {};
 }
 
 /** A value counts as set only if it is a non-blank string: an unset variable is never the string "undefined". */
-function present(value: string | undefined): string | undefined {
+export function present(value: string | undefined): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 

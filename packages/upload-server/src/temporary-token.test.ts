@@ -1,0 +1,144 @@
+import { AssumeRoleCommand, GetFederationTokenCommand } from '@aws-sdk/client-sts';
+import { describe, expect, it, vi } from 'vitest';
+import { createUploadHandler } from './handler';
+import { arnPartition, uploadTokenPolicy } from './temporary-token';
+
+const settings = { accessKeyId: 'AKID', secretAccessKey: 'SECRET', bucket: 'my-bucket', region: 'eu-west-1' };
+
+/**
+ * A stubbed STS client: GetFederationToken has no local implementation (radosgw answers 405, s3rver has
+ * no STS), so these tests capture the exact request instead of sending it. AssumeRole is tested for real
+ * against radosgw in test/.
+ */
+function stubSts(answer: object = {}) {
+  const sent: unknown[] = [];
+  const expiration = new Date('2026-11-22T10:00:00Z');
+  const send = vi.fn(async (command: unknown) => {
+    sent.push(command);
+    return {
+      Credentials: { AccessKeyId: 'ASIATEMP', SecretAccessKey: 'temp-secret', SessionToken: 'temp-token', Expiration: expiration },
+      FederatedUser: { Arn: 'arn:aws:sts::123456789012:federated-user/S3UploadWebToken', FederatedUserId: '123456789012:S3UploadWebToken' },
+      PackedPolicySize: 12,
+      ...answer,
+    };
+  });
+  return { stsClient: { send } as never, sent };
+}
+
+function post(body: object): Request {
+  return new Request('http://127.0.0.1/api/s3-upload', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ filename: 'clip.mp4', filetype: 'video/mp4', _upload: { strategy: 'temporary-token' }, ...body }),
+  });
+}
+
+describe('temporary-token strategy, GetFederationToken (stubbed STS client: no local STS implements it)', () => {
+  it('sends Name S3UploadWebToken (<= 32 chars), DurationSeconds 3600 and a policy for the one key', async () => {
+    const { stsClient, sent } = stubSts();
+    const response = await createUploadHandler({ ...settings, stsClient })(post({}));
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(sent).toHaveLength(1);
+    const command = sent[0] as GetFederationTokenCommand;
+    expect(command).toBeInstanceOf(GetFederationTokenCommand);
+    expect(command.input.Name).toBe('S3UploadWebToken');
+    expect(command.input.Name!.length).toBeLessThanOrEqual(32);
+    expect(command.input.DurationSeconds).toBe(3600);
+    expect(JSON.parse(command.input.Policy!)).toEqual({
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Sid: 'UpbeamUploadOneObject',
+          Effect: 'Allow',
+          Action: ['s3:PutObject', 's3:AbortMultipartUpload'],
+          Resource: [`arn:aws:s3:::my-bucket/${body.key}`],
+        },
+      ],
+    });
+  });
+
+  it('answers { token: { Credentials }, key, bucket, region } and nothing else of the STS answer', async () => {
+    const { stsClient } = stubSts();
+    const response = await createUploadHandler({ ...settings, stsClient })(post({}));
+    const text = await response.text();
+    const body = JSON.parse(text);
+    expect(Object.keys(body).sort()).toEqual(['bucket', 'key', 'region', 'token']);
+    expect(body.token).toEqual({
+      Credentials: {
+        AccessKeyId: 'ASIATEMP',
+        SecretAccessKey: 'temp-secret',
+        SessionToken: 'temp-token',
+        Expiration: '2026-11-22T10:00:00.000Z',
+      },
+    });
+    expect(body.key).toMatch(/^next-s3-uploads\/[A-Za-z0-9_-]{21}\/clip\.mp4$/);
+    expect(text).not.toContain('123456789012');
+    expect(text).not.toContain('FederatedUser');
+  });
+
+  it('adds endpoint and forcePathStyle for S3-compatible storage', async () => {
+    const { stsClient } = stubSts();
+    const handler = createUploadHandler({ ...settings, stsClient, endpoint: 'http://127.0.0.1:9000', forcePathStyle: true });
+    const body = await (await handler(post({}))).json();
+    expect(body).toMatchObject({ endpoint: 'http://127.0.0.1:9000', forcePathStyle: true });
+  });
+
+  it('uses AssumeRole with the same session policy when a role ARN is set (S3_UPLOAD_ROLE_ARN too)', async () => {
+    const { stsClient, sent } = stubSts();
+    const saved = process.env.S3_UPLOAD_ROLE_ARN;
+    process.env.S3_UPLOAD_ROLE_ARN = 'arn:aws:iam::123456789012:role/uploader';
+    try {
+      const body = await (await createUploadHandler({ ...settings, stsClient })(post({}))).json();
+      const command = sent[0] as AssumeRoleCommand;
+      expect(command).toBeInstanceOf(AssumeRoleCommand);
+      expect(command.input).toMatchObject({
+        RoleArn: 'arn:aws:iam::123456789012:role/uploader',
+        RoleSessionName: 'S3UploadWebToken',
+        DurationSeconds: 3600,
+      });
+      expect(JSON.parse(command.input.Policy!).Statement[0].Resource).toEqual([`arn:aws:s3:::my-bucket/${body.key}`]);
+    } finally {
+      if (saved === undefined) delete process.env.S3_UPLOAD_ROLE_ARN;
+      else process.env.S3_UPLOAD_ROLE_ARN = saved;
+    }
+  });
+
+  it('answers an STS failure with the SPEC 500 and never forwards its text (it can name the account)', async () => {
+    const failure = Object.assign(new Error('User: arn:aws:iam::123456789012:user/app is not authorized to perform: sts:GetFederationToken'), {
+      name: 'AccessDenied',
+    });
+    const onError = vi.fn();
+    const stsClient = { send: vi.fn().mockRejectedValue(failure) } as never;
+    const response = await createUploadHandler({ ...settings, stsClient, onError })(post({}));
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({ error: 'Internal Server Error' });
+    expect(text).not.toContain('arn:');
+    expect(onError).toHaveBeenCalledWith(failure);
+  });
+});
+
+describe('uploadTokenPolicy', () => {
+  it.each([
+    ['us-east-1', 'aws'],
+    ['eu-central-1', 'aws'],
+    ['cn-north-1', 'aws-cn'],
+    ['cn-northwest-1', 'aws-cn'],
+    ['us-gov-west-1', 'aws-us-gov'],
+  ])('region %s uses partition %s', (region, partition) => {
+    expect(arnPartition(region)).toBe(partition);
+    const policy = JSON.parse(uploadTokenPolicy({ bucket: 'b', key: 'k', region }));
+    expect(policy.Statement[0].Resource).toEqual([`arn:${partition}:s3:::b/k`]);
+  });
+
+  it('writes IAM wildcard characters in the key literally, so the policy never covers other keys', () => {
+    const policy = JSON.parse(uploadTokenPolicy({ bucket: 'b', key: "uploads/*/a?b$c.txt", region: 'us-east-1' }));
+    expect(policy.Statement[0].Resource).toEqual(['arn:aws:s3:::b/uploads/${*}/a${?}b${$}c.txt']);
+  });
+
+  it('allows tagging only when asked', () => {
+    const policy = JSON.parse(uploadTokenPolicy({ bucket: 'b', key: 'k', region: 'us-east-1', allowObjectTagging: true }));
+    expect(policy.Statement[0].Action).toEqual(['s3:PutObject', 's3:AbortMultipartUpload', 's3:PutObjectTagging']);
+  });
+});

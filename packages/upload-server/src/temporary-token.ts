@@ -1,0 +1,128 @@
+import { AssumeRoleCommand, GetFederationTokenCommand, STSClient, type Credentials } from '@aws-sdk/client-sts';
+import type { TemporaryCredentials } from '@upbeam/upload-protocol';
+import type { ResolvedStorageSettings } from './settings';
+
+/**
+ * Name of the federated user / role session of every upload token. STS allows 2 to 32 characters of
+ * `[\w+=,.@-]` for GetFederationToken `Name` (AWS STS API reference).
+ */
+export const UPLOAD_TOKEN_NAME = 'S3UploadWebToken';
+
+/** Lifetime of a temporary token, in seconds (SPEC 7.2; STS allows 900 to 129600 for federation tokens). */
+export const TEMPORARY_TOKEN_DURATION_SECONDS = 3600;
+
+/** How the temporary-token strategy obtains credentials. */
+export interface TokenSettings {
+  /**
+   * ARN of a role to assume (STS `AssumeRole`) instead of asking for a federation token.
+   * GetFederationToken exists on AWS only; S3-compatible stores with STS (MinIO, Ceph radosgw) offer
+   * AssumeRole. The role's own policy must allow `s3:PutObject` (and `s3:AbortMultipartUpload`) on the
+   * bucket; the session policy narrows it to one key. Env: `S3_UPLOAD_ROLE_ARN`.
+   */
+  roleArn?: string;
+  /** Endpoint of the STS service, e.g. MinIO's or radosgw's own address. Env: `S3_UPLOAD_STS_ENDPOINT`. */
+  stsEndpoint?: string;
+  /**
+   * Also allow `s3:PutObjectTagging` on the key, so the browser can tag the object after upload
+   * (the client's `tags` option).
+   * @default false
+   */
+  allowObjectTagging?: boolean;
+  /** An STS client to use instead of one built from the storage settings (custom credentials, tests). */
+  stsClient?: Pick<STSClient, 'send'>;
+}
+
+/** Mints credentials for one object key. */
+export type TokenIssuer = (key: string) => Promise<TemporaryCredentials>;
+
+/** ARN partition of a region: `aws-cn` for China, `aws-us-gov` for GovCloud, `aws` elsewhere. */
+export function arnPartition(region: string): 'aws' | 'aws-cn' | 'aws-us-gov' {
+  if (region.startsWith('cn-')) return 'aws-cn';
+  if (region.startsWith('us-gov-')) return 'aws-us-gov';
+  return 'aws';
+}
+
+/**
+ * `*`, `?` and `$` are wildcards / variables in IAM resource ARNs; written as `${*}`, `${?}`, `${$}` they
+ * stand for themselves (IAM User Guide, "IAM policy elements: Variables and tags", special characters), so a
+ * key holding them does not widen the policy to other keys.
+ */
+function escapeArnResource(value: string): string {
+  return value.replace(/[*?$]/g, (character) => `\${${character}}`);
+}
+
+/**
+ * The session policy of an upload token (IAM policy JSON, version 2012-10-17): `s3:PutObject` on exactly
+ * `arn:{partition}:s3:::{bucket}/{key}`, which covers PutObject, CreateMultipartUpload, UploadPart and
+ * CompleteMultipartUpload; `s3:AbortMultipartUpload` on the same object, so that a cancelled or failed
+ * multipart upload can delete its parts instead of leaving them billed in the bucket; and, when asked,
+ * `s3:PutObjectTagging`. Nothing else: no read, list or delete.
+ */
+export function uploadTokenPolicy(input: { bucket: string; key: string; region: string; allowObjectTagging?: boolean }): string {
+  const actions = ['s3:PutObject', 's3:AbortMultipartUpload'];
+  if (input.allowObjectTagging) actions.push('s3:PutObjectTagging');
+  return JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Sid: 'UpbeamUploadOneObject',
+        Effect: 'Allow',
+        Action: actions,
+        Resource: [`arn:${arnPartition(input.region)}:s3:::${input.bucket}/${escapeArnResource(input.key)}`],
+      },
+    ],
+  });
+}
+
+function toWire(credentials: Credentials | undefined): TemporaryCredentials {
+  if (!credentials?.AccessKeyId || !credentials.SecretAccessKey || !credentials.SessionToken) {
+    throw new Error('STS answered without credentials.');
+  }
+  return {
+    AccessKeyId: credentials.AccessKeyId,
+    SecretAccessKey: credentials.SecretAccessKey,
+    SessionToken: credentials.SessionToken,
+    ...(credentials.Expiration ? { Expiration: credentials.Expiration.toISOString() } : {}),
+  };
+}
+
+/**
+ * Builds the token issuer of one handler around one long-lived STS client. With `roleArn` it calls
+ * `AssumeRole`, otherwise `GetFederationToken` (AWS only; the server's credentials need
+ * `sts:GetFederationToken`), both with {@link uploadTokenPolicy} and a duration of 3600 seconds.
+ * STS errors propagate to the handler, which logs them and answers 500 without their text.
+ */
+export function createTokenIssuer(settings: ResolvedStorageSettings, token: TokenSettings): TokenIssuer {
+  const sts =
+    token.stsClient ??
+    new STSClient({
+      region: settings.region,
+      endpoint: token.stsEndpoint,
+      credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+    });
+  return async (key) => {
+    const Policy = uploadTokenPolicy({
+      bucket: settings.bucket,
+      key,
+      region: settings.region,
+      allowObjectTagging: token.allowObjectTagging,
+    });
+    const answer = token.roleArn
+      ? await sts.send(
+          new AssumeRoleCommand({
+            RoleArn: token.roleArn,
+            RoleSessionName: UPLOAD_TOKEN_NAME,
+            DurationSeconds: TEMPORARY_TOKEN_DURATION_SECONDS,
+            Policy,
+          }),
+        )
+      : await sts.send(
+          new GetFederationTokenCommand({
+            Name: UPLOAD_TOKEN_NAME,
+            DurationSeconds: TEMPORARY_TOKEN_DURATION_SECONDS,
+            Policy,
+          }),
+        );
+    return toWire(answer.Credentials);
+  };
+}

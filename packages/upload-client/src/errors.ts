@@ -7,7 +7,14 @@ export type UploadClientErrorCode =
   /** Storage answered the upload with a non-2xx status. */
   | 'STORAGE_ERROR'
   /** The request did not get an answer (offline, DNS, CORS refusal, connection reset). */
-  | 'NETWORK_ERROR';
+  | 'NETWORK_ERROR'
+  /** An option is out of range (part size, queue size, too many parts, unknown strategy); nothing was sent. */
+  | 'INVALID_OPTIONS'
+  /**
+   * A part's answer had no readable `ETag`: the bucket's CORS rule must expose it (`ExposeHeaders: ["ETag"]`),
+   * or a multipart upload cannot complete.
+   */
+  | 'MISSING_ETAG';
 
 const NAME = 'UploadClientError';
 

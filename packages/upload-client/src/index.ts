@@ -6,6 +6,14 @@
 export { uploadFile, type UploadOptions } from './upload-file';
 export { UploadTracker, type TrackedFile, type TrackedFileStatus } from './upload-tracker';
 export type { PrepareEndpoint } from './prepare';
+export {
+  DEFAULT_QUEUE_SIZE,
+  MAX_PARTS,
+  MIN_PART_SIZE,
+  type MultipartOptions,
+  type ObjectTag,
+} from './multipart-options';
+export { objectUrl, type ObjectLocation } from './object-url';
 export type { ProgressListener, UploadProgress } from './progress';
 export {
   ABORT_MESSAGE,

@@ -1,6 +1,7 @@
 import {
   DEFAULT_UPLOAD_ENDPOINT,
   type PresignedUploadResponse,
+  type TemporaryTokenUploadResponse,
   type UploadErrorBody,
   type UploadRequestBody,
   type UploadStrategy,
@@ -17,10 +18,16 @@ export interface PrepareEndpoint {
   body?: Record<string, unknown>;
 }
 
-interface PrepareInput {
+/** What the endpoint answers for each strategy. */
+export interface PreparedUpload {
+  presigned: PresignedUploadResponse;
+  'temporary-token': TemporaryTokenUploadResponse;
+}
+
+interface PrepareInput<S extends UploadStrategy> {
   filename: string;
   filetype: string;
-  strategy: UploadStrategy;
+  strategy: S;
   endpoint?: PrepareEndpoint | undefined;
   signal?: AbortSignal | undefined;
 }
@@ -33,9 +40,20 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-function isPresigned(value: unknown): value is PresignedUploadResponse {
-  const v = value as Partial<PresignedUploadResponse> | null;
-  return typeof v?.url === 'string' && typeof v.key === 'string' && typeof v.bucket === 'string';
+const isString = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/** Checks the fields the engine reads, so a wrong answer fails here with a clear message, not later. */
+function isPrepared<S extends UploadStrategy>(strategy: S, value: unknown): value is PreparedUpload[S] {
+  const v = value as Partial<PresignedUploadResponse & TemporaryTokenUploadResponse> | null;
+  if (!isString(v?.key) || !isString(v.bucket)) return false;
+  if (strategy === 'presigned') return isString(v.url);
+  const credentials = v.token?.Credentials;
+  return (
+    isString(v.region) &&
+    isString(credentials?.AccessKeyId) &&
+    isString(credentials.SecretAccessKey) &&
+    isString(credentials.SessionToken)
+  );
 }
 
 /**
@@ -44,9 +62,9 @@ function isPresigned(value: unknown): value is PresignedUploadResponse {
  * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts.
  * @throws {@link UploadClientError} `PREPARE_FAILED` with the endpoint's `error` text (e.g.
  *   `Internal Server Error`) and `status` on a non-2xx answer; `NETWORK_ERROR` when the endpoint cannot be
- *   reached; `INVALID_PREPARE_RESPONSE` when a 2xx answer lacks `url`, `key` or `bucket`.
+ *   reached; `INVALID_PREPARE_RESPONSE` when a 2xx answer lacks the strategy's fields.
  */
-export async function preparePresignedUpload(input: PrepareInput): Promise<PresignedUploadResponse> {
+export async function prepareUpload<S extends UploadStrategy>(input: PrepareInput<S>): Promise<PreparedUpload[S]> {
   const url = input.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT;
   const body: UploadRequestBody = {
     ...input.endpoint?.body,
@@ -76,10 +94,11 @@ export async function preparePresignedUpload(input: PrepareInput): Promise<Presi
       { status: response.status },
     );
   }
-  if (!isPresigned(answer)) {
+  if (!isPrepared(input.strategy, answer)) {
+    const fields = input.strategy === 'presigned' ? '"url", "key", "bucket"' : '"token.Credentials", "key", "bucket", "region"';
     throw new UploadClientError(
       'INVALID_PREPARE_RESPONSE',
-      `Upload endpoint ${url} answered without "url", "key" and "bucket": is it an Upbeam handler with the presigned strategy?`,
+      `Upload endpoint ${url} answered without ${fields}: is it an Upbeam handler that offers the ${input.strategy} strategy?`,
       { status: response.status },
     );
   }

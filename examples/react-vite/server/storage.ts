@@ -21,6 +21,7 @@ const REQUIRED_ENV = ['S3_UPLOAD_KEY', 'S3_UPLOAD_SECRET', 'S3_UPLOAD_BUCKET', '
 export async function openStorage(origins: string[]): Promise<ExampleStorage> {
   if (REQUIRED_ENV.every((name) => process.env[name])) {
     return {
+      // The temporary-token strategy uses STS GetFederationToken, or AssumeRole with S3_UPLOAD_ROLE_ARN.
       config: { forcePathStyle: process.env.S3_UPLOAD_FORCE_PATH_STYLE === 'true' },
       description: `bucket ${process.env.S3_UPLOAD_BUCKET} (${process.env.S3_UPLOAD_ENDPOINT ?? process.env.S3_UPLOAD_REGION}) from S3_UPLOAD_* env`,
       close: async () => {},
@@ -39,6 +40,8 @@ export async function openStorage(origins: string[]): Promise<ExampleStorage> {
       region: local.region,
       endpoint: local.endpoint,
       forcePathStyle: true,
+      // s3rver has no STS: the temporary-token strategy gets credentials from the local stand-in.
+      stsClient: local.stsClient,
     },
     description: `embedded S3-compatible server ${local.endpoint}, bucket "${local.bucket}" (set S3_UPLOAD_* to use a real bucket)`,
     close: () => local.close(),

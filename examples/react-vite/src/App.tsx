@@ -1,4 +1,4 @@
-import { useS3Upload, type TrackedFile } from '@upbeam/upload-react';
+import { useS3Upload, type TrackedFile, type UploadStrategy } from '@upbeam/upload-react';
 import { useState } from 'react';
 
 function describe(error: unknown): string {
@@ -33,8 +33,14 @@ function Upload({ tracked, onCancel }: { tracked: TrackedFile; onCancel: () => v
   );
 }
 
+const STRATEGIES: { value: UploadStrategy; label: string }[] = [
+  { value: 'presigned', label: 'Presigned URL (one PUT)' },
+  { value: 'temporary-token', label: 'Temporary token (multipart)' },
+];
+
 export function App() {
-  const { FileInput, openFileDialog, uploadToS3, files, cancel, resetFiles } = useS3Upload();
+  const [strategy, setStrategy] = useState<UploadStrategy>('presigned');
+  const { FileInput, openFileDialog, uploadToS3, files, cancel, resetFiles } = useS3Upload({ strategy });
   const [error, setError] = useState<string>();
 
   const onFile = async (file: File) => {
@@ -50,9 +56,24 @@ export function App() {
     <main>
       <h1>Upbeam</h1>
       <p className="lead">
-        Pick a file: this page asks <code>/api/s3-upload</code> for a presigned URL, then sends the file straight to
-        the bucket.
+        Pick a file: this page asks <code>/api/s3-upload</code> to prepare the upload (a presigned URL, or temporary
+        credentials for one object key), then sends the file straight to the bucket.
       </p>
+      <fieldset className="strategy">
+        <legend>Strategy</legend>
+        {STRATEGIES.map((option) => (
+          <label key={option.value}>
+            <input
+              type="radio"
+              name="strategy"
+              value={option.value}
+              checked={strategy === option.value}
+              onChange={() => setStrategy(option.value)}
+            />
+            {option.label}
+          </label>
+        ))}
+      </fieldset>
       <FileInput onChange={onFile} data-testid="file-input" />
       <div className="actions">
         <button type="button" className="primary" onClick={openFileDialog}>

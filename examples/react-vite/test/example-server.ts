@@ -41,7 +41,7 @@ export async function startExample(): Promise<RunningExample> {
     endpoint: storage.endpoint,
     forcePathStyle: true,
   };
-  const standard = createUploadHandler(settings);
+  const standard = createUploadHandler({ ...settings, stsClient: storage.stsClient });
   upload = standard;
   const s3 = new S3Client({ ...settings, credentials: settings });
   return {

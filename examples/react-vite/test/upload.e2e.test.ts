@@ -120,7 +120,7 @@ describe('example page in chromium: the hook and the endpoint\'s errors', () => 
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let requests = 0;
-    const standard = createUploadHandler(example.settings);
+    const standard = createUploadHandler({ ...example.settings, stsClient: example.storage.stsClient });
     example.setUploadHandler(async (request) => {
       requests += 1;
       await held;
@@ -159,5 +159,52 @@ describe('example page in chromium: the hook and the endpoint\'s errors', () => 
       process.env = saved;
       example.setUploadHandler(undefined);
     }
+  });
+});
+
+describe('example page in chromium, temporary-token strategy (multipart), embedded storage', () => {
+  it('uploads the file in 5 MiB parts with the temporary credentials: progress climbs to 100, bytes equal', async () => {
+    const page = await openPage();
+    await page.getByLabel('Temporary token (multipart)').check();
+    const prepared = page.waitForResponse((response) => response.url().endsWith('/api/s3-upload'));
+    const parts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PUT' && request.url().includes('partNumber=')) parts.push(request.url());
+    });
+    await page.setInputFiles('[data-testid="file-input"]', filePath);
+    const answer = await (await prepared).json();
+    expect(Object.keys(answer).sort()).toEqual(['bucket', 'endpoint', 'forcePathStyle', 'key', 'region', 'token']);
+    const item = page.getByTestId('upload');
+    await expect.poll(() => item.getAttribute('data-status'), { timeout: 90_000 }).toBe('done');
+
+    expect(new Set(parts.map((url) => new URL(url).searchParams.get('partNumber')))).toEqual(new Set(['1', '2', '3']));
+    const seen = await progressSeen(page);
+    expect(seen.filter((value) => value > 0 && value < 100).length, `progress: ${seen.join(', ')}`).toBeGreaterThanOrEqual(2);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.at(-1)).toBe(100);
+
+    const url = await page.getByTestId('object-url').textContent();
+    expect(url).toBe(`${example.storage.endpoint}/${example.storage.bucket}/${answer.key}`);
+    const object = await example.s3.send(new GetObjectCommand({ Bucket: example.storage.bucket, Key: answer.key }));
+    const stored = await object.Body!.transformToByteArray();
+    expect(sha256(stored)).toBe(sha256(fileBytes));
+    expect(object.ContentType).toBe('application/octet-stream');
+    expect(object.CacheControl).toBe('max-age=630720000, public');
+    await page.close();
+  });
+
+  it('cancel mid-upload rejects with AbortError "Upload aborted."', async () => {
+    const page = await openPage();
+    await page.getByLabel('Temporary token (multipart)').check();
+    const aborted = page.waitForRequest((request) => request.method() === 'DELETE' && request.url().includes('uploadId='));
+    await page.setInputFiles('[data-testid="file-input"]', filePath);
+    const item = page.getByTestId('upload');
+    await expect.poll(async () => Number(await item.getAttribute('data-progress')), { timeout: 60_000 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect.poll(() => page.getByTestId('error').textContent()).toBe('AbortError: Upload aborted.');
+    expect(await item.getAttribute('data-status')).toBe('aborted');
+    // The multipart upload is aborted on storage (AbortMultipartUpload) before the promise rejects.
+    await aborted;
+    await page.close();
   });
 });

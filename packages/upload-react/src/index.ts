@@ -11,7 +11,9 @@ export {
   UploadClientError,
   type TrackedFile,
   type TrackedFileStatus,
+  type MultipartOptions,
+  type ObjectTag,
   type UploadOptions,
   type UploadProgress,
 } from '@upbeam/upload-client';
-export type { UploadResult } from '@upbeam/upload-protocol';
+export type { UploadResult, UploadStrategy } from '@upbeam/upload-protocol';

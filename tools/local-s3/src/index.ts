@@ -5,7 +5,9 @@
  * bucket whose CORS rule lets a browser page upload to it (PUT, POST for multipart, DELETE for abort) and
  * read the `ETag` header. It verifies SigV4 signatures, signed headers and expiry like S3 does.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from '@20minutes/s3rver';
@@ -35,6 +37,13 @@ export interface LocalS3 {
   secretAccessKey: string;
   /** The same settings as the `S3_UPLOAD_*` env variables the upload handler reads. */
   env: Record<string, string>;
+  /**
+   * A stand-in for STS, to pass as the upload handler's `stsClient`: s3rver has no STS, so this answers
+   * any token request with a fresh key pair registered in s3rver (and a dummy session token, which s3rver
+   * never checks). s3rver does not enforce the session policy: the one-key limit is proven against Ceph
+   * radosgw, not here. For the local demo only.
+   */
+  stsClient: { send(command: unknown): Promise<{ Credentials: LocalCredentials }> };
   /** Stops the server; removes the folder if this call created it. */
   close(): Promise<void>;
 }
@@ -48,6 +57,32 @@ export function corsXml(origins: string[]): string {
     `${allowed}${methods}<AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader>` +
     '<MaxAgeSeconds>3000</MaxAgeSeconds></CORSRule></CORSConfiguration>'
   );
+}
+
+interface LocalCredentials {
+  AccessKeyId: string;
+  SecretAccessKey: string;
+  SessionToken: string;
+  Expiration: Date;
+}
+
+/** s3rver's account registry (`lib/models/account.js`): extra key pairs it accepts for SigV4. */
+const account = createRequire(import.meta.url)('@20minutes/s3rver/lib/models/account.js') as {
+  DUMMY_ACCOUNT: { createKeyPair(accessKeyId: string, secretAccessKey: string): void };
+};
+
+const TOKEN_SECONDS = 3600;
+
+function issueLocalCredentials(): LocalCredentials {
+  const AccessKeyId = `LOCAL${randomBytes(8).toString('hex').toUpperCase()}`;
+  const SecretAccessKey = randomBytes(24).toString('base64url');
+  account.DUMMY_ACCOUNT.createKeyPair(AccessKeyId, SecretAccessKey);
+  return {
+    AccessKeyId,
+    SecretAccessKey,
+    SessionToken: `local-${randomBytes(16).toString('base64url')}`,
+    Expiration: new Date(Date.now() + TOKEN_SECONDS * 1000),
+  };
 }
 
 /** Starts s3rver on 127.0.0.1 with one CORS-enabled bucket. */
@@ -76,6 +111,7 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
       S3_UPLOAD_REGION: region,
       S3_UPLOAD_ENDPOINT: endpoint,
     },
+    stsClient: { send: async () => ({ Credentials: issueLocalCredentials() }) },
     async close() {
       await server.close();
       if (options.directory === undefined) await rm(directory, { recursive: true, force: true });

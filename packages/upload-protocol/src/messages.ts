@@ -1,4 +1,4 @@
-import type { UPLOAD_STRATEGIES } from './constants';
+import type { OBJECT_CACHE_CONTROL, UPLOAD_STRATEGIES } from './constants';
 
 /** How the endpoint prepares an upload: a signed PUT URL, or temporary credentials for one object key. */
 export type UploadStrategy = (typeof UPLOAD_STRATEGIES)[number];
@@ -12,6 +12,11 @@ export interface UploadRequestBody {
   filename: string;
   /** Content type of the picked file (`File.type`, or `application/octet-stream` when unknown). */
   filetype: string;
+  /**
+   * Size of the picked file in bytes (`File.size`). Required by a server with a size limit; the presigned
+   * strategy then signs it as Content-Length, so storage refuses any other size.
+   */
+  filesize?: number;
   /** Marker holding the chosen strategy. */
   _upload: { strategy: UploadStrategy };
   /** Any extra fields supplied by the caller. */
@@ -37,6 +42,12 @@ export interface PreparedUploadBase {
 export interface PresignedUploadResponse extends PreparedUploadBase {
   /** The presigned PUT URL. */
   url: string;
+  /**
+   * Headers the PUT must carry, exactly as given: they are signed (Content-Type, Cache-Control, and
+   * Content-Disposition when set). Older servers leave it out: then send Content-Type = filetype and
+   * Cache-Control = {@link OBJECT_CACHE_CONTROL}.
+   */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -60,6 +71,10 @@ export interface TemporaryTokenUploadResponse extends PreparedUploadBase {
   token: { Credentials: TemporaryCredentials };
   /** True when storage must be addressed `{endpoint}/{bucket}/{key}` (MinIO, Ceph, local servers). */
   forcePathStyle?: boolean;
+  /** Content-Disposition to store the object with, when the server sets one. */
+  contentDisposition?: string;
+  /** User metadata (`x-amz-meta-*`) to store the object with, when the server sets some. */
+  metadata?: Record<string, string>;
 }
 
 /** Body of every error answer of the endpoint (4xx with a `code`, or the 500 `Internal Server Error`). */

@@ -21,11 +21,12 @@ function post(body: unknown, init: RequestInit = {}): Request {
 const presignedBody = { filename: 'cat photo.png', filetype: 'image/png', _upload: { strategy: 'presigned' } };
 
 describe('createUploadHandler: presigned answer', () => {
-  it('answers { key, bucket, region, url } with a URL signed for PUT of the key, valid 3600 s', async () => {
+  it('answers { key, bucket, region, url, headers } with a URL signed for PUT of the key, valid 3600 s', async () => {
     const response = await createUploadHandler(settings)(post(presignedBody));
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(Object.keys(body).sort()).toEqual(['bucket', 'key', 'region', 'url']);
+    expect(Object.keys(body).sort()).toEqual(['bucket', 'headers', 'key', 'region', 'url']);
+    expect(body.headers).toEqual({ 'Content-Type': 'image/png', 'Cache-Control': 'max-age=630720000' });
     expect(body).toMatchObject({ bucket: 'my-bucket', region: 'eu-west-1' });
     expect(body.key).toMatch(/^next-s3-uploads\/[A-Za-z0-9_-]{21}\/cat-photo\.png$/);
     const url = new URL(body.url);
@@ -46,7 +47,7 @@ describe('createUploadHandler: presigned answer', () => {
     const key = vi.fn((body: { filename: string; folder?: unknown }, request: Request) =>
       Promise.resolve(`${String(body.folder)}/${request.headers.get('x-user')}/${body.filename}`),
     );
-    const handler = createUploadHandler({ ...settings, key });
+    const handler = createUploadHandler({ ...settings, key, keyPrefix: 'avatars' });
     const body = await (
       await handler(post({ ...presignedBody, folder: 'avatars' }, { headers: { 'content-type': 'application/json', 'x-user': 'u1' } }))
     ).json();

@@ -4,23 +4,34 @@ import type {
   UploadRequestBody,
 } from '@upbeam/upload-protocol';
 import { errorToResponse } from './errors';
-import { defaultObjectKey } from './object-key';
+import type { BeforeUploadHook, BeforeUploadResult } from './hooks';
+import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey } from './object-key';
 import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
 import { readUploadRequest } from './request-body';
 import { present, processEnv, resolveStorageSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
 import { createTokenIssuer, type TokenIssuer, type TokenSettings } from './temporary-token';
+import { checkUploadPolicy, defaultContentDisposition, type UploadPolicySettings } from './upload-policy';
 
 /**
  * Configuration of {@link createUploadHandler}. Storage settings fall back to `S3_UPLOAD_*` env variables;
  * `roleArn` and `stsEndpoint` to `S3_UPLOAD_ROLE_ARN` and `S3_UPLOAD_STS_ENDPOINT`.
  */
-export interface UploadHandlerConfig extends StorageSettings, TokenSettings {
+export interface UploadHandlerConfig extends StorageSettings, TokenSettings, UploadPolicySettings {
+  /**
+   * Every object key must start with this prefix (a `/` is added when missing); `''` allows any key.
+   * Default keys are `{keyPrefix}{nanoid}/{sanitized filename}`.
+   * @default 'next-s3-uploads/'
+   */
+  keyPrefix?: string;
   /**
    * Chooses the object key. Gets the checked request body (with the caller's extra fields) and the
-   * original Request (for cookies, headers). May be async.
+   * original Request (for cookies, headers). May be async. The result is checked: under `keyPrefix`, at
+   * most 1024 bytes, no `..` or empty segment, no control or bidirectional-override character.
    * @default `next-s3-uploads/{nanoid}/{sanitized filename}`
    */
   key?: (body: UploadRequestBody, request: Request) => string | Promise<string>;
+  /** Authorize, choose the key, add metadata or a disposition; throw an `UploadError` (4xx) to refuse. */
+  onBeforeUpload?: BeforeUploadHook;
   /**
    * Lifetime of a presigned URL, in seconds.
    * @default 3600
@@ -54,25 +65,31 @@ function baseAnswer(settings: ResolvedStorageSettings, key: string) {
 
 /**
  * Creates the preparation endpoint (mounted by the app at `/api/s3-upload` by default). It answers a POST
- * of `{ filename, filetype, _upload: { strategy }, ...extra }`:
- * - `presigned`: `{ key, bucket, region, endpoint?, url }`, `url` a PUT URL valid `expiresIn` seconds that
- *   binds `Content-Type: filetype` and `Cache-Control: max-age=630720000`.
+ * of `{ filename, filetype, filesize?, _upload: { strategy }, ...extra }`:
+ * - `presigned`: `{ key, bucket, region, endpoint?, url, headers }`, `url` a PUT URL valid `expiresIn`
+ *   seconds that binds the `headers` (Content-Type: filetype, Cache-Control: max-age=630720000, and
+ *   Content-Disposition when set) and, with `maxFileSize`, the declared size as Content-Length.
  * - `temporary-token`: `{ token: { Credentials }, key, bucket, region, endpoint?, forcePathStyle? }`,
  *   credentials valid 3600 seconds that may only write `key` (STS GetFederationToken, or AssumeRole when
  *   `roleArn` is set).
  *
+ * HTML, SVG, XML and JavaScript files are stored with `Content-Disposition: attachment` unless
+ * `onBeforeUpload` sets a disposition: opened from the bucket they download instead of running.
+ *
  * Settings are resolved on the first request, so that a missing variable does not break a build that
- * merely imports the route. Errors: 4xx `{ error, code }` for a wrong request (405, 415, 413, 400);
- * any other failure, including missing settings (`Upbeam: Missing ENVs ...`) and storage or STS errors,
- * is passed to `onError` and answered with 500 `{ error: 'Internal Server Error' }`.
+ * merely imports the route. Errors: 4xx `{ error, code }` for a wrong or refused request (400, 401, 403,
+ * 405, 413, 415); any other failure, including missing settings (`Upbeam: Missing ENVs ...`), an invalid
+ * key from `key`/`onBeforeUpload`, and storage or STS errors, is passed to `onError` and answered with
+ * 500 `{ error: 'Internal Server Error' }`.
  *
  * @example
  * // app/api/s3-upload/route.ts (Next.js App Router)
  * import { createUploadHandler } from '@upbeam/upload-server';
- * export const POST = createUploadHandler({ bucket: 'my-bucket' }); // the rest from S3_UPLOAD_* env
+ * export const POST = createUploadHandler({ allowedContentTypes: ['image/*'], maxFileSize: 10 * 1024 * 1024 });
  */
 export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHandler {
   const expiresIn = config.expiresIn ?? PRESIGNED_URL_EXPIRES_IN;
+  const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const log = config.onError ?? ((error: unknown) => console.error('[upbeam] upload preparation failed:', error));
   const settings = once(() => resolveStorageSettings(config));
   const presign = once((): Presigner => createPresigner(settings()));
@@ -87,10 +104,23 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
     try {
       const body = await readUploadRequest(request);
       const resolved = settings();
-      const key = config.key ? await config.key(body, request) : defaultObjectKey(body.filename);
+      const decided: BeforeUploadResult = (await config.onBeforeUpload?.({ body, request })) ?? {};
+      checkUploadPolicy(config, body);
+      const key =
+        decided.key ?? (config.key ? await config.key(body, request) : defaultObjectKey(body.filename, keyPrefix));
+      assertValidObjectKey(key, keyPrefix);
+      const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
+
       if (body._upload.strategy === 'presigned') {
-        const url = await presign()({ key, contentType: body.filetype, expiresIn });
-        const answer: PresignedUploadResponse = { ...baseAnswer(resolved, key), url };
+        const { url, headers } = await presign()({
+          key,
+          contentType: body.filetype,
+          expiresIn,
+          contentLength: config.maxFileSize === undefined ? undefined : body.filesize,
+          contentDisposition,
+          metadata: decided.metadata,
+        });
+        const answer: PresignedUploadResponse = { ...baseAnswer(resolved, key), url, headers };
         return Response.json(answer);
       }
       const Credentials = await issueToken()(key);
@@ -98,6 +128,8 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
         token: { Credentials },
         ...baseAnswer(resolved, key),
         ...(resolved.forcePathStyle ? { forcePathStyle: true } : {}),
+        ...(contentDisposition === undefined ? {} : { contentDisposition }),
+        ...(decided.metadata === undefined ? {} : { metadata: decided.metadata }),
       };
       return Response.json(answer);
     } catch (error) {

@@ -5,9 +5,17 @@
  */
 export { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from './handler';
 export { errorToResponse, isUploadError, UploadError, UPLOAD_ERROR_STATUS, type UploadErrorCode } from './errors';
-export { DEFAULT_KEY_PREFIX, defaultObjectKey, sanitizeFileName } from './object-key';
+export {
+  assertValidObjectKey,
+  DEFAULT_KEY_PREFIX,
+  defaultObjectKey,
+  MAX_KEY_BYTES,
+  sanitizeFileName,
+} from './object-key';
+export type { BeforeUploadContext, BeforeUploadHook, BeforeUploadResult } from './hooks';
+export type { UploadPolicySettings } from './upload-policy';
 export { PRESIGNED_URL_EXPIRES_IN } from './presign';
-export { MAX_BODY_BYTES } from './request-body';
+export { MAX_BODY_BYTES, MAX_OBJECT_BYTES } from './request-body';
 export {
   arnPartition,
   TEMPORARY_TOKEN_DURATION_SECONDS,
@@ -18,6 +26,7 @@ export {
 export {
   resolveStorageSettings,
   SETTING_ENV,
+  SSE_CUSTOMER_KEY_BYTES,
   type ResolvedStorageSettings,
   type StorageSettings,
 } from './settings';

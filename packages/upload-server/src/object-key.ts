@@ -1,13 +1,23 @@
 import { nanoid } from 'nanoid';
+import { UploadError } from './errors';
 
 /** Prefix of default object keys (SPEC 9). */
-export const DEFAULT_KEY_PREFIX = 'next-s3-uploads';
+export const DEFAULT_KEY_PREFIX = 'next-s3-uploads/';
+
+/** Longest object key S3 accepts, in bytes of UTF-8 (AWS S3 User Guide, "Naming Amazon S3 objects"). */
+export const MAX_KEY_BYTES = 1024;
 
 /**
  * Characters S3 documents as safe in object keys: letters, digits and `! - _ . * ' ( )`
  * (AWS S3 User Guide, "Naming Amazon S3 objects", safe characters).
  */
 const UNSAFE_CHARACTERS = /[^A-Za-z0-9!\-_.*'()]/g;
+
+/**
+ * Control characters (C0, DEL, C1) and the Unicode bidirectional controls (LRM, RLM, ALM, embeddings,
+ * overrides, isolates) that make a name display differently from what it is (`invoice\u202Efdp.exe`).
+ */
+const FORBIDDEN_IN_KEY = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * Makes a file name safe for an object key (SPEC 9): every character outside S3's safe set becomes a
@@ -23,10 +33,44 @@ export function sanitizeFileName(name: string): string {
   return /^\.*$/.test(safe) ? 'file' : safe;
 }
 
+/** Ends a non-empty prefix with `/`, so that `uploads` never matches `uploads-other/...`. */
+export function normalizeKeyPrefix(prefix: string): string {
+  return prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`;
+}
+
 /**
- * The default object key: `next-s3-uploads/{id}/{sanitized file name}` (SPEC 9), where `id` is a fresh
- * nanoid (21 URL-safe characters), so two uploads of the same name never overwrite each other.
+ * The default object key: `{prefix}{id}/{sanitized file name}` (SPEC 9: `next-s3-uploads/{id}/{name}`),
+ * where `id` is a fresh nanoid (21 URL-safe characters), so two uploads of the same name never overwrite
+ * each other. A name too long for S3's 1024-byte key limit is shortened, keeping its end (the extension).
  */
-export function defaultObjectKey(filename: string): string {
-  return `${DEFAULT_KEY_PREFIX}/${nanoid()}/${sanitizeFileName(filename)}`;
+export function defaultObjectKey(filename: string, prefix: string = DEFAULT_KEY_PREFIX): string {
+  const head = `${normalizeKeyPrefix(prefix)}${nanoid()}/`;
+  const name = sanitizeFileName(filename);
+  const room = MAX_KEY_BYTES - new TextEncoder().encode(head).byteLength;
+  // The sanitized name is ASCII: one byte per character.
+  return head + (name.length > room ? name.slice(name.length - room) : name);
+}
+
+function invalidKey(key: string, why: string): UploadError {
+  return new UploadError('INVALID_OBJECT_KEY', `Object key ${JSON.stringify(key.slice(0, 200))} ${why}.`);
+}
+
+/**
+ * Checks an object key before anything is signed for it: a custom `key` function's or `onBeforeUpload`'s
+ * result gets the same checks as the default. The key must be non-empty, at most 1024 bytes of UTF-8, hold
+ * no control or bidirectional-override characters, no backslash, no empty, `.` or `..` segment, not start
+ * with or end in `/`, and start with `prefix` (when non-empty).
+ *
+ * @throws {@link UploadError} `INVALID_OBJECT_KEY` (500: a server-side bug, logged, not shown to the browser).
+ */
+export function assertValidObjectKey(key: unknown, prefix: string): asserts key is string {
+  if (typeof key !== 'string' || key === '') throw invalidKey(String(key), 'must be a non-empty string');
+  if (new TextEncoder().encode(key).byteLength > MAX_KEY_BYTES) throw invalidKey(key, `is over ${MAX_KEY_BYTES} bytes`);
+  if (FORBIDDEN_IN_KEY.test(key)) throw invalidKey(key, 'holds a control or bidirectional-override character');
+  if (key.includes('\\')) throw invalidKey(key, 'holds a backslash');
+  if (key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) {
+    throw invalidKey(key, 'has an empty, "." or ".." segment');
+  }
+  const normalized = normalizeKeyPrefix(prefix);
+  if (!key.startsWith(normalized)) throw invalidKey(key, `is not under the prefix "${normalized}"`);
 }

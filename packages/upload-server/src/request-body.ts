@@ -13,6 +13,15 @@ export const MAX_FILENAME_LENGTH = 900;
 /** Longest accepted `filetype`, in characters (RFC 6838 bounds type and subtype at 127 each, plus parameters). */
 export const MAX_FILETYPE_LENGTH = 255;
 
+/** Largest object S3 stores, in bytes (5 TiB): a larger declared `filesize` is refused. */
+export const MAX_OBJECT_BYTES = 5 * 1024 ** 4;
+
+/**
+ * `type/subtype` with RFC 6838 restricted-name characters, optionally `; parameters` of printable ASCII.
+ * It becomes a signed Content-Type header: no control characters, no line breaks.
+ */
+const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;[\x20-\x7e]*)?$/;
+
 async function readCapped(request: Request): Promise<string> {
   const declared = Number(request.headers.get('content-length'));
   if (declared > MAX_BODY_BYTES) throw tooLarge();
@@ -48,6 +57,15 @@ function requireString(body: Record<string, unknown>, field: string, max: number
   return value;
 }
 
+function readFilesize(body: Record<string, unknown>): number | undefined {
+  if (!Object.hasOwn(body, 'filesize') || body.filesize === undefined) return undefined;
+  const size = body.filesize;
+  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0 || size > MAX_OBJECT_BYTES) {
+    throw new UploadError('INVALID_REQUEST', `"filesize" must be a whole number of bytes from 0 to ${MAX_OBJECT_BYTES}.`);
+  }
+  return size;
+}
+
 function readStrategy(body: Record<string, unknown>): UploadStrategy {
   const marker = Object.hasOwn(body, '_upload') ? body._upload : undefined;
   const strategy =
@@ -68,7 +86,8 @@ function readStrategy(body: Record<string, unknown>): UploadStrategy {
  *
  * @throws {@link UploadError} `METHOD_NOT_ALLOWED` (405) unless POST; `UNSUPPORTED_MEDIA_TYPE` (415) unless
  *   the content type is JSON; `PAYLOAD_TOO_LARGE` (413) over {@link MAX_BODY_BYTES}; `INVALID_JSON` (400);
- *   `INVALID_REQUEST` (400) when `filename`/`filetype` are not non-empty strings or the strategy is unknown.
+ *   `INVALID_REQUEST` (400) when `filename`/`filetype` are not non-empty strings of bounded length, `filetype`
+ *   is not a media type, `filesize` is not a whole number of bytes, or the strategy is unknown.
  */
 export async function readUploadRequest(request: Request): Promise<UploadRequestBody> {
   if (request.method !== 'POST') {
@@ -89,10 +108,16 @@ export async function readUploadRequest(request: Request): Promise<UploadRequest
     throw new UploadError('INVALID_REQUEST', 'Request body must be a JSON object.');
   }
   const body = parsed as Record<string, unknown>;
+  const filetype = requireString(body, 'filetype', MAX_FILETYPE_LENGTH);
+  if (!MEDIA_TYPE.test(filetype)) {
+    throw new UploadError('INVALID_REQUEST', '"filetype" must be a media type such as "image/png".');
+  }
+  const filesize = readFilesize(body);
   return {
     ...body,
     filename: requireString(body, 'filename', MAX_FILENAME_LENGTH),
-    filetype: requireString(body, 'filetype', MAX_FILETYPE_LENGTH),
+    filetype,
+    ...(filesize === undefined ? {} : { filesize }),
     _upload: { strategy: readStrategy(body) },
   };
 }

@@ -24,6 +24,12 @@ export interface StorageSettings {
    * @default false
    */
   forcePathStyle?: boolean;
+  /**
+   * SSE-C: a 256-bit customer-provided key (32 bytes, or its base64) that storage encrypts each object with
+   * (presigned strategy). The browser must send it with the PUT (the handler returns it in `headers`), and
+   * every later read needs it too. Env: `S3_UPLOAD_SSE_CUSTOMER_KEY` (base64).
+   */
+  sseCustomerKey?: Uint8Array | string;
 }
 
 /** Settings after env fallback: the four required ones are present. */
@@ -34,6 +40,8 @@ export interface ResolvedStorageSettings {
   region: string;
   endpoint?: string;
   forcePathStyle: boolean;
+  /** The SSE-C key, 32 bytes, when configured. */
+  sseCustomerKey?: Uint8Array;
 }
 
 /** Environment variable each setting falls back to. */
@@ -43,6 +51,7 @@ export const SETTING_ENV = {
   bucket: 'S3_UPLOAD_BUCKET',
   region: 'S3_UPLOAD_REGION',
   endpoint: 'S3_UPLOAD_ENDPOINT',
+  sseCustomerKey: 'S3_UPLOAD_SSE_CUSTOMER_KEY',
 } as const;
 
 const REQUIRED = ['accessKeyId', 'secretAccessKey', 'bucket', 'region'] as const;
@@ -68,21 +77,51 @@ export function present(value: string | undefined): string | undefined {
  * @param env - Where to read variables from. @default process.env
  * @throws {@link UploadError} `MISSING_SETTINGS` (500, logged, never sent to the browser) when any of
  *   access key, secret, bucket or region is absent, with the message
- *   `Upbeam: Missing ENVs S3_UPLOAD_KEY, ...` naming every missing variable.
+ *   `Upbeam: Missing ENVs S3_UPLOAD_KEY, ...` naming every missing variable; `INVALID_SETTINGS` when the
+ *   bucket holds a '/' and is not an access-point ARN, or the SSE-C key is not 32 bytes (or not base64).
  */
 export function resolveStorageSettings(settings: StorageSettings = {}, env: Env = processEnv()): ResolvedStorageSettings {
-  const pick = (name: keyof typeof SETTING_ENV) => present(settings[name]) ?? present(env[SETTING_ENV[name]]);
+  const pick = (name: Exclude<keyof typeof SETTING_ENV, 'sseCustomerKey'>) =>
+    present(settings[name]) ?? present(env[SETTING_ENV[name]]);
   const missing = REQUIRED.filter((name) => pick(name) === undefined).map((name) => SETTING_ENV[name]);
   if (missing.length > 0) {
     throw new UploadError('MISSING_SETTINGS', `Upbeam: Missing ENVs ${missing.join(', ')}`);
   }
   const endpoint = pick('endpoint');
+  const bucket = pick('bucket')!;
+  // SPEC 5; S3 bucket names are 3-63 characters of [a-z0-9.-]. An access-point ARN is the one bucket value
+  // with a '/' (arn:aws:s3:region:account:accesspoint/name).
+  if (bucket.includes('/') && !/^arn:[\w-]+:s3(-object-lambda)?:[\w-]*:\d*:accesspoint\/[\w.-]+$/.test(bucket)) {
+    throw new UploadError('INVALID_SETTINGS', `Bucket name "${bucket}" must not contain '/' unless it is an access-point ARN.`);
+  }
+  const sseCustomerKey = customerKey(settings.sseCustomerKey ?? present(env[SETTING_ENV.sseCustomerKey]));
   return {
     accessKeyId: pick('accessKeyId')!,
     secretAccessKey: pick('secretAccessKey')!,
-    bucket: pick('bucket')!,
+    bucket,
     region: pick('region')!,
     ...(endpoint === undefined ? {} : { endpoint }),
     forcePathStyle: settings.forcePathStyle ?? false,
+    ...(sseCustomerKey === undefined ? {} : { sseCustomerKey }),
   };
+}
+
+/** Length of an SSE-C key in bytes: AES-256 (SPEC 5; S3 answers InvalidArgument to other lengths). */
+export const SSE_CUSTOMER_KEY_BYTES = 32;
+
+function customerKey(value: Uint8Array | string | undefined): Uint8Array | undefined {
+  if (value === undefined) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = typeof value === 'string' ? Uint8Array.from(atob(value.trim()), (c) => c.charCodeAt(0)) : value;
+  } catch (cause) {
+    throw new UploadError('INVALID_SETTINGS', 'The SSE-C customer key string must be base64.', { cause });
+  }
+  if (bytes.byteLength !== SSE_CUSTOMER_KEY_BYTES) {
+    throw new UploadError(
+      'INVALID_SETTINGS',
+      `The SSE-C customer key must be ${SSE_CUSTOMER_KEY_BYTES} bytes (AES-256); got ${bytes.byteLength}.`,
+    );
+  }
+  return bytes;
 }

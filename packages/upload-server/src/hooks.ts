@@ -1,0 +1,34 @@
+import type { UploadRequestBody } from '@upbeam/upload-protocol';
+
+/** What `onBeforeUpload` sees. */
+export interface BeforeUploadContext {
+  /** The checked request body, with the caller's extra fields (own properties only). */
+  body: UploadRequestBody;
+  /** The original request: cookies, headers, session. */
+  request: Request;
+}
+
+/** What `onBeforeUpload` may decide for this upload; every field is optional. */
+export interface BeforeUploadResult {
+  /** Object key to use instead of the default; checked like any key (under `keyPrefix`, no `..`, ...). */
+  key?: string;
+  /** User metadata stored with the object (`x-amz-meta-*`), e.g. `{ 'user-id': '42' }`. */
+  metadata?: Record<string, string>;
+  /** Content-Disposition stored with the object, e.g. `attachment; filename="report.pdf"`. */
+  contentDisposition?: string;
+}
+
+/**
+ * Runs before anything is signed: authorize the user, choose the key, add metadata. To refuse, throw an
+ * `UploadError` with a 4xx code; the browser gets its message:
+ *
+ * @example
+ * onBeforeUpload: async ({ request }) => {
+ *   const user = await getUser(request);
+ *   if (!user) throw new UploadError('UNAUTHORIZED', 'Sign in to upload.');
+ *   return { key: `users/${user.id}/${crypto.randomUUID()}`, metadata: { 'user-id': user.id } };
+ * }
+ */
+export type BeforeUploadHook = (
+  context: BeforeUploadContext,
+) => BeforeUploadResult | void | Promise<BeforeUploadResult | void>;

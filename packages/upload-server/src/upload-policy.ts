@@ -1,0 +1,67 @@
+import { UploadError } from './errors';
+
+/** What the endpoint lets through: declared content types and sizes. */
+export interface UploadPolicySettings {
+  /**
+   * Content types a file may declare, e.g. `['image/*', 'application/pdf']`. `type/*` matches every
+   * subtype; matching ignores case and parameters (`; charset=...`). Unset: any type.
+   */
+  allowedContentTypes?: string[];
+  /**
+   * Largest file accepted, in bytes. The browser must then declare `filesize`; the presigned strategy
+   * signs it as Content-Length, so storage refuses a PUT of any other size (403).
+   */
+  maxFileSize?: number;
+}
+
+/**
+ * Content types a browser runs when the object is opened from the bucket's origin (HTML, SVG, XML,
+ * JavaScript): stored with `Content-Disposition: attachment` unless the app sets a disposition, so an
+ * upload cannot become stored XSS on the bucket's domain.
+ */
+const ACTIVE_CONTENT = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/ecmascript|text\/ecmascript)$/;
+
+/** The type without parameters, lower-cased: `Text/HTML; charset=utf-8` -> `text/html`. */
+export function essence(contentType: string): string {
+  return contentType.split(';')[0]!.trim().toLowerCase();
+}
+
+function matches(pattern: string, type: string): boolean {
+  const wanted = essence(pattern);
+  if (wanted === '*/*' || wanted === '*') return true;
+  return wanted.endsWith('/*') ? type.startsWith(wanted.slice(0, -1)) : type === wanted;
+}
+
+/**
+ * Refuses what the settings do not allow.
+ * @throws {@link UploadError} `FILE_TYPE_NOT_ALLOWED` (400) naming the allowed types; `INVALID_REQUEST` (400)
+ *   when a size limit is set and `filesize` is missing; `FILE_TOO_LARGE` (413) over `maxFileSize` bytes.
+ */
+export function checkUploadPolicy(
+  policy: UploadPolicySettings,
+  declared: { filetype: string; filesize?: number | undefined },
+): void {
+  const type = essence(declared.filetype);
+  if (policy.allowedContentTypes && !policy.allowedContentTypes.some((pattern) => matches(pattern, type))) {
+    throw new UploadError(
+      'FILE_TYPE_NOT_ALLOWED',
+      `Files of type "${type}" are not allowed; allowed: ${policy.allowedContentTypes.join(', ')}.`,
+    );
+  }
+  if (policy.maxFileSize !== undefined) {
+    if (declared.filesize === undefined) {
+      throw new UploadError('INVALID_REQUEST', '"filesize" (bytes) is required: this endpoint limits the file size.');
+    }
+    if (declared.filesize > policy.maxFileSize) {
+      throw new UploadError(
+        'FILE_TOO_LARGE',
+        `File is ${declared.filesize} bytes; the largest accepted is ${policy.maxFileSize} bytes.`,
+      );
+    }
+  }
+}
+
+/** `attachment` for active content (see {@link ACTIVE_CONTENT}), else undefined. */
+export function defaultContentDisposition(filetype: string): string | undefined {
+  return ACTIVE_CONTENT.test(essence(filetype)) ? 'attachment' : undefined;
+}

@@ -114,3 +114,106 @@ describe('createUploadHandler: errors', () => {
     expect(onError).toHaveBeenCalledWith(cause);
   });
 });
+
+describe('createUploadHandler: onBeforeUpload and policy', () => {
+  it('refuses with the app\'s 401 / 403 message', async () => {
+    const { UploadError } = await import('./errors');
+    const handler = createUploadHandler({
+      ...settings,
+      onBeforeUpload: ({ request }) => {
+        if (!request.headers.get('authorization')) throw new UploadError('UNAUTHORIZED', 'Sign in to upload.');
+        throw new UploadError('FORBIDDEN', 'Your plan does not include uploads.');
+      },
+    });
+    const anonymous = await handler(post(presignedBody));
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ error: 'Sign in to upload.', code: 'UNAUTHORIZED' });
+    const signedIn = await handler(post(presignedBody, { headers: { 'content-type': 'application/json', authorization: 'Bearer x' } }));
+    expect(signedIn.status).toBe(403);
+    expect(await signedIn.json()).toEqual({ error: 'Your plan does not include uploads.', code: 'FORBIDDEN' });
+  });
+
+  it('sets key, metadata and content disposition; the disposition becomes a signed header', async () => {
+    const handler = createUploadHandler({
+      ...settings,
+      keyPrefix: 'users/',
+      onBeforeUpload: () => ({ key: 'users/42/avatar.png', metadata: { 'user-id': '42' }, contentDisposition: 'inline' }),
+    });
+    const body = await (await handler(post(presignedBody))).json();
+    expect(body.key).toBe('users/42/avatar.png');
+    expect(body.headers['Content-Disposition']).toBe('inline');
+    const url = new URL(body.url);
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('cache-control;content-disposition;content-type;host');
+    expect(url.searchParams.get('x-amz-meta-user-id')).toBe('42');
+  });
+
+  it('answers a key outside the prefix with the SPEC 500 and logs why', async () => {
+    const onError = vi.fn();
+    const handler = createUploadHandler({ ...settings, onError, key: () => '../../etc/passwd' });
+    const response = await handler(post(presignedBody));
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: 'Internal Server Error' });
+    expect(onError.mock.calls[0]![0]).toMatchObject({ code: 'INVALID_OBJECT_KEY' });
+  });
+
+  it('signs the declared size as Content-Length when maxFileSize is set, and refuses larger files (413)', async () => {
+    const handler = createUploadHandler({ ...settings, maxFileSize: 1024 });
+    const ok = await (await handler(post({ ...presignedBody, filesize: 1000 }))).json();
+    expect(new URL(ok.url).searchParams.get('X-Amz-SignedHeaders')).toBe('cache-control;content-length;content-type;host');
+    const tooLarge = await handler(post({ ...presignedBody, filesize: 1025 }));
+    expect(tooLarge.status).toBe(413);
+    expect((await tooLarge.json()).code).toBe('FILE_TOO_LARGE');
+    const undeclared = await handler(post(presignedBody));
+    expect(undeclared.status).toBe(400);
+  });
+
+  it('stores HTML and SVG as attachments by default', async () => {
+    const handler = createUploadHandler(settings);
+    const body = await (await handler(post({ ...presignedBody, filetype: 'image/svg+xml' }))).json();
+    expect(body.headers['Content-Disposition']).toBe('attachment');
+  });
+
+  it('refuses a type outside allowedContentTypes with 400 FILE_TYPE_NOT_ALLOWED', async () => {
+    const response = await createUploadHandler({ ...settings, allowedContentTypes: ['image/*'] })(
+      post({ ...presignedBody, filetype: 'text/html' }),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: 'Files of type "text/html" are not allowed; allowed: image/*.',
+      code: 'FILE_TYPE_NOT_ALLOWED',
+    });
+  });
+});
+
+describe('createUploadHandler: settings checks (SPEC 5)', () => {
+  it.each([
+    [{ bucket: 'my/bucket' }, "must not contain '/'"],
+    [{ sseCustomerKey: new Uint8Array(16) }, 'must be 32 bytes'],
+    [{ sseCustomerKey: btoa('x'.repeat(31)) }, 'must be 32 bytes'],
+    [{ sseCustomerKey: '%%%' }, 'must be base64'],
+  ])('%j is a logged 500', async (override, message) => {
+    const onError = vi.fn();
+    const response = await createUploadHandler({ ...settings, ...override, onError })(post(presignedBody));
+    expect(response.status).toBe(500);
+    expect(String(onError.mock.calls[0]![0])).toContain(message);
+  });
+
+  it('accepts an access-point ARN as the bucket', async () => {
+    const response = await createUploadHandler({
+      ...settings,
+      bucket: 'arn:aws:s3:eu-west-1:123456789012:accesspoint/uploads',
+    })(post(presignedBody));
+    expect(response.status).toBe(200);
+  });
+
+  it('SSE-C: a 32-byte key is signed and returned as the three headers the PUT must carry', async () => {
+    const key = new Uint8Array(32).fill(7);
+    const body = await (await createUploadHandler({ ...settings, sseCustomerKey: key })(post(presignedBody))).json();
+    expect(body.headers).toMatchObject({
+      'x-amz-server-side-encryption-customer-algorithm': 'AES256',
+      'x-amz-server-side-encryption-customer-key': btoa(String.fromCharCode(...key)),
+    });
+    expect(body.headers['x-amz-server-side-encryption-customer-key-MD5']).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(new URL(body.url).searchParams.get('X-Amz-SignedHeaders')).toContain('x-amz-server-side-encryption-customer-key');
+  });
+});

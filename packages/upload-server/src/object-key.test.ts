@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_KEY_PREFIX, defaultObjectKey, sanitizeFileName } from './object-key';
+import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey, MAX_KEY_BYTES, sanitizeFileName } from './object-key';
 
 describe('sanitizeFileName (SPEC 9: unsafe characters become a space, whitespace collapses to "-")', () => {
   it.each([
@@ -36,5 +36,52 @@ describe('defaultObjectKey', () => {
 
   it('gives two uploads of the same name different keys', () => {
     expect(defaultObjectKey('a.txt')).not.toBe(defaultObjectKey('a.txt'));
+  });
+});
+
+describe('assertValidObjectKey', () => {
+  it.each([
+    ['next-s3-uploads/abc/photo.jpg', 'next-s3-uploads/'],
+    ['next-s3-uploads/a/b/c.txt', 'next-s3-uploads'],
+    ['anything/at/all.txt', ''],
+    ['uploads/résumé 2024.pdf', 'uploads/'],
+  ])('accepts %j under %j', (key, prefix) => {
+    expect(() => assertValidObjectKey(key, prefix)).not.toThrow();
+  });
+
+  it.each([
+    ['', ''],
+    ['other/x.txt', 'next-s3-uploads/'],
+    ['next-s3-uploads-evil/x.txt', 'next-s3-uploads'],
+    ['next-s3-uploads/../x.txt', 'next-s3-uploads/'],
+    ['next-s3-uploads/a/./x.txt', 'next-s3-uploads/'],
+    ['next-s3-uploads//x.txt', 'next-s3-uploads/'],
+    ['next-s3-uploads/a/', 'next-s3-uploads/'],
+    ['/next-s3-uploads/x', ''],
+    ['next-s3-uploads/a\\..\\x', 'next-s3-uploads/'],
+    ['next-s3-uploads/a\u0000b', 'next-s3-uploads/'],
+    ['next-s3-uploads/a\nb', 'next-s3-uploads/'],
+    ['next-s3-uploads/invoice\u202Efdp.exe', 'next-s3-uploads/'],
+    ['next-s3-uploads/a\u2066b', 'next-s3-uploads/'],
+    [`next-s3-uploads/${'é'.repeat(510)}`, 'next-s3-uploads/'],
+  ])('refuses %j under %j with INVALID_OBJECT_KEY (500, logged)', (key, prefix) => {
+    expect(() => assertValidObjectKey(key, prefix)).toThrow(expect.objectContaining({ code: 'INVALID_OBJECT_KEY', status: 500 }));
+  });
+
+  it('refuses a value that is not a string', () => {
+    expect(() => assertValidObjectKey(42, '')).toThrow(/non-empty string/);
+  });
+});
+
+describe('defaultObjectKey limits', () => {
+  it('shortens a very long name to fit 1024 bytes, keeping its end', () => {
+    const key = defaultObjectKey(`${'a'.repeat(2000)}.tar.gz`);
+    expect(new TextEncoder().encode(key).byteLength).toBe(MAX_KEY_BYTES);
+    expect(key.endsWith('aaa.tar.gz')).toBe(true);
+    expect(() => assertValidObjectKey(key, DEFAULT_KEY_PREFIX)).not.toThrow();
+  });
+
+  it('uses the configured prefix', () => {
+    expect(defaultObjectKey('a.txt', 'user-files')).toMatch(/^user-files\/[A-Za-z0-9_-]{21}\/a\.txt$/);
   });
 });

@@ -1,0 +1,147 @@
+import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { assertValidObjectKey, createUploadHandler, type UploadHandler } from '../src/index';
+
+// Hostile requests against the handler, configured on a real S3-compatible server. None may crash the
+// server or get a 5xx; every refusal says what is wrong as { error, code }; every key that is signed stays
+// under the prefix and passes the key checks; nothing from storage or STS reaches the body.
+
+let storage: LocalS3;
+let handler: UploadHandler;
+const onError = vi.fn();
+
+beforeAll(async () => {
+  storage = await startLocalS3();
+  handler = createUploadHandler({
+    accessKeyId: storage.accessKeyId,
+    secretAccessKey: storage.secretAccessKey,
+    bucket: storage.bucket,
+    region: storage.region,
+    endpoint: storage.endpoint,
+    forcePathStyle: true,
+    stsClient: storage.stsClient,
+    maxFileSize: 100 * 1024 * 1024,
+    allowedContentTypes: ['image/*', 'application/pdf', 'text/plain', 'text/html', 'application/octet-stream'],
+    onError,
+  });
+});
+afterAll(() => storage?.close());
+
+const URL_ = 'http://127.0.0.1/api/s3-upload';
+const ok = { filename: 'a.png', filetype: 'image/png', filesize: 10, _upload: { strategy: 'presigned' } };
+const json = (body: unknown, headers: Record<string, string> = {}) =>
+  new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const raw = (body: BodyInit, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+  new Request(URL_, { method: 'POST', headers, body });
+
+/** Requests the endpoint must refuse with a 4xx. */
+const refused: [string, () => Request][] = [
+  ['GET', () => new Request(URL_)],
+  ['DELETE', () => new Request(URL_, { method: 'DELETE' })],
+  ['no content type', () => raw(JSON.stringify(ok), {})],
+  ['form content type', () => raw('filename=a', { 'content-type': 'application/x-www-form-urlencoded' })],
+  ['text/plain content type (CSRF-style simple request)', () => raw(JSON.stringify(ok), { 'content-type': 'text/plain' })],
+  ['empty body', () => raw('')],
+  ['truncated JSON', () => raw('{"filename": "a.png", ')],
+  ['JSON null', () => raw('null')],
+  ['JSON number', () => raw('42')],
+  ['JSON string', () => raw('"a.png"')],
+  ['JSON array', () => raw('[{"filename":"a"}]')],
+  ['body of 1 MiB', () => raw(JSON.stringify({ ...ok, pad: 'x'.repeat(1024 * 1024) }))],
+  ['lying Content-Length over the cap', () => raw(JSON.stringify(ok), { 'content-type': 'application/json', 'content-length': '99999999' })],
+  ['deeply nested JSON over the cap', () => raw('['.repeat(20000) + ']'.repeat(20000))],
+  ['missing filename', () => json({ ...ok, filename: undefined })],
+  ['filename a number', () => json({ ...ok, filename: 42 })],
+  ['filename an object', () => json({ ...ok, filename: { toString: 'x' } })],
+  ['filename an array', () => json({ ...ok, filename: ['a.png'] })],
+  ['filename blank', () => json({ ...ok, filename: '   ' })],
+  ['filename of 5000 characters', () => json({ ...ok, filename: 'a'.repeat(5000) })],
+  ['missing filetype', () => json({ ...ok, filetype: undefined })],
+  ['filetype with CRLF header injection', () => json({ ...ok, filetype: 'image/png\r\nx-amz-acl: public-read' })],
+  ['filetype not a media type', () => json({ ...ok, filetype: 'png' })],
+  ['filetype with a space', () => json({ ...ok, filetype: 'image /png' })],
+  ['filetype of 300 characters', () => json({ ...ok, filetype: `image/${'a'.repeat(300)}` })],
+  ['filetype not allowed (JavaScript)', () => json({ ...ok, filetype: 'application/javascript' })],
+  ['filetype not allowed (video)', () => json({ ...ok, filetype: 'video/mp4' })],
+  ['filesize negative', () => json({ ...ok, filesize: -1 })],
+  ['filesize a string', () => json({ ...ok, filesize: '10' })],
+  ['filesize fractional', () => json({ ...ok, filesize: 1.5 })],
+  ['filesize over 5 TiB', () => json({ ...ok, filesize: 6 * 1024 ** 4 })],
+  ['filesize over the limit', () => json({ ...ok, filesize: 100 * 1024 * 1024 + 1 })],
+  ['filesize missing with a limit set', () => json({ ...ok, filesize: undefined })],
+  ['no strategy', () => json({ ...ok, _upload: undefined })],
+  ['unknown strategy', () => json({ ...ok, _upload: { strategy: 'ftp' } })],
+  ['strategy as a string', () => json({ ...ok, _upload: 'presigned' })],
+  ['strategy null marker', () => json({ ...ok, _upload: null })],
+  ['strategy inherited via __proto__', () => raw('{"filename":"a.png","filetype":"image/png","filesize":1,"_upload":{"__proto__":{"strategy":"presigned"}}}')],
+  ['filename inherited via __proto__', () => raw('{"__proto__":{"filename":"a.png"},"filetype":"image/png","filesize":1,"_upload":{"strategy":"presigned"}}')],
+  ['invalid UTF-8 bytes', () => raw(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]))],
+];
+
+/** Requests that may succeed: whatever the name, the key must stay safe and under the prefix. */
+const nastyNames = [
+  '../../../../etc/passwd',
+  '..',
+  '.',
+  '/absolute/path.png',
+  'C:\\Windows\\system32\\evil.png',
+  'a/../../b.png',
+  'invoice\u202Egnp.exe',
+  'null\u0000byte.png',
+  'new\nline.png',
+  '%2e%2e%2fencoded.png',
+  '<script>alert(1)</script>.png',
+  '"quotes\'.png',
+  '   ',
+  '\u0000',
+  'ünïcödé 写真.png',
+  '😀.png',
+  `${'long-'.repeat(170)}.png`,
+  'con.png',
+  '.htaccess',
+  '~/.ssh/id_rsa',
+];
+
+describe('hostile input: refused with a 4xx that says what is wrong', () => {
+  it.each(refused)('%s', async (_, make) => {
+    const response = await handler(make());
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    const text = await response.text();
+    const body = JSON.parse(text);
+    expect(typeof body.error).toBe('string');
+    expect(body.error.length).toBeGreaterThan(5);
+    expect(typeof body.code).toBe('string');
+    expect(text).not.toMatch(/arn:|<\?xml|<Error>|S3RVER|Stack|at \w+ \(/);
+  });
+});
+
+describe('hostile file names: accepted, but the key stays safe and under the prefix', () => {
+  it.each(nastyNames)('%j', async (filename) => {
+    for (const strategy of ['presigned', 'temporary-token']) {
+      const response = await handler(json({ ...ok, filename, _upload: { strategy } }));
+      const body = await response.json();
+      if (response.status === 400) {
+        expect(body.code).toBe('INVALID_REQUEST'); // blank names
+        continue;
+      }
+      expect(response.status).toBe(200);
+      expect(body.key.startsWith('next-s3-uploads/')).toBe(true);
+      expect(() => assertValidObjectKey(body.key, 'next-s3-uploads/')).not.toThrow();
+      expect(body.key.split('/')).toHaveLength(3);
+    }
+  });
+});
+
+describe('hostile input: the server stays up', () => {
+  it('logged no unexpected error for any of the above, and still answers a good request', async () => {
+    expect(onError).not.toHaveBeenCalled();
+    expect((await handler(json(ok))).status).toBe(200);
+    expect(refused.length + nastyNames.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('does not pollute Object.prototype through extra fields', async () => {
+    await handler(raw('{"filename":"a.png","filetype":"image/png","filesize":1,"_upload":{"strategy":"presigned"},"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'));
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+});

@@ -101,6 +101,8 @@ export async function uploadMultipart(input: MultipartInput): Promise<void> {
       Key: prepared.key,
       Body: input.file,
       ContentType: input.filetype,
+      ContentDisposition: prepared.contentDisposition,
+      Metadata: prepared.metadata,
       CacheControl: TOKEN_CACHE_CONTROL,
     },
     partSize: settings.partSize,

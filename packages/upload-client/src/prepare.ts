@@ -27,6 +27,8 @@ export interface PreparedUpload {
 interface PrepareInput<S extends UploadStrategy> {
   filename: string;
   filetype: string;
+  /** Size of the file in bytes, for servers that limit it. */
+  filesize: number;
   strategy: S;
   endpoint?: PrepareEndpoint | undefined;
   signal?: AbortSignal | undefined;
@@ -70,6 +72,7 @@ export async function prepareUpload<S extends UploadStrategy>(input: PrepareInpu
     ...input.endpoint?.body,
     filename: input.filename,
     filetype: input.filetype,
+    filesize: input.filesize,
     _upload: { strategy: input.strategy },
   };
   let response: Response;

@@ -68,7 +68,7 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
   engine?.catch(() => {});
 
   const filetype = file.type || FALLBACK_CONTENT_TYPE;
-  const request = { filename: file.name, filetype, endpoint: options.endpoint, signal };
+  const request = { filename: file.name, filetype, filesize: file.size, endpoint: options.endpoint, signal };
   const report = monotonicProgress(file.size, options.onProgress);
 
   if (!engine || !multipart) {
@@ -76,7 +76,8 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
     await putObject({
       url: prepared.url,
       body: file,
-      headers: { 'Content-Type': filetype, 'Cache-Control': OBJECT_CACHE_CONTROL },
+      // Exactly the signed headers; servers before `headers` existed signed these two.
+      headers: prepared.headers ?? { 'Content-Type': filetype, 'Cache-Control': OBJECT_CACHE_CONTROL },
       onProgress: report,
       signal,
     });

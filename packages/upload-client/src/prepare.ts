@@ -59,21 +59,20 @@ function isPrepared<S extends UploadStrategy>(strategy: S, value: unknown): valu
 }
 
 /**
- * POSTs `{ filename, filetype, _upload: { strategy }, ...body }` to the preparation endpoint.
- *
- * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts.
- * @throws {@link UploadClientError} `PREPARE_FAILED` with the endpoint's `error` text (e.g.
- *   `Internal Server Error`) and `status` on a non-2xx answer; `NETWORK_ERROR` when the endpoint cannot be
- *   reached; `INVALID_PREPARE_RESPONSE` when a 2xx answer lacks the strategy's fields.
+ * POSTs `{ filename, filetype, filesize, _upload, ...body }` to the endpoint and returns its JSON answer.
+ * @throws as {@link prepareUpload}, but `INVALID_PREPARE_RESPONSE`.
  */
-export async function prepareUpload<S extends UploadStrategy>(input: PrepareInput<S>): Promise<PreparedUpload[S]> {
+async function postToEndpoint(
+  input: PrepareInput<UploadStrategy>,
+  marker: UploadRequestBody['_upload'],
+): Promise<{ answer: unknown; status: number; url: string }> {
   const url = input.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT;
   const body: UploadRequestBody = {
     ...input.endpoint?.body,
     filename: input.filename,
     filetype: input.filetype,
     filesize: input.filesize,
-    _upload: { strategy: input.strategy },
+    _upload: marker,
   };
   let response: Response;
   try {
@@ -97,13 +96,38 @@ export async function prepareUpload<S extends UploadStrategy>(input: PrepareInpu
       { status: response.status },
     );
   }
+  return { answer, status: response.status, url };
+}
+
+/**
+ * POSTs `{ filename, filetype, filesize, _upload: { strategy }, ...body }` to the preparation endpoint.
+ *
+ * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts.
+ * @throws {@link UploadClientError} `PREPARE_FAILED` with the endpoint's `error` text (e.g.
+ *   `Internal Server Error`) and `status` on a non-2xx answer; `NETWORK_ERROR` when the endpoint cannot be
+ *   reached; `INVALID_PREPARE_RESPONSE` when a 2xx answer lacks the strategy's fields.
+ */
+export async function prepareUpload<S extends UploadStrategy>(input: PrepareInput<S>): Promise<PreparedUpload[S]> {
+  const { answer, status, url } = await postToEndpoint(input, { strategy: input.strategy });
   if (!isPrepared(input.strategy, answer)) {
     const fields = input.strategy === 'presigned' ? '"url", "key", "bucket"' : '"token.Credentials", "key", "bucket", "region"';
     throw new UploadClientError(
       'INVALID_PREPARE_RESPONSE',
       `Upload endpoint ${url} answered without ${fields}: is it an Upbeam handler that offers the ${input.strategy} strategy?`,
-      { status: response.status },
+      { status },
     );
   }
   return answer;
+}
+
+/**
+ * Tells a server with a size limit that a temporary-token upload is stored (`_upload.complete` with the
+ * preparation answer's `receipt`); the server checks the object's size and deletes it when too large.
+ * @throws {@link UploadClientError} `PREPARE_FAILED` with the server's message (413 `FILE_TOO_LARGE`).
+ */
+export async function completeUpload(
+  input: PrepareInput<'temporary-token'>,
+  complete: { key: string; receipt: string },
+): Promise<void> {
+  await postToEndpoint(input, { strategy: 'temporary-token', complete });
 }

@@ -8,7 +8,7 @@ import {
 import { createAbortError, UploadClientError } from './errors';
 import { resolveMultipartSettings, type MultipartOptions } from './multipart-options';
 import { objectUrl } from './object-url';
-import { prepareUpload, type PrepareEndpoint } from './prepare';
+import { completeUpload, prepareUpload, type PrepareEndpoint } from './prepare';
 import { monotonicProgress, type ProgressListener } from './progress';
 import { putObject } from './put-object';
 
@@ -88,6 +88,10 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
   const prepared = await prepareUpload({ ...request, strategy: 'temporary-token' });
   const { uploadMultipart } = await engine;
   await uploadMultipart({ file, filetype, prepared, settings: multipart, onProgress: report, signal });
+  // A server with a size limit checks the stored object now (storage cannot bind a size to credentials).
+  if (prepared.receipt) {
+    await completeUpload({ ...request, strategy: 'temporary-token' }, { key: prepared.key, receipt: prepared.receipt });
+  }
   report(file.size);
   return { url: objectUrl(prepared), bucket: prepared.bucket, key: prepared.key };
 }

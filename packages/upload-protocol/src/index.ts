@@ -15,6 +15,7 @@ export type {
   PresignedUploadResponse,
   TemporaryCredentials,
   TemporaryTokenUploadResponse,
+  UploadCompleteResponse,
   UploadErrorBody,
   UploadRequestBody,
   UploadResult,

@@ -17,8 +17,12 @@ export interface UploadRequestBody {
    * strategy then signs it as Content-Length, so storage refuses any other size.
    */
   filesize?: number;
-  /** Marker holding the chosen strategy. */
-  _upload: { strategy: UploadStrategy };
+  /**
+   * Marker holding the chosen strategy. `complete` is sent after a temporary-token upload to a server that
+   * limits the size: the key and the `receipt` of the preparation answer, so that the server checks the
+   * stored object (HEAD) and deletes it if it is larger than allowed.
+   */
+  _upload: { strategy: UploadStrategy; complete?: { key: string; receipt: string } };
   /** Any extra fields supplied by the caller. */
   [extra: string]: unknown;
 }
@@ -75,6 +79,18 @@ export interface TemporaryTokenUploadResponse extends PreparedUploadBase {
   contentDisposition?: string;
   /** User metadata (`x-amz-meta-*`) to store the object with, when the server sets some. */
   metadata?: Record<string, string>;
+  /**
+   * Present when the server limits the file size: storage cannot enforce a size on these credentials, so
+   * the browser sends this back in `_upload.complete` once stored, and the server checks the object.
+   */
+  receipt?: string;
+}
+
+/** Answer to `_upload.complete`: the object is stored and within the limit. */
+export interface UploadCompleteResponse {
+  key: string;
+  /** Stored size in bytes. */
+  size: number;
 }
 
 /** Body of every error answer of the endpoint (4xx with a `code`, or the 500 `Internal Server Error`). */

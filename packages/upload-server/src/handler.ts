@@ -1,9 +1,10 @@
 import type {
   PresignedUploadResponse,
   TemporaryTokenUploadResponse,
+  UploadCompleteResponse,
   UploadRequestBody,
 } from '@upbeam/upload-protocol';
-import { errorToResponse } from './errors';
+import { errorToResponse, UploadError } from './errors';
 import type { BeforeUploadHook, BeforeUploadResult } from './hooks';
 import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey } from './object-key';
 import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
@@ -11,6 +12,7 @@ import { readUploadRequest } from './request-body';
 import { present, processEnv, resolveStorageSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
 import { createTokenIssuer, type TokenIssuer, type TokenSettings } from './temporary-token';
 import { checkUploadPolicy, defaultContentDisposition, type UploadPolicySettings } from './upload-policy';
+import { createObjectInspector, createReceipts, type ObjectInspector, type Receipts } from './upload-receipt';
 
 /**
  * Configuration of {@link createUploadHandler}. Storage settings fall back to `S3_UPLOAD_*` env variables;
@@ -73,6 +75,12 @@ function baseAnswer(settings: ResolvedStorageSettings, key: string) {
  *   credentials valid 3600 seconds that may only write `key` (STS GetFederationToken, or AssumeRole when
  *   `roleArn` is set).
  *
+ * With `maxFileSize`, the presigned strategy signs the declared size (storage refuses any other), and the
+ * temporary-token answer carries a `receipt`: the browser sends `_upload: { strategy, complete: { key,
+ * receipt } }` once stored, and the handler checks the object's size (HEAD; needs `s3:GetObject`) and
+ * deletes it when too large (`s3:DeleteObject`), answering 413; else `{ key, size }`. A client that skips
+ * this call keeps its object: treat keys as valid only once completed, or check with your own HEAD.
+ *
  * HTML, SVG, XML and JavaScript files are stored with `Content-Disposition: attachment` unless
  * `onBeforeUpload` sets a disposition: opened from the bucket they download instead of running.
  *
@@ -100,10 +108,34 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
     return createTokenIssuer(settings(), { ...config, roleArn, stsEndpoint });
   });
 
+  const receipts = once((): Receipts => createReceipts(settings().secretAccessKey));
+  const objects = once((): ObjectInspector => createObjectInspector(settings()));
+
+  /**
+   * `_upload.complete` after a temporary-token upload with a size limit: storage cannot bind a size to
+   * the credentials, so the stored object is checked (HEAD) and deleted when larger than `maxFileSize`.
+   */
+  const complete = async ({ key, receipt }: { key: string; receipt: string }): Promise<Response> => {
+    await receipts().verify(key, receipt);
+    const size = await objects()
+      .size(key)
+      .catch((error: { $metadata?: { httpStatusCode?: number } }) => {
+        if (error.$metadata?.httpStatusCode === 404) throw new UploadError('INVALID_REQUEST', 'Nothing is stored at this key yet.');
+        throw error;
+      });
+    if (config.maxFileSize !== undefined && size > config.maxFileSize) {
+      await objects().remove(key);
+      throw new UploadError('FILE_TOO_LARGE', `File is ${size} bytes; the largest accepted is ${config.maxFileSize} bytes. It was deleted.`);
+    }
+    const answer: UploadCompleteResponse = { key, size };
+    return Response.json(answer);
+  };
+
   return async (request) => {
     try {
       const body = await readUploadRequest(request);
       const resolved = settings();
+      if (body._upload.complete) return await complete(body._upload.complete);
       const decided: BeforeUploadResult = (await config.onBeforeUpload?.({ body, request })) ?? {};
       checkUploadPolicy(config, body);
       const key =
@@ -130,6 +162,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
         ...(resolved.forcePathStyle ? { forcePathStyle: true } : {}),
         ...(contentDisposition === undefined ? {} : { contentDisposition }),
         ...(decided.metadata === undefined ? {} : { metadata: decided.metadata }),
+        ...(config.maxFileSize === undefined ? {} : { receipt: await receipts().issue(key) }),
       };
       return Response.json(answer);
     } catch (error) {

@@ -66,6 +66,29 @@ function readFilesize(body: Record<string, unknown>): number | undefined {
   return size;
 }
 
+type Marker = UploadRequestBody['_upload'];
+
+function own(value: unknown, field: string): unknown {
+  return value !== null && typeof value === 'object' && Object.hasOwn(value, field)
+    ? (value as Record<string, unknown>)[field]
+    : undefined;
+}
+
+function readMarker(body: Record<string, unknown>): Marker {
+  const strategy = readStrategy(body);
+  const complete = own(own(body, '_upload'), 'complete');
+  if (complete === undefined) return { strategy };
+  const key = own(complete, 'key');
+  const receipt = own(complete, 'receipt');
+  if (strategy !== 'temporary-token' || typeof key !== 'string' || typeof receipt !== 'string' || receipt.length > 200) {
+    throw new UploadError(
+      'INVALID_REQUEST',
+      '"_upload.complete" must be { key, receipt } from a temporary-token preparation answer.',
+    );
+  }
+  return { strategy, complete: { key, receipt } };
+}
+
 function readStrategy(body: Record<string, unknown>): UploadStrategy {
   const marker = Object.hasOwn(body, '_upload') ? body._upload : undefined;
   const strategy =
@@ -118,6 +141,6 @@ export async function readUploadRequest(request: Request): Promise<UploadRequest
     filename: requireString(body, 'filename', MAX_FILENAME_LENGTH),
     filetype,
     ...(filesize === undefined ? {} : { filesize }),
-    _upload: { strategy: readStrategy(body) },
+    _upload: readMarker(body),
   };
 }

@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { libraryConfig } from '../../tsup.base';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'es2022',
-});
+export default libraryConfig();

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
-import { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from '@upbeam/upload-server';
 import { createApp } from '../server/app';
@@ -33,17 +33,10 @@ export async function startExample(): Promise<RunningExample> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Another port than the page: the upload is cross-origin, so the bucket's CORS rule is exercised.
   const storage = await startLocalS3({ allowedOrigins: [origin] });
-  const settings = {
-    accessKeyId: storage.accessKeyId,
-    secretAccessKey: storage.secretAccessKey,
-    bucket: storage.bucket,
-    region: storage.region,
-    endpoint: storage.endpoint,
-    forcePathStyle: true,
-  };
+  const settings = storage.handlerSettings;
   const standard = createUploadHandler({ ...settings, stsClient: storage.stsClient });
   upload = standard;
-  const s3 = new S3Client({ ...settings, credentials: settings });
+  const s3 = storage.createClient();
   return {
     origin,
     storage,

@@ -10,6 +10,7 @@ import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey } from './ob
 import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
 import { readUploadRequest } from './request-body';
 import { present, processEnv, resolveStorageSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
+import { createStorageClient } from './storage-client';
 import { createTokenIssuer, type TokenIssuer, type TokenSettings } from './temporary-token';
 import { checkUploadPolicy, defaultContentDisposition, type UploadPolicySettings } from './upload-policy';
 import { createObjectInspector, createReceipts, type ObjectInspector, type Receipts } from './upload-receipt';
@@ -100,7 +101,8 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const log = config.onError ?? ((error: unknown) => console.error('[upbeam] upload preparation failed:', error));
   const settings = once(() => resolveStorageSettings(config));
-  const presign = once((): Presigner => createPresigner(settings()));
+  const client = once(() => createStorageClient(settings()));
+  const presign = once((): Presigner => createPresigner(settings(), client()));
   const issueToken = once((): TokenIssuer => {
     const env = processEnv();
     const roleArn = present(config.roleArn) ?? present(env.S3_UPLOAD_ROLE_ARN);
@@ -109,7 +111,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   });
 
   const receipts = once((): Receipts => createReceipts(settings().secretAccessKey));
-  const objects = once((): ObjectInspector => createObjectInspector(settings()));
+  const objects = once((): ObjectInspector => createObjectInspector(settings(), client()));
 
   /**
    * `_upload.complete` after a temporary-token upload with a size limit: storage cannot bind a size to

@@ -1,4 +1,4 @@
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { OBJECT_CACHE_CONTROL } from '@upbeam/upload-protocol';
 import type { ResolvedStorageSettings } from './settings';
@@ -38,25 +38,13 @@ async function md5Base64(bytes: Uint8Array): Promise<string> {
 }
 
 /**
- * Builds the presigner of one handler around one long-lived `S3Client` (endpoint resolution and
- * credentials are set up once, not per request).
- *
- * Checksums are `WHEN_REQUIRED`: since 2025 the SDK otherwise adds `x-amz-checksum-crc32` of an *empty*
- * body to presigned PUT URLs, which S3-compatible servers (R2, MinIO, Ceph) reject.
+ * Builds the presigner of one handler around its long-lived `S3Client` ({@link createStorageClient}).
  *
  * `getSignedUrl` signs only `host` by default, which would let the browser store any Content-Type (an
  * HTML file served as `text/html` from your bucket); Content-Type, Cache-Control, Content-Disposition
  * and Content-Length are signed here, so storage answers 403 SignatureDoesNotMatch to a PUT that differs.
  */
-export function createPresigner(settings: ResolvedStorageSettings): Presigner {
-  const client = new S3Client({
-    region: settings.region,
-    endpoint: settings.endpoint,
-    forcePathStyle: settings.forcePathStyle,
-    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+export function createPresigner(settings: ResolvedStorageSettings, client: S3Client): Presigner {
   const sse = settings.sseCustomerKey;
   const sseHeaders = sse
     ? md5Base64(sse).then((md5) => ({

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { UploadError } from './errors';
 import type { ResolvedStorageSettings } from './settings';
 
@@ -59,15 +59,7 @@ export interface ObjectInspector {
  * Built once per handler. Needs `s3:GetObject` (HeadObject) and `s3:DeleteObject` on the bucket for the
  * server's own credentials.
  */
-export function createObjectInspector(settings: ResolvedStorageSettings): ObjectInspector {
-  const client = new S3Client({
-    region: settings.region,
-    endpoint: settings.endpoint,
-    forcePathStyle: settings.forcePathStyle,
-    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+export function createObjectInspector(settings: ResolvedStorageSettings, client: S3Client): ObjectInspector {
   return {
     async size(key) {
       const head = await client.send(new HeadObjectCommand({ Bucket: settings.bucket, Key: key }));

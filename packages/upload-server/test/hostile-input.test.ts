@@ -13,12 +13,7 @@ const onError = vi.fn();
 beforeAll(async () => {
   storage = await startLocalS3();
   handler = createUploadHandler({
-    accessKeyId: storage.accessKeyId,
-    secretAccessKey: storage.secretAccessKey,
-    bucket: storage.bucket,
-    region: storage.region,
-    endpoint: storage.endpoint,
-    forcePathStyle: true,
+    ...storage.handlerSettings,
     stsClient: storage.stsClient,
     maxFileSize: 100 * 1024 * 1024,
     allowedContentTypes: ['image/*', 'application/pdf', 'text/plain', 'text/html', 'application/octet-stream'],

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUploadHandler, type UploadHandlerConfig } from '../src/index';
@@ -12,12 +12,7 @@ let reader: S3Client;
 
 beforeAll(async () => {
   storage = await startLocalS3();
-  reader = new S3Client({
-    region: storage.region,
-    endpoint: storage.endpoint,
-    forcePathStyle: true,
-    credentials: { accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey },
-  });
+  reader = storage.createClient();
 });
 afterAll(async () => {
   reader?.destroy();
@@ -25,15 +20,7 @@ afterAll(async () => {
 });
 
 async function prepare(body: Record<string, unknown>, config: UploadHandlerConfig = {}) {
-  const handler = createUploadHandler({
-    accessKeyId: storage.accessKeyId,
-    secretAccessKey: storage.secretAccessKey,
-    bucket: storage.bucket,
-    region: storage.region,
-    endpoint: storage.endpoint,
-    forcePathStyle: true,
-    ...config,
-  });
+  const handler = createUploadHandler({ ...storage.handlerSettings, ...config });
   const response = await handler(
     new Request('http://127.0.0.1/api/s3-upload', {
       method: 'POST',

@@ -15,15 +15,8 @@ let admin: S3Client;
 
 beforeAll(async () => {
   storage = await startLocalS3();
-  const settings = {
-    accessKeyId: storage.accessKeyId,
-    secretAccessKey: storage.secretAccessKey,
-    region: storage.region,
-    endpoint: storage.endpoint,
-    forcePathStyle: true,
-  };
-  handler = createUploadHandler({ ...settings, bucket: storage.bucket, stsClient: storage.stsClient, maxFileSize: LIMIT });
-  admin = new S3Client({ ...settings, credentials: settings });
+  handler = createUploadHandler({ ...storage.handlerSettings, stsClient: storage.stsClient, maxFileSize: LIMIT });
+  admin = storage.createClient();
 });
 afterAll(async () => {
   admin?.destroy();

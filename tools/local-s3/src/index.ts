@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from '@20minutes/s3rver';
 
 /** Access key id and secret that s3rver accepts. */
@@ -35,6 +36,17 @@ export interface LocalS3 {
   region: string;
   accessKeyId: string;
   secretAccessKey: string;
+  /** The upload handler's storage settings for this server (path style, admin credentials). */
+  handlerSettings: {
+    accessKeyId: string;
+    secretAccessKey: string;
+    bucket: string;
+    region: string;
+    endpoint: string;
+    forcePathStyle: true;
+  };
+  /** A new S3 client with the admin credentials, to read back what was stored; `destroy()` it after use. */
+  createClient(): S3Client;
   /** The same settings as the `S3_UPLOAD_*` env variables the upload handler reads. */
   env: Record<string, string>;
   /**
@@ -99,7 +111,11 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const region = 'us-east-1';
+  const handlerSettings = { ...LOCAL_S3_CREDENTIALS, bucket, region, endpoint, forcePathStyle: true as const };
   return {
+    handlerSettings,
+    createClient: () =>
+      new S3Client({ region, endpoint, forcePathStyle: true, credentials: LOCAL_S3_CREDENTIALS }),
     endpoint,
     bucket,
     region,

@@ -1,0 +1,21 @@
+import { S3Client } from '@aws-sdk/client-s3';
+import type { ResolvedStorageSettings } from './settings';
+
+/**
+ * The one S3 client of a handler, built on first use with the server's own credentials and reused by
+ * every request (endpoint resolution and credentials are set up once).
+ *
+ * Checksums are `WHEN_REQUIRED`: since 2025 the SDK otherwise adds CRC32 checksums by default, and
+ * `x-amz-checksum-crc32` of an *empty* body to presigned PUT URLs, which S3-compatible servers (R2, MinIO,
+ * Ceph) reject.
+ */
+export function createStorageClient(settings: ResolvedStorageSettings): S3Client {
+  return new S3Client({
+    region: settings.region,
+    endpoint: settings.endpoint,
+    forcePathStyle: settings.forcePathStyle,
+    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}

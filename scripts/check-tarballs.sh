@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Packs every published package (pnpm pack: what npm would get), installs the tarballs into a scratch app
+# with npm, and checks that each entry imports under ESM and CommonJS and type-checks under both module
+# resolutions a consumer may use (node16 and bundler).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+mkdir -p "$scratch/tarballs" "$scratch/app"
+for dir in "$root"/packages/*/; do
+  (cd "$dir" && pnpm pack --pack-destination "$scratch/tarballs" >/dev/null)
+done
+cd "$scratch/app"
+cat > package.json <<'JSON'
+{ "name": "scratch-app", "private": true, "version": "0.0.0" }
+JSON
+npm install --no-audit --no-fund --loglevel=error "$scratch"/tarballs/*.tgz react@19 react-dom@19 @types/react@19 @types/node@20 typescript@5.9 >/dev/null
+
+# Entry points and one export each must have (subpath adapters included when the package offers them).
+entries=$(node -e '
+  const fs = require("fs");
+  const out = [];
+  for (const dir of fs.readdirSync("node_modules/@upbeam")) {
+    const pkg = JSON.parse(fs.readFileSync(`node_modules/@upbeam/${dir}/package.json`, "utf8"));
+    for (const sub of Object.keys(pkg.exports)) if (sub !== "./package.json") out.push(pkg.name + sub.slice(1));
+  }
+  console.log(out.join(" "));
+')
+for entry in $entries; do
+  node --input-type=module -e "const m = await import('$entry'); if (Object.keys(m).length === 0) throw new Error('$entry (ESM) exports nothing');"
+  node -e "const m = require('$entry'); if (Object.keys(m).length === 0) throw new Error('$entry (CJS) exports nothing');"
+  echo "ok: $entry imports under ESM and CJS"
+done
+
+cat > check.ts <<'TS'
+import { createUploadHandler, type UploadHandlerConfig } from '@upbeam/upload-server';
+import { uploadFile, type UploadOptions, type UploadProgress } from '@upbeam/upload-client';
+import { useS3Upload, type TrackedFile } from '@upbeam/upload-react';
+import type { PresignedUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
+
+const config: UploadHandlerConfig = { bucket: 'b', maxFileSize: 1024 };
+const handler: (request: Request) => Promise<Response> = createUploadHandler(config);
+const options: UploadOptions = { strategy: 'temporary-token', partSize: 5242880, onProgress: (p: UploadProgress) => p.progress };
+const upload: (file: File, options?: UploadOptions) => Promise<{ url: string }> = uploadFile;
+const hook: () => { files: readonly TrackedFile[] } = useS3Upload;
+const body: UploadRequestBody = { filename: 'a', filetype: 'b/c', _upload: { strategy: 'presigned' } };
+const answer: Partial<PresignedUploadResponse> = { url: 'x' };
+export { handler, options, upload, hook, body, answer };
+TS
+for resolution in node16 bundler; do
+  module=$([ "$resolution" = node16 ] && echo node16 || echo esnext)
+  npx --no-install tsc --noEmit --strict --target es2022 --skipLibCheck false --lib es2022,dom --types node \
+    --module "$module" --moduleResolution "$resolution" --jsx react-jsx check.ts
+  echo "ok: types resolve with moduleResolution $resolution"
+done

@@ -1,0 +1,267 @@
+/**
+ * @module
+ * A real S3 server for the conformance tests: a single-node Ceph radosgw on 127.0.0.1, started by the
+ * project's shared script (`<repo>/../shared/tools/ceph-rgw.sh`). Unlike s3rver it is the production S3
+ * gateway of Ceph: SigV4, multipart (`-N` ETags, EntityTooSmall, Abort), IAM roles and STS AssumeRole.
+ *
+ * Starting it takes ~15 s, so the tests start it once per run (`./global-setup.ts`) and read its
+ * {@link RadosgwConnection} with vitest's `inject('radosgw')`. It keeps objects in RAM: keep test data small.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { CreateRoleCommand, IAMClient, PutRolePolicyCommand } from '@aws-sdk/client-iam';
+import { CreateBucketCommand, PutBucketCorsCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+// Types only: brings vitest into the program for the `ProvidedContext` augmentation at the end.
+import type {} from 'vitest';
+
+/** The shared script, beside the repository (`<repo>/../shared`), as in CI. */
+export const CEPH_RGW_SCRIPT = join(
+  resolve(dirname(fileURLToPath(import.meta.url)), '../../..'),
+  '..',
+  'shared',
+  'tools',
+  'ceph-rgw.sh',
+);
+
+/** What to run when radosgw is missing. */
+export const RADOSGW_MISSING =
+  'radosgw is not installed: run `bash scripts/setup.sh --ceph` (apt-get install of the Ceph packages, ~30 s).';
+
+/** The radosgw user the script creates (`--uid=test`); the trust policy of upload roles names it. */
+export const RADOSGW_USER_ARN = 'arn:aws:iam:::user/test';
+
+/** Where and how to reach a running radosgw. Serializable: it is what the global setup provides to tests. */
+export interface RadosgwConnection {
+  /** `http://127.0.0.1:{port}` */
+  endpoint: string;
+  /** radosgw accepts any region in the SigV4 scope; the SDK needs one. */
+  region: string;
+  /** Keys of the script's admin user `test` (with the `roles` and `user-policy` caps). */
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+/** Options of {@link startRadosgw}. */
+export interface RadosgwOptions {
+  /** The cluster's folder (wiped by the script first). @default a fresh temp folder, removed on close */
+  dir?: string;
+  /** radosgw's port on 127.0.0.1; the monitor takes `port + 1`. @default a free pair */
+  port?: number;
+}
+
+/** A running radosgw. */
+export interface Radosgw extends RadosgwConnection {
+  /** The cluster's folder: `log/client.rgw.a.log` holds radosgw's reasons for a 403. */
+  dir: string;
+  /** See {@link createBucket}. */
+  createBucket(name: string, options: BucketOptions): Promise<void>;
+  /** See {@link createUploadRole}. */
+  createUploadRole(name?: string): Promise<string>;
+  /** Stops the daemons (`ceph-rgw.sh stop`); removes the folder if {@link startRadosgw} created it. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link createBucket}. */
+export interface BucketOptions {
+  /** Origins of the bucket's CORS rule, e.g. `['http://127.0.0.1:5173']` or `['*']`. */
+  allowedOrigins: string[];
+}
+
+/** Milliseconds `ceph-rgw.sh start` may take: it waits up to 90 s for radosgw to answer. */
+const START_TIMEOUT_MS = 150_000;
+
+const execFileAsync = promisify(execFile);
+
+/** Whether a `radosgw` executable is on PATH (`scripts/setup.sh --ceph` installs it). */
+export function isRadosgwAvailable(): boolean {
+  return (process.env.PATH ?? '').split(delimiter).some((folder) => {
+    try {
+      accessSync(join(folder, 'radosgw'), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Starts a fresh single-node Ceph cluster with radosgw on 127.0.0.1 (~15 s).
+ * @throws Error when radosgw or the shared script is missing, or the script fails (with its output).
+ */
+export async function startRadosgw(options: RadosgwOptions = {}): Promise<Radosgw> {
+  if (!isRadosgwAvailable()) throw new Error(RADOSGW_MISSING);
+  if (!existsSync(CEPH_RGW_SCRIPT)) {
+    throw new Error(`${CEPH_RGW_SCRIPT} is missing: the repository expects the shared folder beside it.`);
+  }
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'upbeam-rgw-')));
+  const port = options.port ?? (await freePortPair());
+  // If this process exits without close() (Ctrl-C: vitest exits without teardown), the daemons, which
+  // detach from it, would keep running: stop them synchronously on the way out.
+  const stopOnExit = () => spawnSync('bash', [CEPH_RGW_SCRIPT, 'stop', dir], { stdio: 'ignore' });
+  process.once('exit', stopOnExit);
+  const cleanUp = async () => {
+    process.off('exit', stopOnExit);
+    await execFileAsync('bash', [CEPH_RGW_SCRIPT, 'stop', dir]);
+    if (options.dir === undefined) await rm(dir, { recursive: true, force: true });
+  };
+
+  let output: string;
+  try {
+    ({ stdout: output } = await execFileAsync('bash', [CEPH_RGW_SCRIPT, 'start', dir, String(port)], {
+      timeout: START_TIMEOUT_MS,
+    }));
+  } catch (error) {
+    await cleanUp().catch(() => {});
+    throw new Error(`ceph-rgw.sh start failed on port ${port}`, { cause: error });
+  }
+  const line = (name: string) => {
+    const value = new RegExp(`^${name}=(.+)$`, 'm').exec(output)?.[1];
+    if (value === undefined) throw new Error(`ceph-rgw.sh start printed no ${name} line:\n${output}`);
+    return value;
+  };
+  const connection: RadosgwConnection = {
+    endpoint: line('RGW_ENDPOINT'),
+    region: 'us-east-1',
+    accessKeyId: line('RGW_ACCESS_KEY'),
+    secretAccessKey: line('RGW_SECRET_KEY'),
+  };
+  let closing: Promise<void> | undefined;
+  return {
+    ...connection,
+    dir,
+    createBucket: (name, bucketOptions) => createBucket(connection, name, bucketOptions),
+    createUploadRole: (name) => createUploadRole(connection, name),
+    close: () => (closing ??= cleanUp()),
+  };
+}
+
+/**
+ * An S3 client for radosgw: path-style addressing (no `bucket.127.0.0.1`) and checksums only where an
+ * operation requires them (the SDK's default CRC32 sends bodies `aws-chunked`, which radosgw answers 411).
+ * `credentials` defaults to the admin keys of the connection. Destroy it when done.
+ */
+export function radosgwS3Client(
+  connection: RadosgwConnection,
+  credentials: S3ClientConfig['credentials'] = adminCredentials(connection),
+): S3Client {
+  return new S3Client({
+    region: connection.region,
+    endpoint: connection.endpoint,
+    forcePathStyle: true,
+    credentials,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+/**
+ * Creates a bucket with the CORS rule a browser upload needs: the given origins, methods GET PUT POST
+ * HEAD DELETE (DELETE aborts a multipart upload), any request header, and `ETag` exposed (without it a
+ * multipart upload cannot complete).
+ */
+export async function createBucket(connection: RadosgwConnection, name: string, options: BucketOptions): Promise<void> {
+  const s3 = radosgwS3Client(connection);
+  try {
+    await s3.send(new CreateBucketCommand({ Bucket: name }));
+    await s3.send(
+      new PutBucketCorsCommand({
+        Bucket: name,
+        CORSConfiguration: {
+          CORSRules: [
+            {
+              AllowedOrigins: options.allowedOrigins,
+              AllowedMethods: ['GET', 'PUT', 'POST', 'HEAD', 'DELETE'],
+              AllowedHeaders: ['*'],
+              ExposeHeaders: ['ETag'],
+              MaxAgeSeconds: 3000,
+            },
+          ],
+        },
+      }),
+    );
+  } finally {
+    s3.destroy();
+  }
+}
+
+/**
+ * Creates an IAM role that the admin user may assume (trust policy for {@link RADOSGW_USER_ARN}) and that
+ * allows `s3:*`: an STS session policy can only narrow the role's own policy.
+ * @param name Role name; unique per call by default, as tests share one radosgw.
+ * @returns The role's ARN, for STS `AssumeRole`.
+ */
+export async function createUploadRole(
+  connection: RadosgwConnection,
+  name = `upbeam-upload-${Math.random().toString(36).slice(2, 10)}`,
+): Promise<string> {
+  const iam = new IAMClient({
+    region: connection.region,
+    endpoint: connection.endpoint,
+    credentials: adminCredentials(connection),
+  });
+  try {
+    const { Role } = await iam.send(
+      new CreateRoleCommand({
+        RoleName: name,
+        AssumeRolePolicyDocument: JSON.stringify({
+          Version: '2012-10-17',
+          Statement: [{ Effect: 'Allow', Principal: { AWS: [RADOSGW_USER_ARN] }, Action: ['sts:AssumeRole'] }],
+        }),
+      }),
+    );
+    await iam.send(
+      new PutRolePolicyCommand({
+        RoleName: name,
+        PolicyName: 'upbeam-s3',
+        PolicyDocument: JSON.stringify({
+          Version: '2012-10-17',
+          Statement: [{ Effect: 'Allow', Action: ['s3:*'], Resource: ['arn:aws:s3:::*'] }],
+        }),
+      }),
+    );
+    if (!Role?.Arn) throw new Error(`radosgw's CreateRole answered no ARN for role ${name}`);
+    return Role.Arn;
+  } finally {
+    iam.destroy();
+  }
+}
+
+function adminCredentials({ accessKeyId, secretAccessKey }: RadosgwConnection) {
+  return { accessKeyId, secretAccessKey };
+}
+
+/** A port on 127.0.0.1 that is free, with the next one free too (radosgw on it, the monitor on +1). */
+async function freePortPair(): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const first = await listen(0);
+    const port = (first.address() as AddressInfo).port;
+    const second = port < 65535 ? await listen(port + 1).catch(() => undefined) : undefined;
+    await Promise.all([first, second].map((server) => server && new Promise((done) => server.close(done))));
+    if (second) return port;
+  }
+  throw new Error('found no two free consecutive ports on 127.0.0.1');
+}
+
+function listen(port: number) {
+  return new Promise<ReturnType<typeof createServer>>((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', () => done(server));
+  });
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /**
+     * The radosgw that `tools/ceph-rgw/src/global-setup.ts` started for this run; `null` outside CI
+     * when radosgw is not installed (the radosgw suites are then skipped; in CI the run fails).
+     */
+    radosgw: RadosgwConnection | null;
+  }
+}

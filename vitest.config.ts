@@ -5,7 +5,13 @@ import { defineConfig } from 'vitest/config';
  * - unit: pure code beside its source (`src/**\/*.test.ts`), no network.
  * - integration: packages against a real S3-compatible server started by the tests (`test/**`).
  * - browser: real headless chromium (Debian's /usr/bin/chromium via playwright-core) on the examples.
+ *
+ * The integration and browser projects share one Ceph radosgw per run (~15 s to start), read in tests
+ * with `inject('radosgw')`. Its global setup is listed per project, not at the root: vitest runs the
+ * root's global setup on every run, `--project unit` included, where no server is wanted.
  */
+const RADOSGW_SETUP = './tools/ceph-rgw/src/global-setup.ts';
+
 export default defineConfig({
   test: {
     // In CI a JSON report too, from which .ci/run prints its closing "N passed, N failed" line.
@@ -24,6 +30,7 @@ export default defineConfig({
           name: 'integration',
           include: ['packages/*/test/**/*.test.{ts,tsx}'],
           environment: 'node',
+          globalSetup: [RADOSGW_SETUP],
           testTimeout: 30_000,
         },
       },
@@ -32,6 +39,7 @@ export default defineConfig({
           name: 'browser',
           include: ['examples/*/test/**/*.test.{ts,tsx}'],
           environment: 'node',
+          globalSetup: [RADOSGW_SETUP],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

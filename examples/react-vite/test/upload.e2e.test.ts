@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { launchBrowser, type TestBrowser } from '@upbeam/test-browser';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUploadHandler } from '@upbeam/upload-server';
 import { startExample, type RunningExample } from './example-server';
+import { openPage as openExamplePage, progressSeen } from './page';
 
 // The whole path in a real browser: the example page (built with Vite) in headless chromium, its Hono
 // server with the upload handler, and the embedded S3-compatible server on another origin.
@@ -38,32 +38,7 @@ afterAll(async () => {
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** Opens the page with a bounded upload bandwidth, and records every progress value it renders. */
-async function openPage(): Promise<Page> {
-  const page = await browser.context.newPage();
-  const cdp = await browser.context.newCDPSession(page);
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: UPLOAD_BYTES_PER_SECOND,
-  });
-  await page.goto(example.origin);
-  await page.evaluate(() => {
-    const seen: number[] = [];
-    (window as unknown as { progressSeen: number[] }).progressSeen = seen;
-    new MutationObserver((records) => {
-      for (const record of records) {
-        const value = (record.target as Element).getAttribute?.('data-progress');
-        if (value !== null && value !== undefined) seen.push(Number(value));
-      }
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-progress'] });
-  });
-  return page;
-}
-
-const progressSeen = (page: Page) => page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
-
+const openPage = () => openExamplePage(browser.context, example.origin, UPLOAD_BYTES_PER_SECOND);
 describe('example page in chromium, presigned strategy, embedded storage', () => {
   it('uploads a ~12 MB file picked on the page: progress climbs to 100, storage holds the same bytes', async () => {
     const page = await openPage();

@@ -8,8 +8,8 @@
  * {@link RadosgwConnection} with vitest's `inject('radosgw')`. It keeps objects in RAM: keep test data small.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { accessSync, constants, existsSync, rmSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -101,14 +101,21 @@ export async function startRadosgw(options: RadosgwOptions = {}): Promise<Radosg
   }
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'upbeam-rgw-')));
   const port = options.port ?? (await freePortPair());
+  const stopArgs = [CEPH_RGW_SCRIPT, 'stop', dir];
+  const removeDir = () => {
+    if (options.dir === undefined) rmSync(dir, { recursive: true, force: true });
+  };
   // If this process exits without close() (Ctrl-C: vitest exits without teardown), the daemons, which
   // detach from it, would keep running: stop them synchronously on the way out.
-  const stopOnExit = () => spawnSync('bash', [CEPH_RGW_SCRIPT, 'stop', dir], { stdio: 'ignore' });
+  const stopOnExit = () => {
+    spawnSync('bash', stopArgs, { stdio: 'ignore' });
+    removeDir();
+  };
   process.once('exit', stopOnExit);
   const cleanUp = async () => {
     process.off('exit', stopOnExit);
-    await execFileAsync('bash', [CEPH_RGW_SCRIPT, 'stop', dir]);
-    if (options.dir === undefined) await rm(dir, { recursive: true, force: true });
+    await execFileAsync('bash', stopArgs);
+    removeDir();
   };
 
   let output: string;

@@ -4,6 +4,7 @@ import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   GetObjectCommand,
+  GetObjectTaggingCommand,
   ListMultipartUploadsCommand,
   PutObjectCommand,
   type S3Client,
@@ -120,6 +121,45 @@ describe.skipIf(!connection)('temporary-token strategy on radosgw (STS AssumeRol
     await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId }));
     const { Uploads = [] } = await admin.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: key }));
     expect(Uploads).toEqual([]);
+    client.destroy();
+  });
+
+  it('with allowObjectTagging, the credentials may tag their object after upload (lib-storage tags)', async () => {
+    const tagging = createUploadHandler({
+      accessKeyId: connection!.accessKeyId,
+      secretAccessKey: connection!.secretAccessKey,
+      bucket,
+      region: connection!.region,
+      endpoint: connection!.endpoint,
+      forcePathStyle: true,
+      roleArn: await createUploadRole(connection!),
+      stsEndpoint: connection!.endpoint,
+      allowObjectTagging: true,
+    });
+    const response = await tagging(
+      new Request('http://127.0.0.1/api/s3-upload', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ filename: 't.txt', filetype: 'text/plain', _upload: { strategy: 'temporary-token' } }),
+      }),
+    );
+    const { key, token } = await response.json();
+    const client = radosgwS3Client(connection!, {
+      accessKeyId: token.Credentials.AccessKeyId,
+      secretAccessKey: token.Credentials.SecretAccessKey,
+      sessionToken: token.Credentials.SessionToken,
+    });
+    const tags = [{ Key: 'source', Value: 'upbeam' }];
+    await new Upload({ client, params: { Bucket: bucket, Key: key, Body: 'tagged' }, tags }).done();
+    const { TagSet } = await admin.send(new GetObjectTaggingCommand({ Bucket: bucket, Key: key }));
+    expect(TagSet).toEqual(tags);
+    client.destroy();
+  });
+
+  it('without allowObjectTagging, tagging is refused (403)', async () => {
+    const { key, client } = await prepare('untagged.txt');
+    const upload = new Upload({ client, params: { Bucket: bucket, Key: key, Body: 'x' }, tags: [{ Key: 'a', Value: 'b' }] });
+    await expect(upload.done()).rejects.toSatisfy((e) => status(e) === 403);
     client.destroy();
   });
 

@@ -118,26 +118,26 @@ export async function startRadosgw(options: RadosgwOptions = {}): Promise<Radosg
     removeDir();
   };
 
-  let output: string;
+  let connection: RadosgwConnection;
   try {
-    ({ stdout: output } = await execFileAsync('bash', [CEPH_RGW_SCRIPT, 'start', dir, String(port)], {
+    const { stdout } = await execFileAsync('bash', [CEPH_RGW_SCRIPT, 'start', dir, String(port)], {
       timeout: START_TIMEOUT_MS,
-    }));
+    });
+    const line = (name: string) => {
+      const value = new RegExp(`^${name}=(.+)$`, 'm').exec(stdout)?.[1];
+      if (value === undefined) throw new Error(`ceph-rgw.sh start printed no ${name} line:\n${stdout}`);
+      return value;
+    };
+    connection = {
+      endpoint: line('RGW_ENDPOINT'),
+      region: 'us-east-1',
+      accessKeyId: line('RGW_ACCESS_KEY'),
+      secretAccessKey: line('RGW_SECRET_KEY'),
+    };
   } catch (error) {
     await cleanUp().catch(() => {});
     throw new Error(`ceph-rgw.sh start failed on port ${port}`, { cause: error });
   }
-  const line = (name: string) => {
-    const value = new RegExp(`^${name}=(.+)$`, 'm').exec(output)?.[1];
-    if (value === undefined) throw new Error(`ceph-rgw.sh start printed no ${name} line:\n${output}`);
-    return value;
-  };
-  const connection: RadosgwConnection = {
-    endpoint: line('RGW_ENDPOINT'),
-    region: 'us-east-1',
-    accessKeyId: line('RGW_ACCESS_KEY'),
-    secretAccessKey: line('RGW_SECRET_KEY'),
-  };
   let closing: Promise<void> | undefined;
   return {
     ...connection,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { createBucket, radosgwS3Client, type RadosgwConnection } from '@upbeam/ceph-rgw';
+import { createTestBucket } from '@upbeam/ceph-rgw';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createUploadHandler, type UploadHandlerConfig } from '../src/index';
@@ -11,19 +11,6 @@ import { createUploadHandler, type UploadHandlerConfig } from '../src/index';
 // (the production gateway, started once per run by tools/ceph-rgw's global setup).
 
 type Storage = Pick<LocalS3, 'bucket' | 'handlerSettings' | 'createClient' | 'close'>;
-
-/** A fresh CORS bucket on the run's radosgw; the server itself is stopped by the global setup. */
-async function onRadosgw(connection: RadosgwConnection): Promise<Storage> {
-  const bucket = `presigned-${randomBytes(4).toString('hex')}`;
-  await createBucket(connection, bucket, { allowedOrigins: ['*'] });
-  const { endpoint, region, accessKeyId, secretAccessKey } = connection;
-  return {
-    bucket,
-    handlerSettings: { accessKeyId, secretAccessKey, bucket, region, endpoint, forcePathStyle: true },
-    createClient: () => radosgwS3Client(connection),
-    close: async () => {},
-  };
-}
 
 /**
  * The error a server returns for a refused PUT. Real S3 answers `SignatureDoesNotMatch` to a changed signed
@@ -56,7 +43,7 @@ const radosgw = inject('radosgw');
 const storages: { name: string; start(): Promise<Storage>; refusals: Refusals }[] = [
   { name: 's3rver', start: () => startLocalS3(), refusals: S3_REFUSALS },
   // null only outside CI without radosgw installed: the global setup said so and how to install it.
-  ...(radosgw ? [{ name: 'radosgw', start: () => onRadosgw(radosgw), refusals: RADOSGW_REFUSALS }] : []),
+  ...(radosgw ? [{ name: 'radosgw', start: () => createTestBucket(radosgw, 'presigned'), refusals: RADOSGW_REFUSALS }] : []),
 ];
 
 function put(url: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string>) {

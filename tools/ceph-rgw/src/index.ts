@@ -197,6 +197,41 @@ export async function createBucket(connection: RadosgwConnection, name: string, 
   }
 }
 
+/** A bucket of its own on a shared radosgw, in the shape of `@upbeam/local-s3`'s server, for suites that run on both. */
+export interface RadosgwBucket {
+  bucket: string;
+  /** The upload handler's storage settings for this bucket (admin credentials, path style). */
+  handlerSettings: {
+    accessKeyId: string;
+    secretAccessKey: string;
+    bucket: string;
+    region: string;
+    endpoint: string;
+    forcePathStyle: true;
+  };
+  /** A new admin S3 client; destroy it after use. */
+  createClient(): S3Client;
+  /** Nothing to stop: the run's global setup stops radosgw. */
+  close(): Promise<void>;
+}
+
+/** Creates a fresh CORS bucket (name `{prefix}-{random}`) on the run's radosgw. */
+export async function createTestBucket(
+  connection: RadosgwConnection,
+  prefix: string,
+  options: BucketOptions = { allowedOrigins: ['*'] },
+): Promise<RadosgwBucket> {
+  const bucket = `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
+  await createBucket(connection, bucket, options);
+  const { endpoint, region, accessKeyId, secretAccessKey } = connection;
+  return {
+    bucket,
+    handlerSettings: { accessKeyId, secretAccessKey, bucket, region, endpoint, forcePathStyle: true },
+    createClient: () => radosgwS3Client(connection),
+    close: async () => {},
+  };
+}
+
 /**
  * Creates an IAM role that the admin user may assume (trust policy for {@link RADOSGW_USER_ARN}) and that
  * allows `s3:*`: an STS session policy can only narrow the role's own policy.

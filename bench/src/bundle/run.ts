@@ -1,0 +1,168 @@
+/**
+ * Benchmark 1, client bundle size: what an app ships to the browser for each upload client, bundled by
+ * esbuild (minified, ES2022, browser, `process.env.NODE_ENV` = production, react external, code
+ * splitting so that a dynamic `import()` becomes a chunk of its own), then gzip (level 9) and brotli
+ * (quality 11) per chunk, as a server would send them. Sizes are deterministic: one build each.
+ */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build, type Metafile } from 'esbuild';
+import { describeMachine, packageVersion } from '../lib/machine';
+import { BENCH_DIR, TMP_DIR } from '../lib/paths';
+import { saveResult, type ResultMeta } from '../lib/results';
+
+/** One client to measure: the import an app writes. */
+export interface BundleEntry {
+  id: string;
+  label: string;
+  /** The module an app would write: it imports and re-exports the client's entry point. */
+  source: string;
+}
+
+export const BUNDLE_ENTRIES: BundleEntry[] = [
+  {
+    id: 'upbeam-hook',
+    label: 'Upbeam `useS3Upload` (@upbeam/upload-react)',
+    source: `export { useS3Upload } from '@upbeam/upload-react';`,
+  },
+  {
+    id: 'upbeam-client',
+    label: 'Upbeam `uploadFile` (@upbeam/upload-client, no React)',
+    source: `export { uploadFile } from '@upbeam/upload-client';`,
+  },
+  {
+    id: 'next-presigned',
+    label: 'next-s3-upload `usePresignedUpload`',
+    source: `export { usePresignedUpload } from 'next-s3-upload';`,
+  },
+  {
+    id: 'next-s3',
+    label: 'next-s3-upload `useS3Upload`',
+    source: `export { useS3Upload } from 'next-s3-upload';`,
+  },
+  {
+    id: 'better-upload',
+    label: '@better-upload/client `useUploadFile`',
+    source: `export { useUploadFile } from '@better-upload/client';`,
+  },
+  {
+    id: 'floor',
+    label: 'floor: 28-line XHR PUT with progress (`bench/src/bundle/floor.ts`)',
+    source: `export { uploadWithProgress } from './floor';`,
+  },
+];
+
+/** Sizes of a set of chunks, in bytes: minified, and each chunk compressed on its own. */
+export interface Sizes {
+  files: number;
+  minified: number;
+  gzip: number;
+  brotli: number;
+}
+
+export interface BundleRow {
+  id: string;
+  label: string;
+  /** What the page loads when the client is imported. */
+  initial: Sizes;
+  /** Chunks loaded later with `import()` (the temporary-token path's AWS SDK), if any. */
+  lazy?: Sizes;
+}
+
+export interface BundleResult extends ResultMeta {
+  settings: string;
+  rows: BundleRow[];
+}
+
+const EXTERNAL = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client'];
+
+function sizesOf(contents: Uint8Array[]): Sizes {
+  const sizes: Sizes = { files: contents.length, minified: 0, gzip: 0, brotli: 0 };
+  for (const bytes of contents) {
+    sizes.minified += bytes.byteLength;
+    sizes.gzip += gzipSync(bytes, { level: 9 }).byteLength;
+    sizes.brotli += brotliCompressSync(bytes, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 11,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+      },
+    }).byteLength;
+  }
+  return sizes;
+}
+
+/** Splits the outputs into what the entry loads at once (static imports, transitively) and the rest. */
+function splitChunks(metafile: Metafile, entryOutput: string): { initial: Set<string>; lazy: Set<string> } {
+  const initial = new Set<string>();
+  const visit = (path: string) => {
+    if (initial.has(path)) return;
+    initial.add(path);
+    for (const imported of metafile.outputs[path]?.imports ?? []) {
+      if (!imported.external && imported.kind === 'import-statement') visit(imported.path);
+    }
+  };
+  visit(entryOutput);
+  const lazy = new Set(
+    Object.keys(metafile.outputs).filter((path) => path.endsWith('.js') && !initial.has(path)),
+  );
+  return { initial, lazy };
+}
+
+export async function bundleEntry(entry: BundleEntry): Promise<BundleRow> {
+  const outdir = join(TMP_DIR, 'bundle', entry.id);
+  await rm(outdir, { recursive: true, force: true });
+  const result = await build({
+    stdin: { contents: entry.source, resolveDir: join(BENCH_DIR, 'src', 'bundle'), sourcefile: `entry-${entry.id}.ts`, loader: 'ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    splitting: true,
+    platform: 'browser',
+    target: 'es2022',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    external: EXTERNAL,
+    outdir,
+    entryNames: 'entry',
+    chunkNames: 'chunk-[hash]',
+    metafile: true,
+    write: false,
+    logLevel: 'error',
+  });
+  const byPath = new Map(result.outputFiles.map((file) => [file.path, file.contents]));
+  const relative = (absolute: string) => absolute.slice(BENCH_DIR.length + 1);
+  const entryOutput = Object.keys(result.metafile.outputs).find((path) => result.metafile.outputs[path]?.entryPoint);
+  if (!entryOutput) throw new Error(`esbuild produced no entry chunk for ${entry.id}`);
+  const { initial, lazy } = splitChunks(result.metafile, entryOutput);
+  const contents = (paths: Set<string>) =>
+    [...paths].map((path) => {
+      const file = [...byPath.entries()].find(([absolute]) => relative(absolute) === path || absolute.endsWith(`/${path}`));
+      if (!file) throw new Error(`no output ${path}`);
+      return file[1];
+    });
+  return {
+    id: entry.id,
+    label: entry.label,
+    initial: sizesOf(contents(initial)),
+    ...(lazy.size > 0 ? { lazy: sizesOf(contents(lazy)) } : {}),
+  };
+}
+
+export async function runBundleBench(): Promise<BundleResult> {
+  const started = performance.now();
+  const rows: BundleRow[] = [];
+  for (const entry of BUNDLE_ENTRIES) {
+    const row = await bundleEntry(entry);
+    rows.push(row);
+    console.log(`[bundle] ${entry.id}: initial ${row.initial.gzip} B gzip${row.lazy ? `, lazy ${row.lazy.gzip} B gzip` : ''}`);
+  }
+  const result: BundleResult = {
+    machine: describeMachine(['esbuild', 'next-s3-upload', '@better-upload/client', '@aws-sdk/client-s3']),
+    seconds: (performance.now() - started) / 1000,
+    settings: `esbuild ${packageVersion('esbuild')}: bundle, minify, ESM, code splitting, platform browser, target es2022, process.env.NODE_ENV="production", external react/react-dom; gzip level 9 and brotli quality 11 per chunk`,
+    rows,
+  };
+  await saveResult('bundle', result);
+  return result;
+}

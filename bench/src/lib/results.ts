@@ -1,0 +1,28 @@
+/** Raw results of each benchmark, kept as JSON beside RESULTS.md so that the report can be rewritten. */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Machine } from './machine';
+import { RESULTS_DIR } from './paths';
+
+/** The three benchmarks. */
+export type BenchName = 'bundle' | 'prepare' | 'upload';
+
+/** What every result file holds besides its data. */
+export interface ResultMeta {
+  machine: Machine;
+  /** Wall-clock seconds the benchmark took. */
+  seconds: number;
+}
+
+export async function saveResult<T extends ResultMeta>(name: BenchName, result: T): Promise<void> {
+  await mkdir(RESULTS_DIR, { recursive: true });
+  await writeFile(join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+}
+
+export async function loadResult<T extends ResultMeta>(name: BenchName): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(join(RESULTS_DIR, `${name}.json`), 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * Benchmark 2, preparation endpoint throughput: requests per second and p50/p99 latency under autocannon
+ * on loopback, for Upbeam's handler (both strategies), the ceilings (a bare node:http JSON handler, and
+ * the same through the Fetch adapter every handler here uses), the way the library we replace signs
+ * (`getSignedUrl` with a new command per request) and next-s3-upload's own route. Each server runs in its
+ * own process pinned to core 1; autocannon runs here, on core 0, with the STS stub. The variants take
+ * turns, round after round, so that a noisy moment hits them all alike.
+ */
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { startChild, HAS_TASKSET, type Child } from '../lib/child';
+import { describeMachine, packageVersion } from '../lib/machine';
+import { BENCH_DIR } from '../lib/paths';
+import { saveResult, type ResultMeta } from '../lib/results';
+import { median } from '../lib/stats';
+
+/** Rounds of measurement (the median is reported); each round runs every variant once. */
+export const PREPARE_ROUNDS = Number(process.env.ROUNDS ?? 5);
+/** Seconds of load per variant and round. */
+export const PREPARE_SECONDS = Number(process.env.SECONDS_PER_RUN ?? 3);
+/** Concurrent connections autocannon keeps open. */
+export const PREPARE_CONNECTIONS = 10;
+
+interface Variant {
+  id: string;
+  label: string;
+  body: Record<string, unknown>;
+  /** What a correct answer holds. */
+  expect: 'url' | 'token';
+  env?: Record<string, string>;
+}
+
+const FILE = { filename: 'holiday photo (1).jpg', filetype: 'image/jpeg' };
+
+export const PREPARE_VARIANTS: Variant[] = [
+  { id: 'bare-http', label: 'ceiling: bare `node:http` JSON handler', body: { ...FILE, _upload: { strategy: 'presigned' } }, expect: 'url' },
+  {
+    id: 'bare-fetch',
+    label: 'ceiling: bare Fetch JSON handler (same adapter as below)',
+    body: { ...FILE, _upload: { strategy: 'presigned' } },
+    expect: 'url',
+  },
+  {
+    id: 'upbeam-presigned',
+    label: 'Upbeam `createUploadHandler`, presigned',
+    body: { ...FILE, filesize: 2_345_678, _upload: { strategy: 'presigned' } },
+    expect: 'url',
+  },
+  {
+    id: 'upbeam-token',
+    label: 'Upbeam `createUploadHandler`, temporary-token (STS: local stub)',
+    body: { ...FILE, filesize: 2_345_678, _upload: { strategy: 'temporary-token' } },
+    expect: 'token',
+  },
+  {
+    id: 'getsignedurl',
+    label: '`getSignedUrl` + new `PutObjectCommand` per request (one shared client)',
+    body: { ...FILE, _upload: { strategy: 'presigned' } },
+    expect: 'url',
+  },
+  {
+    id: 'prepared-signer',
+    label: 'prototype (bench only): presigned answer from one `S3RequestPresigner` built once',
+    body: { ...FILE, _upload: { strategy: 'presigned' } },
+    expect: 'url',
+  },
+  {
+    id: 'next-presigned',
+    label: 'next-s3-upload 0.3.4 `APIRoute`, presigned (new S3Client per request)',
+    body: { ...FILE, _nextS3: { strategy: 'presigned' } },
+    expect: 'url',
+  },
+  {
+    id: 'next-token',
+    label: 'next-s3-upload 0.3.4 `APIRoute`, temporary-token (new STSClient per request; STS: local stub)',
+    body: { ...FILE, _nextS3: { strategy: 'aws-sdk' } },
+    expect: 'token',
+  },
+];
+
+export interface PrepareSample {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  failures: number;
+}
+
+export interface PrepareRow {
+  id: string;
+  label: string;
+  samples: PrepareSample[];
+  median: { requestsPerSecond: number; p50: number; p99: number };
+}
+
+export interface PrepareResult extends ResultMeta {
+  settings: string;
+  rows: PrepareRow[];
+}
+
+async function post(url: string, body: unknown): Promise<{ status: number; answer: Record<string, unknown> }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, answer: (await response.json()) as Record<string, unknown> };
+}
+
+async function stubServed(stubUrl: string): Promise<number> {
+  const response = await fetch(`${stubUrl}/__served`, { method: 'POST' });
+  return ((await response.json()) as { served: number }).served;
+}
+
+async function load(url: string, variant: Variant, seconds: number): Promise<PrepareSample> {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(variant.body),
+    connections: PREPARE_CONNECTIONS,
+    duration: seconds,
+  });
+  return {
+    requestsPerSecond: result.requests.total / seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+export async function runPrepareBench(): Promise<PrepareResult> {
+  const started = performance.now();
+  const script = (name: string) => join(BENCH_DIR, 'src', 'prepare', name);
+  const children: Child[] = [];
+  try {
+    const stub = await startChild(script('sts-stub.ts'), ['sts-stub'], { cpu: 0 });
+    children.push(stub);
+    const stubUrl = `http://127.0.0.1:${String(stub.ready.port)}`;
+    const servers = new Map<string, string>();
+    for (const variant of PREPARE_VARIANTS) {
+      const child = await startChild(script('server.ts'), [variant.id], {
+        cpu: 1,
+        env: { STS_STUB_URL: stubUrl, AWS_ENDPOINT_URL_STS: stubUrl, ...variant.env },
+      });
+      children.push(child);
+      const url = `http://127.0.0.1:${String(child.ready.port)}/api/s3-upload`;
+      servers.set(variant.id, url);
+      // A correct answer first: a benchmark of an endpoint that fails measures nothing.
+      const before = await stubServed(stubUrl);
+      const { status, answer } = await post(url, variant.body);
+      const ok =
+        status === 200 &&
+        (variant.expect === 'url'
+          ? typeof answer.url === 'string'
+          : typeof (answer.token as { Credentials?: { SessionToken?: unknown } } | undefined)?.Credentials?.SessionToken === 'string');
+      if (!ok) throw new Error(`${variant.id} answered ${status} ${JSON.stringify(answer).slice(0, 300)}`);
+      if (variant.expect === 'token' && (await stubServed(stubUrl)) !== before + 1) {
+        throw new Error(`${variant.id} did not ask the local STS stub`);
+      }
+    }
+    // One short warm-up each (JIT, connection pools), not recorded.
+    for (const variant of PREPARE_VARIANTS) await load(servers.get(variant.id)!, variant, 1);
+
+    const samples = new Map<string, PrepareSample[]>(PREPARE_VARIANTS.map((variant) => [variant.id, []]));
+    for (let round = 0; round < PREPARE_ROUNDS; round++) {
+      // Rotate the order each round, so that no variant always follows the same one.
+      const order = PREPARE_VARIANTS.map((_, index) => PREPARE_VARIANTS[(index + round) % PREPARE_VARIANTS.length]!);
+      for (const variant of order) {
+        const sample = await load(servers.get(variant.id)!, variant, PREPARE_SECONDS);
+        samples.get(variant.id)!.push(sample);
+        console.log(
+          `[prepare] round ${round + 1}/${PREPARE_ROUNDS} ${variant.id}: ${sample.requestsPerSecond.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.failures ? `, ${sample.failures} failures` : ''}`,
+        );
+      }
+    }
+    const rows: PrepareRow[] = PREPARE_VARIANTS.map((variant) => {
+      const list = samples.get(variant.id)!;
+      return {
+        id: variant.id,
+        label: variant.label,
+        samples: list,
+        median: {
+          requestsPerSecond: median(list.map((s) => s.requestsPerSecond)),
+          p50: median(list.map((s) => s.p50)),
+          p99: median(list.map((s) => s.p99)),
+        },
+      };
+    });
+    const result: PrepareResult = {
+      machine: describeMachine(['autocannon', '@hono/node-server', '@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner', 'next-s3-upload']),
+      seconds: (performance.now() - started) / 1000,
+      settings:
+        `autocannon ${packageVersion('autocannon')}, ${PREPARE_CONNECTIONS} connections, ${PREPARE_SECONDS} s per run, ${PREPARE_ROUNDS} rounds ` +
+        `(variants in turn, order rotated each round; one 1 s warm-up each first), POST of a ~100-byte JSON body on 127.0.0.1; ` +
+        (HAS_TASKSET ? 'each server in its own process pinned to core 1, autocannon and the STS stub on core 0' : 'no core pinning (taskset missing)') +
+        '; NODE_ENV=production',
+      rows,
+    };
+    await saveResult('prepare', result);
+    return result;
+  } finally {
+    await Promise.all(children.map((child) => child.stop()));
+  }
+}

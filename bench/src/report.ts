@@ -1,0 +1,243 @@
+/**
+ * Writes bench/RESULTS.md from the raw results in bench/results/*.json: the machine and versions, the
+ * headline ratios, and the three tables (medians of the runs; every sample stays in the JSON).
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BundleResult, BundleRow } from './bundle/run';
+import type { Machine } from './lib/machine';
+import { BENCH_DIR } from './lib/paths';
+import { loadResult } from './lib/results';
+import { fmt, kib, mib, range, ratio } from './lib/stats';
+import type { PrepareResult, PrepareRow } from './prepare/run';
+import type { UploadCell, UploadResult } from './upload/run';
+
+const lines: string[] = [];
+const add = (...text: string[]) => lines.push(...text);
+
+function machineTable(results: { name: string; machine: Machine; seconds: number }[]): void {
+  const first = results[0]!.machine;
+  add(
+    '| | |',
+    '| --- | --- |',
+    `| machine | ${first.cpu}, ${first.cores} cores, ${first.memoryGiB} GiB |`,
+    `| OS | ${first.os} |`,
+    `| Node | ${first.node} |`,
+    `| commit | ${first.commit} |`,
+  );
+  for (const { name, machine, seconds } of results) {
+    add(`| ${name} | ${machine.date.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}, ${fmt(seconds)} s |`);
+  }
+  const versions = new Map<string, string>();
+  for (const { machine } of results) for (const [name, version] of Object.entries(machine.versions)) versions.set(name, version);
+  add(`| versions | ${[...versions].map(([name, version]) => `${name} ${version}`).join(', ')} |`, '');
+}
+
+const bundleTotal = (row: BundleRow, key: 'gzip' | 'brotli' | 'minified') => row.initial[key] + (row.lazy?.[key] ?? 0);
+
+function bundleSection(result: BundleResult, headline: string[]): void {
+  const row = (id: string) => result.rows.find((entry) => entry.id === id);
+  const hook = row('upbeam-hook');
+  const next = row('next-presigned');
+  const nextS3 = row('next-s3');
+  const floor = row('floor');
+  const better = row('better-upload');
+  if (hook && next && floor) {
+    headline.push(
+      `- **Bundle (gzip)**: Upbeam's \`useS3Upload\` ships ${kib(hook.initial.gzip)} to a presigned app, ` +
+        `${ratio(hook.initial.gzip, next.initial.gzip)} of next-s3-upload's \`usePresignedUpload\` (${kib(next.initial.gzip)}), ` +
+        `${ratio(hook.initial.gzip, floor.initial.gzip)} the floor (${kib(floor.initial.gzip)})` +
+        (better ? `, ${ratio(hook.initial.gzip, better.initial.gzip)} better-upload's hook (${kib(better.initial.gzip)})` : '') +
+        '.',
+    );
+    if (nextS3 && hook.lazy) {
+      headline.push(
+        `- **Bundle, temporary-token path (gzip)**: ${kib(hook.initial.gzip)} at first plus ${kib(hook.lazy.gzip)} loaded on the first ` +
+          `token upload; next-s3-upload's \`useS3Upload\` ships ${kib(nextS3.initial.gzip)} at once ` +
+          `(${ratio(bundleTotal(hook, 'gzip'), bundleTotal(nextS3, 'gzip'))} in total, lazy chunks included).`,
+      );
+    }
+  }
+  add('## 1. Client bundle size', '', result.settings + '.', '');
+  add(
+    'Sizes are deterministic: one build each. "At first" is what the page loads when the client is imported; "lazy" is',
+    'loaded later with `import()` (Upbeam: the AWS SDK of the temporary-token path; next-s3-upload: the SDK\'s own lazy',
+    'user-agent parser). Each chunk is compressed on its own, as a server sends it.',
+    '',
+    '| client | at first: chunks | minified | gzip | brotli | lazy: gzip | brotli | total gzip |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const entry of result.rows) {
+    add(
+      `| ${entry.label} | ${entry.initial.files} | ${kib(entry.initial.minified)} | ${kib(entry.initial.gzip)} | ${kib(entry.initial.brotli)} | ` +
+        `${entry.lazy ? kib(entry.lazy.gzip) : '–'} | ${entry.lazy ? kib(entry.lazy.brotli) : '–'} | ${kib(bundleTotal(entry, 'gzip'))} |`,
+    );
+  }
+  add('', '| ratio (at first) | gzip | brotli |', '| --- | ---: | ---: |');
+  const pairs: [string, string, string][] = [
+    ['upbeam-hook', 'next-presigned', 'Upbeam `useS3Upload` / next-s3-upload `usePresignedUpload`'],
+    ['upbeam-hook', 'next-s3', 'Upbeam `useS3Upload` / next-s3-upload `useS3Upload`'],
+    ['upbeam-hook', 'better-upload', 'Upbeam `useS3Upload` / @better-upload/client `useUploadFile`'],
+    ['upbeam-hook', 'floor', 'Upbeam `useS3Upload` / floor'],
+    ['upbeam-client', 'floor', 'Upbeam `uploadFile` / floor'],
+  ];
+  for (const [ours, other, label] of pairs) {
+    const a = row(ours);
+    const b = row(other);
+    if (a && b) add(`| ${label} | ${ratio(a.initial.gzip, b.initial.gzip)} | ${ratio(a.initial.brotli, b.initial.brotli)} |`);
+  }
+  if (hook && nextS3) {
+    add(
+      `| Upbeam temporary-token total (at first + lazy) / next-s3-upload \`useS3Upload\` total | ${ratio(bundleTotal(hook, 'gzip'), bundleTotal(nextS3, 'gzip'))} | ${ratio(bundleTotal(hook, 'brotli'), bundleTotal(nextS3, 'brotli'))} |`,
+    );
+  }
+  add('');
+}
+
+function prepareSection(result: PrepareResult, headline: string[]): void {
+  const row = (id: string) => result.rows.find((entry) => entry.id === id);
+  const rps = (id: string) => row(id)?.median.requestsPerSecond;
+  if (row('upbeam-presigned') && row('bare-http')) {
+    headline.push(
+      `- **Preparation endpoint**: Upbeam presigned answers ${fmt(rps('upbeam-presigned'))} req/s, ` +
+        `${ratio(rps('upbeam-presigned'), rps('bare-http'))} a bare \`node:http\` JSON handler (${fmt(rps('bare-http'))} req/s), ` +
+        `${ratio(rps('upbeam-presigned'), rps('getsignedurl'))} \`getSignedUrl\` with a new command per request, ` +
+        `${ratio(rps('upbeam-presigned'), rps('next-presigned'))} next-s3-upload's route; temporary-token ` +
+        `${fmt(rps('upbeam-token'))} req/s, ${ratio(rps('upbeam-token'), rps('next-token'))} next-s3-upload's. ` +
+        `A prototype that signs with one prepared signer reaches ${fmt(rps('prepared-signer'))} req/s ` +
+        `(${ratio(rps('prepared-signer'), rps('upbeam-presigned'))} Upbeam's handler).`,
+    );
+  }
+  add('## 2. Preparation endpoint throughput', '', result.settings + '.', '');
+  add(
+    'Median of the rounds; req/s = requests answered / seconds of load; latency from autocannon, whole milliseconds.',
+    'Every server answered one checked request before the load (a URL, or credentials from the STS stub); failures',
+    'under load are counted.',
+    '',
+    '| handler | req/s | (min–max) | p50 ms | p99 ms | failures | / bare node:http | / bare Fetch |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const entry of result.rows) {
+    const [low, high] = range(entry.samples.map((sample) => sample.requestsPerSecond));
+    const failures = entry.samples.reduce((sum, sample) => sum + sample.failures, 0);
+    add(
+      `| ${entry.label} | ${fmt(entry.median.requestsPerSecond)} | ${fmt(low)}–${fmt(high)} | ${fmt(entry.median.p50)} | ${fmt(entry.median.p99)} | ${failures} | ` +
+        `${ratio(entry.median.requestsPerSecond, rps('bare-http'))} | ${ratio(entry.median.requestsPerSecond, rps('bare-fetch'))} |`,
+    );
+  }
+  add('', '| ratio (req/s) | |', '| --- | ---: |');
+  const pairs: [string, string, string][] = [
+    ['upbeam-presigned', 'bare-http', 'Upbeam presigned / bare `node:http` (ceiling)'],
+    ['upbeam-presigned', 'bare-fetch', 'Upbeam presigned / bare Fetch handler (adapter ceiling)'],
+    ['upbeam-presigned', 'getsignedurl', 'Upbeam presigned / `getSignedUrl` + new command per request'],
+    ['upbeam-presigned', 'next-presigned', 'Upbeam presigned / next-s3-upload presigned'],
+    ['upbeam-token', 'next-token', 'Upbeam temporary-token / next-s3-upload temporary-token'],
+    ['prepared-signer', 'upbeam-presigned', 'prototype with one prepared signer / Upbeam presigned'],
+  ];
+  for (const [a, b, label] of pairs) if (row(a) && row(b)) add(`| ${label} | ${ratio(rps(a), rps(b))} |`);
+  add('');
+}
+
+function uploadSection(result: UploadResult, headline: string[]): void {
+  const cell = (target: string, size: number, mode: string): UploadCell | undefined =>
+    result.cells.find((entry) => entry.target === target && entry.sizeMiB === size && entry.mode === mode);
+  const mbps = (target: string, size: number, mode: string) => cell(target, size, mode)?.median?.mbPerSecond;
+  const targets = [...new Set(result.cells.map((entry) => entry.target))];
+  const sizesOf = (target: string) => [...new Set(result.cells.filter((e) => e.target === target).map((e) => e.sizeMiB))].sort((a, b) => a - b);
+  const largest = (target: string) => Math.max(...sizesOf(target));
+
+  const parts: string[] = [];
+  for (const target of targets) {
+    for (const size of sizesOf(target).filter((s) => s >= 128)) {
+      parts.push(
+        `${target} ${size} MiB: presigned ${fmt(mbps(target, size, 'upbeam-presigned'))} MB/s = ` +
+          `${ratio(mbps(target, size, 'upbeam-presigned'), mbps(target, size, 'curl'))} curl, multipart (queue 4) ` +
+          `${ratio(mbps(target, size, 'upbeam-multipart-q4'), mbps(target, size, 'curl'))} curl`,
+      );
+    }
+  }
+  if (parts.length > 0) headline.push(`- **Upload MB/s vs \`curl -T\`** (same file, same server, same run): ${parts.join('; ')}.`);
+  const big = targets.includes('s3rver') ? largest('s3rver') : undefined;
+  if (big !== undefined) {
+    const heap = (mode: string) => cell('s3rver', big, mode)?.median?.heapPeak;
+    headline.push(
+      `- **Page heap during a ${big} MiB upload** (peak, JS objects + ArrayBuffers): Upbeam presigned ${mib(heap('upbeam-presigned'))} MiB, ` +
+        `multipart ${mib(heap('upbeam-multipart-q4'))} MiB; next-s3-upload ${mib(heap('next-presigned'))} MiB (it reads the whole file into memory).`,
+    );
+  }
+
+  add('## 3. Upload throughput and memory in chromium', '', result.settings + '.', '');
+  for (const [name, description] of Object.entries(result.targets)) add(`- ${name}: ${description}`);
+  add('');
+  const label = (id: string) => result.modes.find((mode) => mode.id === id)?.label ?? id;
+  for (const target of targets) {
+    const sizes = sizesOf(target);
+    add(
+      `### ${target}: MB/s (median of ${cell(target, sizes[0]!, 'curl')?.samples.length ?? '?'} runs) and ratio to curl`,
+      '',
+      `| client | ${sizes.map((s) => `${s} MiB`).join(' | ')} |`,
+      `| --- | ${sizes.map(() => '---:').join(' | ')} |`,
+    );
+    for (const mode of result.modes) {
+      const values = sizes.map((size) => {
+        const entry = cell(target, size, mode.id);
+        const failed = entry?.samples.filter((sample) => sample.error !== undefined) ?? [];
+        const value = entry?.median?.mbPerSecond;
+        const failure = failed.length > 0 ? ` (${failed.length} failed: ${failed[0]!.error})` : '';
+        if (value === undefined) return failed.length > 0 ? `failed: ${failed[0]!.error}` : '–';
+        return mode.id === 'curl' ? `${fmt(value)}${failure}` : `${fmt(value)} (${ratio(value, mbps(target, size, 'curl'))})${failure}`;
+      });
+      add(`| ${label(mode.id)} | ${values.join(' | ')} |`);
+    }
+    add('');
+    const pageModes = result.modes.filter((mode) => mode.id !== 'curl');
+    add(
+      `### ${target}: page JS heap during the upload, MiB: peak (growth over the heap before it)`,
+      '',
+      `| client | ${sizes.map((s) => `${s} MiB`).join(' | ')} |`,
+      `| --- | ${sizes.map(() => '---:').join(' | ')} |`,
+    );
+    for (const mode of pageModes) {
+      const values = sizes.map((size) => {
+        const m = cell(target, size, mode.id)?.median;
+        return m?.heapPeak === undefined ? '–' : `${mib(m.heapPeak)} (+${mib(m.heapGrowth)})`;
+      });
+      add(`| ${label(mode.id)} | ${values.join(' | ')} |`);
+    }
+    add('');
+  }
+}
+
+/** Rewrites RESULTS.md from whatever results exist; returns its path. */
+export async function writeReport(): Promise<string> {
+  lines.length = 0;
+  const bundle = await loadResult<BundleResult>('bundle');
+  const prepare = await loadResult<PrepareResult>('prepare');
+  const upload = await loadResult<UploadResult>('upload');
+  const headline: string[] = [];
+  add(
+    '# Benchmarks',
+    '',
+    'Written by `pnpm bench` at the repository root (build, then `bench/src/main.ts all`); the raw samples are in',
+    '`bench/results/*.json`. Each table comes from one run that measures Upbeam, the alternatives and the floor',
+    'together, taking turns, so that the ratios hold on a noisy machine; absolute figures vary from run to run.',
+    '',
+    '## Machine and versions',
+    '',
+  );
+  const measured = [
+    bundle && { name: 'bundle size', machine: bundle.machine, seconds: bundle.seconds },
+    prepare && { name: 'preparation', machine: prepare.machine, seconds: prepare.seconds },
+    upload && { name: 'upload', machine: upload.machine, seconds: upload.seconds },
+  ].filter((entry): entry is { name: string; machine: Machine; seconds: number } => Boolean(entry));
+  if (measured.length > 0) machineTable(measured);
+  const headlineAt = lines.length;
+  if (bundle) bundleSection(bundle, headline);
+  if (prepare) prepareSection(prepare, headline);
+  if (upload) uploadSection(upload, headline);
+  lines.splice(headlineAt, 0, '## Headline ratios', '', ...headline, '');
+  const path = join(BENCH_DIR, 'RESULTS.md');
+  await writeFile(path, `${lines.join('\n').trimEnd()}\n`);
+  return path;
+}
+

@@ -1,0 +1,86 @@
+/**
+ * Builds the benchmark page with esbuild and serves it on 127.0.0.1, with the two preparation endpoints
+ * of the current storage target: `/api/upbeam` and `/api/next-s3-upload`. The storage listens on another
+ * port, so every upload is cross-origin (CORS preflights included), as in production.
+ */
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { join, normalize } from 'node:path';
+import { getRequestListener } from '@hono/node-server';
+import { build } from 'esbuild';
+import { BENCH_DIR, TMP_DIR } from '../lib/paths';
+import type { Target } from './targets';
+
+const PAGE_DIR = join(TMP_DIR, 'page');
+
+const HTML = `<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8" /><title>Upbeam upload benchmark</title></head>
+  <body><div id="root"></div><script type="module" src="/page.js"></script></body>
+</html>
+`;
+
+/** Bundles `page.tsx` (production React, code splitting: the AWS SDK chunk loads on first token upload). */
+export async function buildPage(): Promise<void> {
+  await rm(PAGE_DIR, { recursive: true, force: true });
+  await build({
+    entryPoints: { page: join(BENCH_DIR, 'src', 'upload', 'page.tsx') },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    splitting: true,
+    platform: 'browser',
+    target: 'es2022',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    outdir: PAGE_DIR,
+    logLevel: 'error',
+  });
+  await writeFile(join(PAGE_DIR, 'index.html'), HTML);
+}
+
+export interface PageServer {
+  origin: string;
+  /** Where `/api/*` goes. */
+  setTarget(target: Target): void;
+  close(): Promise<void>;
+}
+
+export async function startPageServer(): Promise<PageServer> {
+  let target: Target | undefined;
+  const upbeam = getRequestListener((request) => {
+    if (!target) return new Response('no target', { status: 503 });
+    return target.upbeam(request);
+  });
+  const server: Server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
+    if (path === '/api/upbeam') return void upbeam(request, response);
+    if (path === '/api/next-s3-upload') {
+      if (!target) return void response.writeHead(503).end();
+      return void target.nextS3Upload(request, response);
+    }
+    const file = normalize(path === '/' ? '/index.html' : path);
+    readFile(join(PAGE_DIR, file)).then(
+      (bytes) =>
+        response
+          .writeHead(200, { 'content-type': file.endsWith('.html') ? 'text/html' : 'text/javascript', 'cache-control': 'no-store' })
+          .end(bytes),
+      () => response.writeHead(404).end(),
+    );
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    setTarget: (next) => {
+      target = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

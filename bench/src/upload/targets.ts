@@ -1,0 +1,103 @@
+/**
+ * The storage servers of the upload benchmark, each with the two preparation endpoints the page calls:
+ * Upbeam's handler (both strategies) and next-s3-upload's route (its presigned strategy; its
+ * temporary-token client cannot be pointed at an S3-compatible endpoint), and an admin client to check
+ * and delete what was stored.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { RequestListener } from 'node:http';
+import { join } from 'node:path';
+import { DeleteObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { createBucket, createUploadRole, radosgwS3Client, startRadosgw, type Radosgw } from '@upbeam/ceph-rgw';
+import { startLocalS3 } from '@upbeam/local-s3';
+import { createUploadHandler, type UploadHandler } from '@upbeam/upload-server';
+import { APIRoute } from 'next-s3-upload';
+import { nextPagesRoute } from '../lib/next-pages-route';
+
+export type TargetName = 's3rver' | 'radosgw';
+
+export interface Target {
+  name: TargetName;
+  /** e.g. `@20minutes/s3rver 5.0.0, objects in /dev/shm` */
+  description: string;
+  endpoint: string;
+  bucket: string;
+  upbeam: UploadHandler;
+  nextS3Upload: RequestListener;
+  /** The stored object's size, or undefined when there is none. */
+  storedSize(key: string): Promise<number | undefined>;
+  remove(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function adminOps(admin: S3Client, bucket: string) {
+  return {
+    storedSize: async (key: string) => {
+      try {
+        return (await admin.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).ContentLength;
+      } catch {
+        return undefined;
+      }
+    },
+    remove: async (key: string) => {
+      await admin.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })).catch(() => {});
+    },
+  };
+}
+
+/** The embedded storage (@20minutes/s3rver, in this process), objects kept under `/dev/shm`. */
+export async function startS3rverTarget(pageOrigin: string, version: string): Promise<Target> {
+  const directory = await mkdtemp(join('/dev/shm', 'upbeam-bench-s3-'));
+  const local = await startLocalS3({ directory, allowedOrigins: [pageOrigin] });
+  const admin = local.createClient();
+  const settings = local.handlerSettings;
+  return {
+    name: 's3rver',
+    description: `@20minutes/s3rver ${version} in the benchmark's process, objects in /dev/shm`,
+    endpoint: local.endpoint,
+    bucket: local.bucket,
+    // s3rver has no STS: the local stand-in mints key pairs it accepts.
+    upbeam: createUploadHandler({ ...settings, stsClient: local.stsClient }),
+    nextS3Upload: nextPagesRoute(APIRoute.configure({ ...settings })),
+    ...adminOps(admin, local.bucket),
+    async close() {
+      admin.destroy();
+      await local.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts Ceph radosgw (~15 s) now; the target is made from it once the page's origin is known. */
+export function startRadosgwProcess(): Promise<Radosgw> {
+  return startRadosgw();
+}
+
+/** Ceph radosgw: a CORS bucket, an upload role for STS AssumeRole (the temporary-token strategy). */
+export async function radosgwTarget(radosgw: Radosgw, pageOrigin: string, version: string): Promise<Target> {
+  const bucket = `bench-${Date.now().toString(36)}`;
+  await createBucket(radosgw, bucket, { allowedOrigins: [pageOrigin] });
+  const roleArn = await createUploadRole(radosgw);
+  const admin = radosgwS3Client(radosgw);
+  const settings = {
+    accessKeyId: radosgw.accessKeyId,
+    secretAccessKey: radosgw.secretAccessKey,
+    bucket,
+    region: radosgw.region,
+    endpoint: radosgw.endpoint,
+    forcePathStyle: true,
+  };
+  return {
+    name: 'radosgw',
+    description: `Ceph radosgw ${version} (memstore OSD, objects in RAM; each object deleted after its run)`,
+    endpoint: radosgw.endpoint,
+    bucket,
+    upbeam: createUploadHandler({ ...settings, roleArn, stsEndpoint: radosgw.endpoint }),
+    nextS3Upload: nextPagesRoute(APIRoute.configure({ ...settings })),
+    ...adminOps(admin, bucket),
+    async close() {
+      admin.destroy();
+      await radosgw.close();
+    },
+  };
+}

@@ -1,10 +1,10 @@
-import { defineConfig } from 'tsup';
+import { libraryConfig } from '../../tsup.base';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'es2022',
+export default libraryConfig({
+  // The main entry and one per framework adapter (`@upbeam/upload-server/node`, `/next`).
+  entry: { index: 'src/index.ts', 'adapters/node': 'src/adapters/node.ts', 'adapters/next': 'src/adapters/next.ts' },
+  // Shared code goes to chunks that every entry imports, in CommonJS too (esbuild splits ESM only;
+  // tsup's splitting extends it to CJS). Without it each adapter bundles its own copy of the handler
+  // and of `UploadError`, and `instanceof` fails across entries.
+  splitting: true,
 });

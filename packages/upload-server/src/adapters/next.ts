@@ -1,0 +1,76 @@
+/**
+ * @module
+ * `@upbeam/upload-server/next`: the upload handler as a Next.js route, for the App Router
+ * (`app/api/s3-upload/route.ts`) and the Pages Router (`pages/api/s3-upload.ts`). The App Router speaks
+ * Fetch, so its route is the handler itself; the Pages Router hands over Node's `req`/`res`, so its route
+ * goes through the node adapter. Neither imports Next.js: the routes are plain functions Next.js calls.
+ */
+import { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from '../index';
+import { toNodeHandler, type NodeHandlerOptions, type NodeUploadHandler } from './node';
+
+/** The HTTP method exports of an App Router route file: only `POST`, so Next.js answers 405 to the others. */
+export interface RouteHandlers {
+  /** Prepares an upload: see `createUploadHandler`. */
+  POST: UploadHandler;
+}
+
+/**
+ * The preparation endpoint as a Next.js App Router route handler. Settings are read on the first request
+ * (not while `next build` imports the route), from `config` and then the `S3_UPLOAD_*` env variables,
+ * which Next.js loads from `.env.local`. The request body is read by the handler itself, capped at
+ * `MAX_BODY_BYTES` (16 KiB); answers and errors are those of `createUploadHandler`: 4xx `{ error, code }`,
+ * any other failure 500 `{ error: 'Internal Server Error' }` (passed to `config.onError`). Methods other
+ * than POST get Next.js's own 405.
+ *
+ * Runs on the Node.js runtime, Next.js's default for route handlers: do not set `runtime = 'edge'`.
+ *
+ * @param config - Handler settings; every storage setting left out falls back to its `S3_UPLOAD_*` variable.
+ * @returns `{ POST }`, to be exported from the route file.
+ *
+ * @example
+ * // app/api/s3-upload/route.ts
+ * import { createRouteHandler } from '@upbeam/upload-server/next';
+ *
+ * export const { POST } = createRouteHandler({
+ *   allowedContentTypes: ['image/*'],
+ *   maxFileSize: 10 * 1024 * 1024, // bytes
+ * });
+ */
+export function createRouteHandler(config: UploadHandlerConfig = {}): RouteHandlers {
+  const handler = createUploadHandler(config);
+  // A fresh arrow per route: Next.js may pass a second `context` argument, which the handler must not get.
+  return { POST: (request) => handler(request) };
+}
+
+/**
+ * The preparation endpoint as a Next.js Pages Router API route (`pages/api/s3-upload.ts`): the node adapter
+ * (`toNodeHandler` of `@upbeam/upload-server/node`) over `createUploadHandler(config)`.
+ *
+ * Turn off Next.js's body parser in the same file, with a literal `config` export:
+ * `export const config = { api: { bodyParser: false } };`. Next.js reads it by static analysis when it
+ * builds: it must be an object literal in the route file itself (a re-exported or computed value fails
+ * `next build` under Turbopack, hence no ready-made `config` to import). Then this route reads the raw body itself,
+ * streaming and capped at 16 KiB (`options.maxBodyBytes`), and answers an oversized one with the
+ * handler's 413 `{ error, code: 'PAYLOAD_TOO_LARGE' }`. Left on, Next.js buffers and parses up to its own
+ * 1 MB limit first (answering a larger body with a plain-text 413) and the route re-serializes the parsed
+ * JSON: it works, with a weaker limit and one more parse.
+ *
+ * Answers and errors are those of `createUploadHandler` (4xx `{ error, code }`, other failures 500
+ * `{ error: 'Internal Server Error' }`), plus the node adapter's 413; every method but POST gets 405.
+ *
+ * @param config - Handler settings; every storage setting left out falls back to its `S3_UPLOAD_*` variable.
+ * @param options - Node adapter options: `maxBodyBytes` (default 16384), `trustProxy` (default false), `onError`.
+ * @returns A `(req, res) => Promise<void>` API route, to be the file's default export.
+ *
+ * @example
+ * // pages/api/s3-upload.ts
+ * import { createPagesHandler } from '@upbeam/upload-server/next';
+ *
+ * export default createPagesHandler({ allowedContentTypes: ['image/*'] });
+ *
+ * // The route reads and caps the body itself (16 KiB, 413 in the handler's JSON shape).
+ * export const config = { api: { bodyParser: false } };
+ */
+export function createPagesHandler(config: UploadHandlerConfig = {}, options?: NodeHandlerOptions): NodeUploadHandler {
+  return toNodeHandler(createUploadHandler(config), options);
+}

@@ -1,0 +1,99 @@
+'use client';
+import { useS3Upload, type TrackedFile, type UploadStrategy } from '@upbeam/upload-react';
+import { useState } from 'react';
+
+const STRATEGIES: { value: UploadStrategy; label: string }[] = [
+  { value: 'presigned', label: 'Presigned URL (one PUT)' },
+  { value: 'temporary-token', label: 'Temporary token (multipart)' },
+];
+
+function describe(error: unknown): string {
+  return error instanceof Error || error instanceof DOMException ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** One tracked file: name, status, a progress bar (percent) and, once stored, the object's URL. */
+function Upload({ tracked, onCancel }: { tracked: TrackedFile; onCancel: () => void }) {
+  return (
+    <li className="upload" data-testid="upload" data-status={tracked.status} data-progress={tracked.progress}>
+      <div className="upload-head">
+        <span className="name">{tracked.file.name}</span>
+        <span className="status">{tracked.status}</span>
+      </div>
+      <progress max={100} value={tracked.progress} aria-label={`${tracked.file.name} progress`} />
+      <div className="upload-foot">
+        <span>
+          {Math.round(tracked.progress)}% · {tracked.uploaded.toLocaleString('en-US')} of{' '}
+          {tracked.size.toLocaleString('en-US')} bytes
+        </span>
+        {tracked.status === 'uploading' && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+      {tracked.url && (
+        <a className="object-url" data-testid="object-url" href={tracked.url} target="_blank" rel="noreferrer">
+          {tracked.url}
+        </a>
+      )}
+    </li>
+  );
+}
+
+/** The file picker, the strategy selector and the list of uploads with their progress. */
+export function Uploader() {
+  const [strategy, setStrategy] = useState<UploadStrategy>('presigned');
+  const { FileInput, openFileDialog, uploadToS3, files, cancel, resetFiles } = useS3Upload({ strategy });
+  const [error, setError] = useState<string>();
+
+  const onFile = async (file: File) => {
+    setError(undefined);
+    try {
+      await uploadToS3(file);
+    } catch (thrown) {
+      setError(describe(thrown));
+    }
+  };
+
+  return (
+    <>
+      <fieldset className="strategy">
+        <legend>Strategy</legend>
+        {STRATEGIES.map((option) => (
+          <label key={option.value}>
+            <input
+              type="radio"
+              name="strategy"
+              value={option.value}
+              checked={strategy === option.value}
+              onChange={() => setStrategy(option.value)}
+            />
+            {option.label}
+          </label>
+        ))}
+      </fieldset>
+      <FileInput onChange={onFile} data-testid="file-input" />
+      <div className="actions">
+        <button type="button" className="primary" onClick={openFileDialog}>
+          Pick a file
+        </button>
+        <button type="button" onClick={() => cancel()} disabled={!files.some((f) => f.status === 'uploading')}>
+          Cancel all
+        </button>
+        <button type="button" onClick={resetFiles} disabled={files.length === 0}>
+          Clear list
+        </button>
+      </div>
+      {error && (
+        <p className="error" role="alert" data-testid="error">
+          {error}
+        </p>
+      )}
+      <ul className="uploads">
+        {files.map((tracked) => (
+          <Upload key={tracked.id} tracked={tracked} onCancel={() => cancel(tracked.id)} />
+        ))}
+      </ul>
+    </>
+  );
+}

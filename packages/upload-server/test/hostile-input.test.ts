@@ -1,5 +1,8 @@
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { toNodeHandler } from '../src/adapters/node';
 import { assertValidObjectKey, createUploadHandler, type UploadHandler } from '../src/index';
 
 // Hostile requests against the handler, configured on a real S3-compatible server. None may crash the
@@ -8,6 +11,8 @@ import { assertValidObjectKey, createUploadHandler, type UploadHandler } from '.
 
 let storage: LocalS3;
 let handler: UploadHandler;
+let server: Server;
+let origin: string;
 const onError = vi.fn();
 
 beforeAll(async () => {
@@ -19,8 +24,41 @@ beforeAll(async () => {
     allowedContentTypes: ['image/*', 'application/pdf', 'text/plain', 'text/html', 'application/octet-stream'],
     onError,
   });
+  // The same handler behind the Node adapter on a real node:http server.
+  server = createServer(toNodeHandler(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => storage?.close());
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await storage?.close();
+});
+
+/**
+ * Sends a Request over HTTP to the Node adapter, headers as they are (a lying Content-Length included:
+ * then the body is written but the request never ends, as a slow or hostile client does), and reads the
+ * answer back as a Response.
+ */
+async function viaNode(request: Request): Promise<Response> {
+  const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : Buffer.from(await request.arrayBuffer());
+  const headers = Object.fromEntries(request.headers);
+  const lying = headers['content-length'] !== undefined && Number(headers['content-length']) !== (body?.byteLength ?? 0);
+  if (body && !lying) headers['content-length'] = String(body.byteLength);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(`${origin}/api/s3-upload`, { method: request.method, headers }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        outgoing.destroy();
+        resolve(new Response(Buffer.concat(chunks), { status: incoming.statusCode }));
+      });
+    });
+    outgoing.on('error', reject);
+    outgoing.setTimeout(10_000, () => outgoing.destroy(new Error('no answer in 10 s')));
+    if (body) outgoing.write(body);
+    if (!lying) outgoing.end();
+  });
+}
 
 const URL_ = 'http://127.0.0.1/api/s3-upload';
 const ok = { filename: 'a.png', filetype: 'image/png', filesize: 10, _upload: { strategy: 'presigned' } };
@@ -97,9 +135,14 @@ const nastyNames = [
   '~/.ssh/id_rsa',
 ];
 
-describe('hostile input: refused with a 4xx that says what is wrong', () => {
+const routes: [string, (request: Request) => Promise<Response>][] = [
+  ['Fetch handler', (request) => handler(request)],
+  ['Node adapter over HTTP', (request) => viaNode(request)],
+];
+
+describe.each(routes)('hostile input through the %s: refused with a 4xx that says what is wrong', (_, send) => {
   it.each(refused)('%s', async (_, make) => {
-    const response = await handler(make());
+    const response = await send(make());
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);
     const text = await response.text();
@@ -132,6 +175,7 @@ describe('hostile input: the server stays up', () => {
   it('logged no unexpected error for any of the above, and still answers a good request', async () => {
     expect(onError).not.toHaveBeenCalled();
     expect((await handler(json(ok))).status).toBe(200);
+    expect((await viaNode(json(ok))).status).toBe(200);
     expect(refused.length + nastyNames.length).toBeGreaterThanOrEqual(40);
   });
 

@@ -22,7 +22,8 @@ export async function openStorage(origins: string[]): Promise<ExampleStorage> {
   if (REQUIRED_ENV.every((name) => process.env[name])) {
     return {
       // The temporary-token strategy uses STS GetFederationToken, or AssumeRole with S3_UPLOAD_ROLE_ARN.
-      config: { forcePathStyle: process.env.S3_UPLOAD_FORCE_PATH_STYLE === 'true' },
+      // Every setting, path style included, comes from the S3_UPLOAD_* env variables the handler reads.
+      config: {},
       description: `bucket ${process.env.S3_UPLOAD_BUCKET} (${process.env.S3_UPLOAD_ENDPOINT ?? process.env.S3_UPLOAD_REGION}) from S3_UPLOAD_* env`,
       close: async () => {},
     };

@@ -60,6 +60,13 @@ describe('resolveStorageSettings', () => {
     }
   });
 
+  it('reads forcePathStyle from S3_UPLOAD_FORCE_PATH_STYLE (true or 1); code wins', () => {
+    expect(resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_FORCE_PATH_STYLE: 'true' }).forcePathStyle).toBe(true);
+    expect(resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_FORCE_PATH_STYLE: '1' }).forcePathStyle).toBe(true);
+    expect(resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_FORCE_PATH_STYLE: 'no' }).forcePathStyle).toBe(false);
+    expect(resolveStorageSettings({ forcePathStyle: false }, { ...fullEnv, S3_UPLOAD_FORCE_PATH_STYLE: 'true' }).forcePathStyle).toBe(false);
+  });
+
   it('treats empty and blank values as missing', () => {
     expect(() => resolveStorageSettings({ region: '  ' }, { ...fullEnv, S3_UPLOAD_REGION: '', S3_UPLOAD_KEY: '' })).toThrow(
       'Upbeam: Missing ENVs S3_UPLOAD_KEY, S3_UPLOAD_REGION',

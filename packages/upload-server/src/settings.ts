@@ -20,7 +20,8 @@ export interface StorageSettings {
   endpoint?: string;
   /**
    * Address objects as `{endpoint}/{bucket}/{key}` instead of `{bucket}.{endpoint host}/{key}`.
-   * Needed by most self-hosted servers (MinIO, Ceph, `localhost`).
+   * Needed by most self-hosted servers (MinIO, Ceph, `localhost`). Env: `S3_UPLOAD_FORCE_PATH_STYLE`
+   * (`true` or `1`).
    * @default false
    */
   forcePathStyle?: boolean;
@@ -101,7 +102,7 @@ export function resolveStorageSettings(settings: StorageSettings = {}, env: Env 
     bucket,
     region: pick('region')!,
     ...(endpoint === undefined ? {} : { endpoint }),
-    forcePathStyle: settings.forcePathStyle ?? false,
+    forcePathStyle: settings.forcePathStyle ?? /^(true|1)$/i.test(env.S3_UPLOAD_FORCE_PATH_STYLE ?? ''),
     ...(sseCustomerKey === undefined ? {} : { sseCustomerKey }),
   };
 }

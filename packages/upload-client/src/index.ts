@@ -14,6 +14,16 @@ export {
   type ObjectTag,
 } from './multipart-options';
 export { objectUrl, type ObjectLocation } from './object-url';
+export {
+  DEFAULT_MAX_ATTEMPTS,
+  MAX_RETRY_DELAY_MS,
+  RETRYABLE_S3_CODES,
+  RETRYABLE_STATUSES,
+  type RetryEvent,
+  type RetryListener,
+  type RetryOptions,
+} from './retry';
+export { HttpFailure, isHttpFailure } from './http-failure';
 export type { ProgressListener, UploadProgress } from './progress';
 export {
   ABORT_MESSAGE,

@@ -3,75 +3,39 @@
  * temporary credentials. This module is only ever loaded with `import()`, so an app that uses only the
  * presigned strategy never downloads the AWS SDK.
  */
-import { S3Client } from '@aws-sdk/client-s3';
+import { PutObjectTaggingCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { XhrHttpHandler } from '@aws-sdk/xhr-http-handler';
 import type { TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
-import { createAbortError, UploadClientError } from './errors';
+import { createAbortError } from './errors';
 import type { MultipartSettings } from './multipart-options';
+import type { RetrySettings } from './retry';
+import { createRetryStrategy } from './sdk-retry-strategy';
+import { toClientError } from './sdk-errors';
+import { UploadXhrHandler } from './xhr-transport';
 
 /** Cache-Control of objects stored on the token path (SPEC 9: 20 years, public). */
 export const TOKEN_CACHE_CONTROL = 'max-age=630720000, public';
-
-type Handle = XhrHttpHandler['handle'];
-
-/**
- * XMLHttpRequest transport (the only browser API with upload progress; lib-storage reads its
- * `xhr.upload.progress` events) that cancels the requests carrying the file's bytes (PUT: UploadPart,
- * PutObject) when the upload's signal aborts. CreateMultipartUpload, CompleteMultipartUpload and
- * AbortMultipartUpload are left to finish, so that a cancelled upload is still cleaned up on storage.
- */
-class CancellableXhrHandler extends XhrHttpHandler {
-  readonly #signal: AbortSignal | undefined;
-
-  constructor(signal: AbortSignal | undefined) {
-    super({});
-    this.#signal = signal;
-  }
-
-  override handle(...[request, options = {}]: Parameters<Handle>): ReturnType<Handle> {
-    const abortSignal = options.abortSignal ?? (request.method === 'PUT' ? this.#signal : undefined);
-    return super.handle(request, { ...options, abortSignal });
-  }
-}
 
 interface MultipartInput {
   file: File;
   filetype: string;
   prepared: TemporaryTokenUploadResponse;
   settings: MultipartSettings;
+  retry: RetrySettings;
   onProgress: (uploaded: number) => void;
   signal?: AbortSignal | undefined;
 }
 
-function toClientError(error: unknown): unknown {
-  if (!(error instanceof Error)) return error;
-  if (/missing ETag/i.test(error.message)) {
-    return new UploadClientError(
-      'MISSING_ETAG',
-      `${error.message} Add "ETag" to the bucket's CORS ExposeHeaders: without it the browser cannot read part ETags and the multipart upload cannot complete.`,
-      { cause: error },
-    );
-  }
-  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-  if (status !== undefined) {
-    return new UploadClientError('STORAGE_ERROR', `Storage refused the upload: ${status} ${error.name}.`, {
-      status,
-      cause: error,
-    });
-  }
-  if (error instanceof TypeError || /network|xhr/i.test(error.message)) {
-    return new UploadClientError('NETWORK_ERROR', 'The upload to storage failed without an answer: network down, or the bucket has no CORS rule for this origin.', {
-      cause: error,
-    });
-  }
-  return error;
-}
-
 /**
  * Uploads `file` to `prepared.key` with the temporary credentials: one PutObject below `partSize`, else a
- * multipart upload of `queueSize` parts at once. A failure or a cancel aborts the multipart upload on
- * storage (unless `leavePartsOnError`) before the promise settles.
+ * multipart upload of `queueSize` parts at once. Every request is retried as the presigned PUT is
+ * (`retry.maxAttempts` attempts; a retried part restarts from its first byte, reported progress holds).
+ * A failure or a cancel aborts the multipart upload on storage (unless `leavePartsOnError`) before the
+ * promise settles.
+ *
+ * A CompleteMultipartUpload that got no answer may have been done by storage: if its retry is answered
+ * `NoSuchUpload`, the upload counts as stored (AWS S3 answers such a retry 200; MinIO and Ceph radosgw
+ * may answer `NoSuchUpload`; the temporary credentials cannot read the object to check).
  *
  * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts.
  * @throws {@link UploadClientError} `MISSING_ETAG`, `STORAGE_ERROR` or `NETWORK_ERROR`.
@@ -80,6 +44,7 @@ export async function uploadMultipart(input: MultipartInput): Promise<void> {
   const { prepared, settings, signal } = input;
   if (signal?.aborted) throw createAbortError();
   const { Credentials } = prepared.token;
+  const transport = new UploadXhrHandler(signal);
   const client = new S3Client({
     region: prepared.region,
     endpoint: prepared.endpoint,
@@ -92,7 +57,9 @@ export async function uploadMultipart(input: MultipartInput): Promise<void> {
     // S3-compatible servers (R2, MinIO, Ceph) refuse the CRC32 trailers the SDK adds by default since 2025.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    requestHandler: new CancellableXhrHandler(signal),
+    requestHandler: transport,
+    maxAttempts: input.retry.maxAttempts,
+    retryStrategy: createRetryStrategy(input.retry, signal),
   });
   const upload = new Upload({
     client,
@@ -111,12 +78,49 @@ export async function uploadMultipart(input: MultipartInput): Promise<void> {
     tags: settings.tags,
   });
   upload.on('httpUploadProgress', (progress) => input.onProgress(progress.loaded ?? 0));
+  const failures = recordFailures(client);
   try {
-    await upload.done();
+    await upload.done().catch(async (error: unknown) => {
+      if (signal?.aborted || !isCompletedBefore(error, transport, upload)) throw error;
+      // Done by the unanswered CompleteMultipartUpload: what lib-storage would still have done is tagging.
+      if (settings.tags.length > 0) {
+        await client.send(
+          new PutObjectTaggingCommand({ Bucket: prepared.bucket, Key: prepared.key, Tagging: { TagSet: settings.tags } }),
+        );
+      }
+    });
   } catch (error) {
     if (signal?.aborted) throw createAbortError();
-    throw toClientError(error);
+    // When the cleanup (AbortMultipartUpload) fails too, lib-storage throws its error: report the cause.
+    throw toClientError(error === failures.abort ? (failures.first ?? error) : error);
   } finally {
     client.destroy();
   }
+}
+
+/** `NoSuchUpload` answering the retry of a CompleteMultipartUpload whose first attempt got no answer. */
+function isCompletedBefore(error: unknown, transport: UploadXhrHandler, upload: Upload): boolean {
+  const uploadId = (upload as unknown as { uploadId?: string }).uploadId;
+  return (error as { name?: unknown } | null)?.name === 'NoSuchUpload' && transport.completeWasUnanswered(uploadId);
+}
+
+/**
+ * Keeps the first error of the upload's requests, and the error of its AbortMultipartUpload, as the
+ * client's commands throw them (after their retries).
+ */
+function recordFailures(client: S3Client): { first?: unknown; abort?: unknown } {
+  const failures: { first?: unknown; abort?: unknown } = {};
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      try {
+        return await next(args);
+      } catch (error) {
+        if (context.commandName === 'AbortMultipartUploadCommand') failures.abort = error;
+        else failures.first ??= error;
+        throw error;
+      }
+    },
+    { step: 'initialize', name: 'upbeamRecordFailures' },
+  );
+  return failures;
 }

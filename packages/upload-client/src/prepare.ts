@@ -7,6 +7,8 @@ import {
   type UploadStrategy,
 } from '@upbeam/upload-protocol';
 import { createAbortError, UploadClientError } from './errors';
+import { HttpFailure } from './http-failure';
+import { withRetries, type RetrySettings } from './retry';
 
 /** Where and how to reach the preparation endpoint. */
 export interface PrepareEndpoint {
@@ -24,7 +26,8 @@ export interface PreparedUpload {
   'temporary-token': TemporaryTokenUploadResponse;
 }
 
-interface PrepareInput<S extends UploadStrategy> {
+/** One request to the preparation endpoint. */
+export interface PrepareInput<S extends UploadStrategy> {
   filename: string;
   filetype: string;
   /** Size of the file in bytes, for servers that limit it. */
@@ -32,6 +35,8 @@ interface PrepareInput<S extends UploadStrategy> {
   strategy: S;
   endpoint?: PrepareEndpoint | undefined;
   signal?: AbortSignal | undefined;
+  /** Attempts and the retry listener; a network error, 408, 429, 500, 502, 503 or 504 is retried. */
+  retry: RetrySettings;
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -59,10 +64,10 @@ function isPrepared<S extends UploadStrategy>(strategy: S, value: unknown): valu
 }
 
 /**
- * POSTs `{ filename, filetype, filesize, _upload, ...body }` to the endpoint and returns its JSON answer.
+ * POSTs `{ filename, filetype, filesize, _upload, ...body }` to the endpoint once and returns its JSON answer.
  * @throws as {@link prepareUpload}, but `INVALID_PREPARE_RESPONSE`.
  */
-async function postToEndpoint(
+async function postOnce(
   input: PrepareInput<UploadStrategy>,
   marker: UploadRequestBody['_upload'],
 ): Promise<{ answer: unknown; status: number; url: string }> {
@@ -89,23 +94,40 @@ async function postToEndpoint(
   const answer = await readJson(response);
   if (input.signal?.aborted) throw createAbortError();
   if (!response.ok) {
-    const message = (answer as UploadErrorBody | undefined)?.error;
-    throw new UploadClientError(
-      'PREPARE_FAILED',
-      typeof message === 'string' && message !== '' ? message : `Upload endpoint answered ${response.status}.`,
-      { status: response.status },
-    );
+    const error = (answer as UploadErrorBody | undefined)?.error;
+    const message = typeof error === 'string' && error !== '' ? error : `Upload endpoint answered ${response.status}.`;
+    const code = (answer as UploadErrorBody | undefined)?.code;
+    throw new UploadClientError('PREPARE_FAILED', message, {
+      status: response.status,
+      cause: new HttpFailure(message, {
+        status: response.status,
+        code: typeof code === 'string' ? code : undefined,
+        retryAfter: response.headers.get('Retry-After') ?? undefined,
+      }),
+    });
   }
   return { answer, status: response.status, url };
+}
+
+/** {@link postOnce}, retried on a network error or a retryable status (`Retry-After` honoured). */
+function postToEndpoint(
+  input: PrepareInput<UploadStrategy>,
+  marker: UploadRequestBody['_upload'],
+): Promise<{ answer: unknown; status: number; url: string }> {
+  return withRetries(() => postOnce(input, marker), input.retry, input.signal);
 }
 
 /**
  * POSTs `{ filename, filetype, filesize, _upload: { strategy }, ...body }` to the preparation endpoint.
  *
- * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts.
+ * A network error or a 408, 429, 500, 502, 503 or 504 answer is retried (`input.retry.maxAttempts`
+ * attempts in all, backoff or the endpoint's `Retry-After`); any other answer is final.
+ *
+ * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts (a retry wait ends at once).
  * @throws {@link UploadClientError} `PREPARE_FAILED` with the endpoint's `error` text (e.g.
  *   `Internal Server Error`) and `status` on a non-2xx answer; `NETWORK_ERROR` when the endpoint cannot be
- *   reached; `INVALID_PREPARE_RESPONSE` when a 2xx answer lacks the strategy's fields.
+ *   reached; `INVALID_PREPARE_RESPONSE` when a 2xx answer lacks the strategy's fields. All after the last
+ *   attempt.
  */
 export async function prepareUpload<S extends UploadStrategy>(input: PrepareInput<S>): Promise<PreparedUpload[S]> {
   const { answer, status, url } = await postToEndpoint(input, { strategy: input.strategy });
@@ -123,6 +145,7 @@ export async function prepareUpload<S extends UploadStrategy>(input: PrepareInpu
 /**
  * Tells a server with a size limit that a temporary-token upload is stored (`_upload.complete` with the
  * preparation answer's `receipt`); the server checks the object's size and deletes it when too large.
+ * Retried like {@link prepareUpload} (the check is idempotent).
  * @throws {@link UploadClientError} `PREPARE_FAILED` with the server's message (413 `FILE_TOO_LARGE`).
  */
 export async function completeUpload(

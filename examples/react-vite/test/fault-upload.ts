@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import type { UploadStrategy } from '@upbeam/upload-server';
+
+/**
+ * Helpers of the retry suites: pick files on the example page and wait for each by its (unique) name,
+ * and record the progress every upload renders, per file, to check that it never goes back.
+ */
+
+export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** Selects the strategy radio of the example page. */
+export async function chooseStrategy(page: Page, strategy: UploadStrategy): Promise<void> {
+  await page.getByLabel(strategy === 'presigned' ? 'Presigned URL (one PUT)' : 'Temporary token (multipart)').check();
+}
+
+/** Starts recording, per file name, every `data-progress` value the page renders. */
+export async function recordProgressPerFile(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: Record<string, number[]> = {};
+    (window as unknown as { progressByFile: Record<string, number[]> }).progressByFile = seen;
+    const note = (element: Element) => {
+      const value = element.getAttribute('data-progress');
+      const name = element.querySelector('.name')?.textContent;
+      if (value === null || !name) return;
+      const list = (seen[name] ??= []);
+      if (list.at(-1) !== Number(value)) list.push(Number(value));
+    };
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const target = record.target as Element;
+        if (target.nodeType !== 1) continue;
+        if (target.matches?.('[data-testid="upload"]')) note(target);
+        for (const node of Array.from(record.addedNodes)) {
+          if (node.nodeType === 1) (node as Element).querySelectorAll?.('[data-testid="upload"]').forEach(note);
+          if (node.nodeType === 1 && (node as Element).matches('[data-testid="upload"]')) note(node as Element);
+        }
+      }
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-progress'] });
+  });
+}
+
+/** The progress values recorded for each file name. */
+export const progressByFile = (page: Page): Promise<Record<string, number[]>> =>
+  page.evaluate(() => (window as unknown as { progressByFile: Record<string, number[]> }).progressByFile);
+
+/** How one upload on the page ended. */
+export interface PageUpload {
+  status: string;
+  /** The object URL the page shows when done. */
+  url: string | undefined;
+}
+
+/**
+ * Waits until the page's item for `name` is no longer `uploading`.
+ * @param timeoutMs - Bound in milliseconds; throws beyond it.
+ */
+export async function waitForUpload(page: Page, name: string, timeoutMs: number): Promise<PageUpload> {
+  const item = page.getByTestId('upload').filter({ has: page.locator('.name', { hasText: name }) });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = (await item.count()) === 1 ? await item.getAttribute('data-status') : null;
+    if (status && status !== 'uploading') {
+      const link = item.getByTestId('object-url');
+      return { status, url: (await link.count()) ? ((await link.textContent()) ?? undefined) : undefined };
+    }
+    if (Date.now() > deadline) throw new Error(`${name}: still ${status ?? 'not listed'} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** True when the values never decrease. */
+export const nonDecreasing = (values: number[]): boolean => values.every((value, i) => i === 0 || value >= values[i - 1]!);

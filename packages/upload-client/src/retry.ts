@@ -1,0 +1,177 @@
+/**
+ * The retry policy of every request the engine sends (preparation POST, presigned PUT, and, through the
+ * AWS SDK's retry strategy, the multipart requests): how many attempts, which failures deserve another
+ * one, and how long to wait before it (exponential backoff with full jitter, or the server's Retry-After).
+ */
+import { createAbortError, isAbortError, isUploadClientError, UploadClientError } from './errors';
+import { isHttpFailure } from './http-failure';
+
+/** Attempts per request, the first one included (SPEC 9: default retry 3 attempts). */
+export const DEFAULT_MAX_ATTEMPTS = 3;
+
+/**
+ * Backoff base, in milliseconds. Retry `n` (1 for the first) waits a random time in
+ * `[0, RETRY_BASE_DELAY_MS × 2^(n-1))` ("full jitter"): clients that failed together do not retry together.
+ */
+export const RETRY_BASE_DELAY_MS = 500;
+
+/**
+ * Longest wait before a retry, in milliseconds (20 s, the AWS SDK's cap too). A longer `Retry-After` is cut
+ * to it: an upload in a browser tab should not sit silent for minutes.
+ */
+export const MAX_RETRY_DELAY_MS = 20_000;
+
+/**
+ * HTTP statuses that another attempt may cure: 408 Request Timeout, 429 Too Many Requests, and the
+ * transient server failures 500, 502, 503, 504. Other 4xx (403, 404, 400...) cannot succeed as they are;
+ * 501 and 505 never will.
+ */
+export const RETRYABLE_STATUSES: readonly number[] = [408, 429, 500, 502, 503, 504];
+
+/**
+ * S3 error codes that another attempt may cure, whatever their status: `SlowDown` (503, throttling),
+ * `RequestTimeout` (400, the connection idled), `InternalError` (500, or inside a 200 CompleteMultipartUpload
+ * answer), `ServiceUnavailable` (503).
+ */
+export const RETRYABLE_S3_CODES: readonly string[] = ['SlowDown', 'RequestTimeout', 'InternalError', 'ServiceUnavailable'];
+
+/** What an `onRetry` listener receives before each retry. */
+export interface RetryEvent {
+  /** Number of the attempt about to start: 2 for the first retry, up to `maxAttempts`. */
+  attempt: number;
+  /** Wait before it, in milliseconds (0 when a fresh presigned URL replaces an expired one). */
+  delayMs: number;
+  /** Why the previous attempt failed: an `UploadClientError` (its `cause` holds the storage's answer). */
+  error: unknown;
+}
+
+/** Called before each retry of any request of an upload. */
+export type RetryListener = (event: RetryEvent) => void;
+
+/** Retry options of an upload. */
+export interface RetryOptions {
+  /**
+   * Attempts per request (preparation POST, PUT, each multipart request), the first included; an integer
+   * of at least 1 (1 = never retry). A failure is retried on a network error, 408, 429, 500, 502, 503,
+   * 504 or S3 `SlowDown`; an expired presigned URL is prepared again. Other answers are not retried.
+   * @default 3
+   */
+  maxAttempts?: number;
+  /** Called before each retry with `{ attempt, delayMs, error }`, e.g. to log or count them. */
+  onRetry?: RetryListener;
+}
+
+/** Retry options after defaults and checks. */
+export interface RetrySettings {
+  maxAttempts: number;
+  onRetry: RetryListener | undefined;
+  /** Source of jitter in `[0, 1)`; `Math.random` except in tests. */
+  random: () => number;
+}
+
+/**
+ * Applies the default (3 attempts) and checks `maxAttempts`.
+ * @throws {@link UploadClientError} `INVALID_OPTIONS` when `maxAttempts` is not an integer of at least 1.
+ */
+export function resolveRetrySettings(options: RetryOptions, random: () => number = Math.random): RetrySettings {
+  const { maxAttempts = DEFAULT_MAX_ATTEMPTS } = options;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+    throw new UploadClientError('INVALID_OPTIONS', `maxAttempts must be an integer of at least 1. Got ${maxAttempts}.`);
+  }
+  return { maxAttempts, onRetry: options.onRetry, random };
+}
+
+/**
+ * Wait before retry `retry` (1 for the first), in milliseconds: full jitter, a random time in
+ * `[0, min(20000, 500 × 2^(retry-1)))`.
+ */
+export function backoffDelay(retry: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(MAX_RETRY_DELAY_MS, RETRY_BASE_DELAY_MS * 2 ** Math.max(0, retry - 1));
+  return Math.floor(random() * ceiling);
+}
+
+/**
+ * Reads a `Retry-After` header (RFC 9110): a number of seconds, or an HTTP date.
+ * @returns the wait in milliseconds (0 for a date in the past), capped at 20000; `undefined` when the value
+ *   is absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  let ms: number;
+  if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
+  else {
+    // An HTTP-date as servers must send it (IMF-fixdate, RFC 9110) ends in GMT; other text is not a date.
+    const date = /GMT$/.test(text) ? Date.parse(text) : Number.NaN;
+    if (Number.isNaN(date)) return undefined;
+    ms = date - now;
+  }
+  return Math.min(MAX_RETRY_DELAY_MS, Math.max(0, Math.ceil(ms)));
+}
+
+/** Whether an answer with this status and S3 error code may succeed on another attempt. */
+export function isRetryableAnswer(status: number, s3Code?: string): boolean {
+  return RETRYABLE_STATUSES.includes(status) || (s3Code !== undefined && RETRYABLE_S3_CODES.includes(s3Code));
+}
+
+/**
+ * How long to wait before retrying after `error`, one of the engine's own errors, in milliseconds; or
+ * `undefined` when it must not be retried (a cancel, a refusal that cannot succeed, a bad option).
+ * Network errors and retryable answers wait the server's `Retry-After` (capped) or the backoff.
+ */
+export function retryDelay(error: unknown, retry: number, random: () => number = Math.random): number | undefined {
+  if (isAbortError(error) || !isUploadClientError(error)) return undefined;
+  if (error.code === 'NETWORK_ERROR') return backoffDelay(retry, random);
+  if (error.code !== 'STORAGE_ERROR' && error.code !== 'PREPARE_FAILED') return undefined;
+  const answer = isHttpFailure(error.cause) ? error.cause : undefined;
+  const status = error.status ?? answer?.status;
+  if (status === undefined || !isRetryableAnswer(status, answer?.code)) return undefined;
+  return parseRetryAfter(answer?.retryAfter) ?? backoffDelay(retry, random);
+}
+
+/**
+ * Resolves after `ms` milliseconds; rejects at once with the `AbortError` `Upload aborted.` when `signal`
+ * aborts (before or during the wait).
+ */
+export function waitForRetry(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(createAbortError());
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(createAbortError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Runs `attempt` up to `settings.maxAttempts` times. After a failure, `delayFor(error, retry)` says how long
+ * to wait (milliseconds) before retry number `retry` (1 for the first), or `undefined` to give up; the
+ * listener hears of each retry before the wait.
+ *
+ * @returns what the first successful attempt returns.
+ * @throws the last attempt's error; the `AbortError` `Upload aborted.` when `signal` aborts during a wait.
+ */
+export async function withRetries<T>(
+  attempt: (number: number) => Promise<T>,
+  settings: RetrySettings,
+  signal: AbortSignal | undefined,
+  delayFor: (error: unknown, retry: number) => number | undefined = (error, retry) =>
+    retryDelay(error, retry, settings.random),
+): Promise<T> {
+  for (let number = 1; ; number++) {
+    try {
+      return await attempt(number);
+    } catch (error) {
+      if (signal?.aborted) throw createAbortError();
+      const delayMs = number < settings.maxAttempts ? delayFor(error, number) : undefined;
+      if (delayMs === undefined) throw error;
+      settings.onRetry?.({ attempt: number + 1, delayMs, error });
+      await waitForRetry(delayMs, signal);
+    }
+  }
+}

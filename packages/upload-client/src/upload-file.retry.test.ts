@@ -1,0 +1,270 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { isExpiredUrlError } from './put-object';
+import { UploadClientError } from './errors';
+import { HttpFailure } from './http-failure';
+import type { RetryEvent } from './retry';
+import { uploadFile } from './upload-file';
+import type { UploadProgress } from './progress';
+
+// The presigned strategy's retries without a network: `fetch` (the preparation POST) and
+// `XMLHttpRequest` (the PUT) are scripted. The browser suites prove the same against real storage.
+
+/** What the fake storage does with one PUT. */
+type PutScript =
+  | { status: number; body?: string; headers?: Record<string, string>; progress?: number[] }
+  | { networkError: true; progress?: number[] };
+
+const puts: PutScript[] = [];
+const sent: { url: string; headers: Record<string, string> }[] = [];
+let prepareAnswers: (() => Response)[] = [];
+let prepareCalls = 0;
+
+class FakeXhr {
+  status = 0;
+  responseText = '';
+  readonly upload = new EventTarget();
+  readonly #events = new EventTarget();
+  #url = '';
+  #headers: Record<string, string> = {};
+  #responseHeaders = '';
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  open(_method: string, url: string) {
+    this.#url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.#headers[name] = value;
+  }
+  addEventListener(type: string, listener: EventListener) {
+    this.#events.addEventListener(type, listener);
+  }
+  getAllResponseHeaders() {
+    return this.#responseHeaders;
+  }
+  getResponseHeader(name: string) {
+    return new RegExp(`^${name}: (.*)$`, 'im').exec(this.#responseHeaders)?.[1] ?? null;
+  }
+  send(body: Blob) {
+    sent.push({ url: this.#url, headers: this.#headers });
+    const script = puts.shift() ?? { status: 200 };
+    this.#timer = setTimeout(() => {
+      for (const loaded of script.progress ?? [body.size]) {
+        this.upload.dispatchEvent(Object.assign(new Event('progress'), { loaded, total: body.size }));
+      }
+      if ('networkError' in script) {
+        this.#events.dispatchEvent(new Event('error'));
+        return;
+      }
+      this.status = script.status;
+      this.responseText = script.body ?? '';
+      this.#responseHeaders = Object.entries(script.headers ?? {})
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      this.#events.dispatchEvent(new Event('load'));
+    }, 1);
+  }
+  abort() {
+    clearTimeout(this.#timer);
+    this.#events.dispatchEvent(new Event('abort'));
+  }
+}
+
+/** `X-Amz-Date` of now: the fake URLs are valid 3600 s from the time of the test. */
+const amzDate = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+
+const prepared = (n: number, date = amzDate()) =>
+  Response.json({
+    key: 'next-s3-uploads/id/a.bin',
+    bucket: 'b',
+    region: 'us-east-1',
+    url: `https://storage.test/b/next-s3-uploads/id/a.bin?X-Amz-Date=${date}&X-Amz-Expires=3600&X-Amz-Signature=${n}`,
+    headers: { 'Content-Type': 'application/octet-stream', 'Cache-Control': 'max-age=630720000' },
+  });
+
+const s3Error = (code: string, message: string) => `<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+const file = new File([new Uint8Array(1000)], 'a.bin');
+
+beforeEach(() => {
+  puts.length = 0;
+  sent.length = 0;
+  prepareCalls = 0;
+  prepareAnswers = [];
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => {
+      prepareCalls += 1;
+      return (prepareAnswers.shift() ?? (() => prepared(prepareCalls)))();
+    }),
+  );
+  // No jitter: retries wait 0 ms unless a Retry-After says otherwise.
+  vi.spyOn(Math, 'random').mockReturnValue(0);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function collect() {
+  const retries: RetryEvent[] = [];
+  const progress: UploadProgress[] = [];
+  return {
+    retries,
+    progress,
+    options: { onRetry: (e: RetryEvent) => retries.push(e), onProgress: (p: UploadProgress) => progress.push(p) },
+  };
+}
+
+describe('uploadFile, presigned: retries', () => {
+  it('a PUT answered 503 is sent again and completes; the listener hears of one retry', async () => {
+    puts.push({ status: 503, body: s3Error('ServiceUnavailable', 'Please reduce your request rate.') });
+    const { retries, options } = collect();
+    const result = await uploadFile(file, options);
+    expect(result.key).toBe('next-s3-uploads/id/a.bin');
+    expect(sent).toHaveLength(2);
+    expect(prepareCalls).toBe(1);
+    expect(retries).toEqual([{ attempt: 2, delayMs: 0, error: expect.objectContaining({ code: 'STORAGE_ERROR', status: 503 }) }]);
+  });
+
+  it('retries a connection lost mid-body and S3 SlowDown, honouring Retry-After', async () => {
+    puts.push({ networkError: true, progress: [400] });
+    puts.push({ status: 503, body: s3Error('SlowDown', 'Reduce your request rate.'), headers: { 'Retry-After': '0' } });
+    const { retries, options } = collect();
+    await uploadFile(file, options);
+    expect(sent).toHaveLength(3);
+    expect(prepareCalls).toBe(1); // the URL is still valid: no new one
+    expect(retries.map((e) => [e.attempt, (e.error as UploadClientError).code])).toEqual([
+      [2, 'NETWORK_ERROR'],
+      [3, 'STORAGE_ERROR'],
+    ]);
+  });
+
+  it('progress never goes backwards while a retried PUT starts again from byte 0', async () => {
+    puts.push({ networkError: true, progress: [300, 600] });
+    const { progress, options } = collect();
+    await uploadFile(file, options);
+    const uploaded = progress.map((p) => p.uploaded);
+    expect(uploaded).toEqual([300, 600, 1000]);
+    expect(progress.at(-1)).toEqual({ uploaded: 1000, size: 1000, progress: 100 });
+  });
+
+  it('gives up after 3 attempts (SPEC 9 default) with the storage error', async () => {
+    for (let i = 0; i < 5; i++) puts.push({ status: 500, body: s3Error('InternalError', 'Try again.') });
+    const { retries, options } = collect();
+    await expect(uploadFile(file, options)).rejects.toMatchObject({ code: 'STORAGE_ERROR', status: 500 });
+    expect(sent).toHaveLength(3);
+    expect(retries.map((e) => e.attempt)).toEqual([2, 3]);
+  });
+
+  it('maxAttempts sets the number of attempts', async () => {
+    for (let i = 0; i < 6; i++) puts.push({ status: 503 });
+    await expect(uploadFile(file, { maxAttempts: 5 })).rejects.toMatchObject({ status: 503 });
+    expect(sent).toHaveLength(5);
+    sent.length = 0;
+    puts.length = 0;
+    puts.push({ status: 503 });
+    await expect(uploadFile(file, { maxAttempts: 1 })).rejects.toMatchObject({ status: 503 });
+    expect(sent).toHaveLength(1);
+  });
+
+  it('an expired presigned URL is prepared again and the PUT sent to the fresh URL, without waiting', async () => {
+    puts.push({ status: 403, body: s3Error('AccessDenied', 'Request has expired') });
+    const { retries, options } = collect();
+    await uploadFile(file, options);
+    expect(prepareCalls).toBe(2);
+    expect(sent.map((s) => new URL(s.url).searchParams.get('X-Amz-Signature'))).toEqual(['1', '2']);
+    expect(retries).toEqual([{ attempt: 2, delayMs: 0, error: expect.objectContaining({ status: 403 }) }]);
+  });
+
+  it('no readable answer once the URL is past its expiry (radosgw: a 403 without CORS) is prepared again', async () => {
+    prepareAnswers.push(() => prepared(1, '20250101T000000Z'));
+    puts.push({ networkError: true });
+    const { retries, options } = collect();
+    await uploadFile(file, options);
+    expect(prepareCalls).toBe(2);
+    expect(sent.map((s) => new URL(s.url).searchParams.get('X-Amz-Signature'))).toEqual(['1', '2']);
+    expect(retries).toEqual([{ attempt: 2, delayMs: 0, error: expect.objectContaining({ code: 'NETWORK_ERROR' }) }]);
+  });
+
+  it('a 403 that is not expiry is final: one PUT, one preparation, no retry', async () => {
+    puts.push({ status: 403, body: s3Error('SignatureDoesNotMatch', 'The request signature we calculated does not match.') });
+    const { retries, options } = collect();
+    await expect(uploadFile(file, options)).rejects.toMatchObject({
+      code: 'STORAGE_ERROR',
+      status: 403,
+      message: 'Storage refused the upload: 403 SignatureDoesNotMatch.',
+    });
+    expect(sent).toHaveLength(1);
+    expect(prepareCalls).toBe(1);
+    expect(retries).toEqual([]);
+  });
+
+  it('cancel while a retry waits (Retry-After 30 s) rejects at once with AbortError "Upload aborted."', async () => {
+    puts.push({ status: 503, headers: { 'Retry-After': '30' } });
+    const controller = new AbortController();
+    const { retries, options } = collect();
+    const upload = uploadFile(file, { ...options, signal: controller.signal });
+    await vi.waitFor(() => expect(retries).toHaveLength(1));
+    expect(retries[0]!.delayMs).toBe(20_000); // capped
+    const started = performance.now();
+    controller.abort();
+    await expect(upload).rejects.toMatchObject({ name: 'AbortError', message: 'Upload aborted.' });
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(sent).toHaveLength(1);
+  });
+});
+
+describe('uploadFile: the preparation POST is retried too', () => {
+  it('503 then the answer: one upload', async () => {
+    prepareAnswers.push(() => Response.json({ error: 'busy' }, { status: 503, headers: { 'Retry-After': '0' } }));
+    const { retries, options } = collect();
+    await uploadFile(file, options);
+    expect(prepareCalls).toBe(2);
+    expect(retries).toEqual([{ attempt: 2, delayMs: 0, error: expect.objectContaining({ code: 'PREPARE_FAILED', status: 503 }) }]);
+  });
+
+  it('a 4xx refusal is final', async () => {
+    prepareAnswers.push(() => Response.json({ error: 'Sign in first.', code: 'UNAUTHORIZED' }, { status: 401 }));
+    await expect(uploadFile(file)).rejects.toMatchObject({ code: 'PREPARE_FAILED', status: 401, message: 'Sign in first.' });
+    expect(prepareCalls).toBe(1);
+  });
+
+  it('500 "Internal Server Error" is retried, then thrown as the endpoint said it (SPEC 7.1)', async () => {
+    for (let i = 0; i < 3; i++) prepareAnswers.push(() => Response.json({ error: 'Internal Server Error' }, { status: 500 }));
+    await expect(uploadFile(file)).rejects.toMatchObject({ code: 'PREPARE_FAILED', message: 'Internal Server Error' });
+    expect(prepareCalls).toBe(3);
+    expect(sent).toHaveLength(0);
+  });
+});
+
+describe('isExpiredUrlError', () => {
+  const url = 'https://s/b/k?X-Amz-Date=20250101T000000Z&X-Amz-Expires=60';
+  const refused = (status: number, code: string | undefined, message: string) =>
+    new UploadClientError('STORAGE_ERROR', 'refused', { status, cause: new HttpFailure(message, { status, code }) });
+  const before = Date.parse('2025-01-01T00:00:30Z');
+  const after = Date.parse('2025-01-01T00:01:01Z');
+
+  it('S3 and s3rver: 403 AccessDenied "Request has expired"', () => {
+    expect(isExpiredUrlError(refused(403, 'AccessDenied', 'Request has expired'), url, before)).toBe(true);
+    expect(isExpiredUrlError(refused(403, 'AccessDenied', 'Request has expired'), 'https://s/b/k', before)).toBe(true);
+  });
+
+  it('radosgw: 403 AccessDenied without a message, once the URL is past its own expiry', () => {
+    expect(isExpiredUrlError(refused(403, 'AccessDenied', 'Storage answered 403.'), url, after)).toBe(true);
+    expect(isExpiredUrlError(refused(403, 'AccessDenied', 'Storage answered 403.'), url, before)).toBe(false);
+  });
+
+  it('radosgw: no readable answer (its 403 lacks CORS headers) once the URL is past its own expiry', () => {
+    const network = new UploadClientError('NETWORK_ERROR', 'no answer');
+    expect(isExpiredUrlError(network, url, after)).toBe(true);
+    expect(isExpiredUrlError(network, url, before)).toBe(false);
+    expect(isExpiredUrlError(network, 'https://s/b/k', after)).toBe(false);
+  });
+
+  it('other refusals are not expiry', () => {
+    expect(isExpiredUrlError(refused(403, 'SignatureDoesNotMatch', 'does not match'), url, after)).toBe(false);
+    expect(isExpiredUrlError(refused(400, 'ExpiredToken', 'expired'), url, after)).toBe(false);
+    expect(isExpiredUrlError(new UploadClientError('PREPARE_FAILED', 'expired', { status: 403 }), url, after)).toBe(false);
+  });
+});

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
-import { createBucket, createUploadRole, radosgwS3Client } from '@upbeam/ceph-rgw';
+import { createBucket, createUploadRole, radosgwS3Client, tokenHandlerSettings } from '@upbeam/ceph-rgw';
 import { launchBrowser, type TestBrowser } from '@upbeam/test-browser';
 import { createUploadHandler } from '@upbeam/upload-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -31,18 +31,7 @@ beforeAll(async () => {
   await createBucket(connection, bucket, { allowedOrigins: [example.origin] });
   const roleArn = await createUploadRole(connection);
   admin = radosgwS3Client(connection);
-  example.setUploadHandler(
-    createUploadHandler({
-      accessKeyId: connection.accessKeyId,
-      secretAccessKey: connection.secretAccessKey,
-      bucket,
-      region: connection.region,
-      endpoint: connection.endpoint,
-      forcePathStyle: true,
-      roleArn,
-      stsEndpoint: connection.endpoint,
-    }),
-  );
+  example.setUploadHandler(createUploadHandler(tokenHandlerSettings(connection, bucket, roleArn)));
   dir = await mkdtemp(join(tmpdir(), 'upbeam-rgw-e2e-'));
   bigBytes = randomBytes(BIG);
   bigPath = join(dir, 'dataset.bin');

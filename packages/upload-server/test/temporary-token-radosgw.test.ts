@@ -11,9 +11,9 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { radosgwS3Client, createBucket, createUploadRole } from '@upbeam/ceph-rgw';
+import { createBucket, createUploadRole, radosgwS3Client, tokenHandlerSettings } from '@upbeam/ceph-rgw';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createUploadHandler, type UploadHandler } from '../src/index';
+import { createUploadHandler, type UploadHandlerConfig } from '../src/index';
 
 // The temporary-token strategy against Ceph radosgw, a real S3 gateway with STS AssumeRole: credentials
 // from the handler write their one key (single PUT and multipart) and nothing else; storage refuses
@@ -24,27 +24,19 @@ const MiB = 1024 * 1024;
 const bucket = `token-${Date.now().toString(36)}`;
 
 let admin: S3Client;
-let handler: UploadHandler;
+let roleArn: string;
 
 beforeAll(async () => {
   if (!connection) return;
   await createBucket(connection, bucket, { allowedOrigins: ['*'] });
-  const roleArn = await createUploadRole(connection);
+  roleArn = await createUploadRole(connection);
   admin = radosgwS3Client(connection);
-  handler = createUploadHandler({
-    accessKeyId: connection.accessKeyId,
-    secretAccessKey: connection.secretAccessKey,
-    bucket,
-    region: connection.region,
-    endpoint: connection.endpoint,
-    forcePathStyle: true,
-    roleArn,
-    stsEndpoint: connection.endpoint,
-  });
 });
 afterAll(() => admin?.destroy());
 
-async function prepare(filename: string) {
+/** Asks a handler (the one-key policy, AssumeRole on radosgw) for credentials, as the browser would. */
+async function prepare(filename: string, config: UploadHandlerConfig = {}) {
+  const handler = createUploadHandler({ ...tokenHandlerSettings(connection!, bucket, roleArn), ...config });
   const response = await handler(
     new Request('http://127.0.0.1/api/s3-upload', {
       method: 'POST',
@@ -125,30 +117,7 @@ describe.skipIf(!connection)('temporary-token strategy on radosgw (STS AssumeRol
   });
 
   it('with allowObjectTagging, the credentials may tag their object after upload (lib-storage tags)', async () => {
-    const tagging = createUploadHandler({
-      accessKeyId: connection!.accessKeyId,
-      secretAccessKey: connection!.secretAccessKey,
-      bucket,
-      region: connection!.region,
-      endpoint: connection!.endpoint,
-      forcePathStyle: true,
-      roleArn: await createUploadRole(connection!),
-      stsEndpoint: connection!.endpoint,
-      allowObjectTagging: true,
-    });
-    const response = await tagging(
-      new Request('http://127.0.0.1/api/s3-upload', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ filename: 't.txt', filetype: 'text/plain', _upload: { strategy: 'temporary-token' } }),
-      }),
-    );
-    const { key, token } = await response.json();
-    const client = radosgwS3Client(connection!, {
-      accessKeyId: token.Credentials.AccessKeyId,
-      secretAccessKey: token.Credentials.SecretAccessKey,
-      sessionToken: token.Credentials.SessionToken,
-    });
+    const { key, client } = await prepare('t.txt', { allowObjectTagging: true });
     const tags = [{ Key: 'source', Value: 'upbeam' }];
     await new Upload({ client, params: { Bucket: bucket, Key: key, Body: 'tagged' }, tags }).done();
     const { TagSet } = await admin.send(new GetObjectTaggingCommand({ Bucket: bucket, Key: key }));
@@ -166,30 +135,7 @@ describe.skipIf(!connection)('temporary-token strategy on radosgw (STS AssumeRol
   // AWS IAM reads `${*}` as a literal `*` (IAM User Guide, policy variables, special characters); radosgw
   // does not implement that escape and refuses the literal key too. Either way the policy never widens.
   it('a key with IAM wildcard characters never grants other keys', async () => {
-    const handlerStar = createUploadHandler({
-      accessKeyId: connection!.accessKeyId,
-      secretAccessKey: connection!.secretAccessKey,
-      bucket,
-      region: connection!.region,
-      endpoint: connection!.endpoint,
-      forcePathStyle: true,
-      roleArn: await createUploadRole(connection!),
-      stsEndpoint: connection!.endpoint,
-      key: () => 'next-s3-uploads/star/*',
-    });
-    const response = await handlerStar(
-      new Request('http://127.0.0.1/api/s3-upload', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ filename: 'x', filetype: 'text/plain', _upload: { strategy: 'temporary-token' } }),
-      }),
-    );
-    const { token } = await response.json();
-    const client = radosgwS3Client(connection!, {
-      accessKeyId: token.Credentials.AccessKeyId,
-      secretAccessKey: token.Credentials.SecretAccessKey,
-      sessionToken: token.Credentials.SessionToken,
-    });
+    const { client } = await prepare('x', { key: () => 'next-s3-uploads/star/*' });
     await expect(
       client.send(new PutObjectCommand({ Bucket: bucket, Key: 'next-s3-uploads/star/anything.txt', Body: 'x' })),
     ).rejects.toSatisfy((e) => status(e) === 403);

@@ -197,6 +197,15 @@ export async function createBucket(connection: RadosgwConnection, name: string, 
   }
 }
 
+/**
+ * Upload-handler settings for the temporary-token strategy on radosgw: the admin keys, path style, and STS
+ * `AssumeRole` of `roleArn` at radosgw's own endpoint.
+ */
+export function tokenHandlerSettings(connection: RadosgwConnection, bucket: string, roleArn: string) {
+  const { accessKeyId, secretAccessKey, region, endpoint } = connection;
+  return { accessKeyId, secretAccessKey, bucket, region, endpoint, forcePathStyle: true, roleArn, stsEndpoint: endpoint };
+}
+
 /** A bucket of its own on a shared radosgw, in the shape of `@upbeam/local-s3`'s server, for suites that run on both. */
 export interface RadosgwBucket {
   bucket: string;

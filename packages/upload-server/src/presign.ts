@@ -1,5 +1,5 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { getSignedUrl, S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { OBJECT_CACHE_CONTROL } from '@upbeam/upload-protocol';
 import type { ResolvedStorageSettings } from './settings';
 
@@ -17,6 +17,8 @@ export interface PresignInput {
   contentDisposition?: string | undefined;
   /** User metadata, stored as `x-amz-meta-*` (carried in the URL's query, signed). */
   metadata?: Record<string, string> | undefined;
+  /** Signing time; now when unset (tests pin it to compare URLs). */
+  signingDate?: Date | undefined;
 }
 
 /** A presigned PUT: the URL and the headers the browser must send with it, exactly. */
@@ -37,33 +39,124 @@ async function md5Base64(bytes: Uint8Array): Promise<string> {
   return createHash('md5').update(bytes).digest('base64');
 }
 
+/** RFC 3986 escaping, as SigV4 and S3 want it (`encodeURIComponent` leaves `!'()*` alone). */
+const escape = (value: string) =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** Key of the one probe URL that tells where this bucket's objects live; nothing is ever sent to it. */
+const PROBE_KEY = 'upbeam-endpoint-probe';
+
+/** Where the bucket's objects are addressed, as the SDK's endpoint rules resolve it for this client. */
+interface ObjectBase {
+  protocol: string;
+  hostname: string;
+  port: number | undefined;
+  /** Path before the key: `/` (virtual-hosted) or `/{bucket}/` (path style), endpoint path included. */
+  prefix: string;
+}
+
 /**
  * Builds the presigner of one handler around its long-lived `S3Client` ({@link createStorageClient}).
+ *
+ * Fast path: the bucket's address is resolved once (one `getSignedUrl` for a probe key: the SDK's endpoint
+ * rules decide host, path style and port), and each URL is then signed with one `S3RequestPresigner` built
+ * once, with its signing-key cache: no command middleware stack per request. `getSignedUrl` built a presigner
+ * and ran the whole stack for every URL (the preparation benchmark measured 7.7× fewer answers per second).
+ * Access-point ARN buckets keep the `getSignedUrl` path. `presign.test.ts` proves both give the same URL.
  *
  * `getSignedUrl` signs only `host` by default, which would let the browser store any Content-Type (an
  * HTML file served as `text/html` from your bucket); Content-Type, Cache-Control, Content-Disposition
  * and Content-Length are signed here, so storage answers 403 SignatureDoesNotMatch to a PUT that differs.
  */
 export function createPresigner(settings: ResolvedStorageSettings, client: S3Client): Presigner {
-  const sse = settings.sseCustomerKey;
-  const sseHeaders = sse
+  const viaCommand = createCommandPresigner(settings, client);
+  if (settings.bucket.startsWith('arn:')) return viaCommand;
+  const presigner = new S3RequestPresigner({ ...client.config });
+  let base: Promise<ObjectBase> | undefined;
+  const resolveBase = () =>
+    (base ??= getSignedUrl(client, new PutObjectCommand({ Bucket: settings.bucket, Key: PROBE_KEY }), { expiresIn: 60 }).then(
+      (probe) => {
+        const url = new URL(probe);
+        return {
+          protocol: url.protocol,
+          hostname: url.hostname,
+          port: url.port === '' ? undefined : Number(url.port),
+          prefix: url.pathname.slice(0, -PROBE_KEY.length),
+        };
+      },
+    ));
+  const sse = sseHeaders(settings.sseCustomerKey);
+
+  return async (input) => {
+    const where = await resolveBase().catch((error: unknown) => {
+      base = undefined;
+      throw error;
+    });
+    const { signed, headers } = signedHeaders(input);
+    const extra = await sse;
+    const path = `${where.prefix}${input.key.split('/').map(escape).join('/')}`;
+    const request = await presigner.presign(
+      {
+        method: 'PUT',
+        protocol: where.protocol,
+        hostname: where.hostname,
+        port: where.port,
+        path,
+        query: { 'x-id': 'PutObject' },
+        headers: {
+          ...lowerCase(headers),
+          ...(input.contentLength === undefined ? {} : { 'content-length': String(input.contentLength) }),
+          ...Object.fromEntries(Object.entries(input.metadata ?? {}).map(([name, value]) => [`x-amz-meta-${name.toLowerCase()}`, value])),
+          ...lowerCase(extra),
+        },
+      },
+      { expiresIn: input.expiresIn, signableHeaders: signed, ...(input.signingDate ? { signingDate: input.signingDate } : {}) },
+    );
+    const query = Object.keys(request.query ?? {})
+      .sort()
+      .map((name) => `${escape(name)}=${escape(String(request.query![name]))}`)
+      .join('&');
+    const host = where.port === undefined ? where.hostname : `${where.hostname}:${where.port}`;
+    return { url: `${where.protocol}//${host}${path}?${query}`, headers: { ...headers, ...extra } };
+  };
+}
+
+function lowerCase(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+/** The SSE-C headers the PUT must carry, when a customer key is configured. */
+function sseHeaders(sse: Uint8Array | undefined): Promise<Record<string, string>> {
+  const headers = sse
     ? md5Base64(sse).then((md5) => ({
         'x-amz-server-side-encryption-customer-algorithm': 'AES256',
         'x-amz-server-side-encryption-customer-key': base64(sse),
         'x-amz-server-side-encryption-customer-key-MD5': md5,
       }))
     : Promise.resolve({});
-  sseHeaders.catch(() => {});
+  headers.catch(() => {});
+  return headers;
+}
 
+/** The headers the browser sends, and the names bound into the signature (Content-Length: signed, not sent). */
+function signedHeaders(input: PresignInput): { signed: Set<string>; headers: Record<string, string> } {
+  const signed = new Set(['content-type', 'cache-control']);
+  const headers: Record<string, string> = { 'Content-Type': input.contentType, 'Cache-Control': OBJECT_CACHE_CONTROL };
+  if (input.contentDisposition !== undefined) {
+    signed.add('content-disposition');
+    headers['Content-Disposition'] = input.contentDisposition;
+  }
+  // The browser sets Content-Length itself (a forbidden header for scripts): signed, not sent by us.
+  if (input.contentLength !== undefined) signed.add('content-length');
+  return { signed, headers };
+}
+
+/** The reference path: `getSignedUrl` with a `PutObjectCommand` per URL (access-point ARNs; tests). */
+export function createCommandPresigner(settings: ResolvedStorageSettings, client: S3Client): Presigner {
+  const sse = settings.sseCustomerKey;
+  const extra = sseHeaders(sse);
   return async (input) => {
-    const signed = new Set(['content-type', 'cache-control']);
-    const headers: Record<string, string> = { 'Content-Type': input.contentType, 'Cache-Control': OBJECT_CACHE_CONTROL };
-    if (input.contentDisposition !== undefined) {
-      signed.add('content-disposition');
-      headers['Content-Disposition'] = input.contentDisposition;
-    }
-    // The browser sets Content-Length itself (a forbidden header for scripts): signed, not sent by us.
-    if (input.contentLength !== undefined) signed.add('content-length');
+    const { signed, headers } = signedHeaders(input);
     const url = await getSignedUrl(
       client,
       new PutObjectCommand({
@@ -76,8 +169,8 @@ export function createPresigner(settings: ResolvedStorageSettings, client: S3Cli
         Metadata: input.metadata,
         ...(sse ? { SSECustomerAlgorithm: 'AES256', SSECustomerKey: sse as unknown as string } : {}),
       }),
-      { expiresIn: input.expiresIn, signableHeaders: signed },
+      { expiresIn: input.expiresIn, signableHeaders: signed, ...(input.signingDate ? { signingDate: input.signingDate } : {}) },
     );
-    return { url, headers: { ...headers, ...(await sseHeaders) } };
+    return { url, headers: { ...headers, ...(await extra) } };
   };
 }

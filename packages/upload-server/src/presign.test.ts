@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { createCommandPresigner, createPresigner, type PresignInput } from './presign';
+import { resolveStorageSettings, type StorageSettings } from './settings';
+import { createStorageClient } from './storage-client';
+
+// The fast presigner (address resolved once, one S3RequestPresigner) must sign exactly what getSignedUrl
+// with a PutObjectCommand signs, for every kind of storage address and every optional header.
+
+const base = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', bucket: 'my-bucket', region: 'eu-west-1' };
+
+const storages: [string, StorageSettings][] = [
+  ['AWS, virtual-hosted', base],
+  ['AWS us-east-1', { ...base, region: 'us-east-1' }],
+  ['AWS China partition', { ...base, region: 'cn-north-1' }],
+  ['AWS, bucket with dots', { ...base, bucket: 'my.dotted.bucket' }],
+  ['endpoint, path style, port', { ...base, endpoint: 'http://127.0.0.1:9000', forcePathStyle: true }],
+  ['endpoint with a path, path style', { ...base, endpoint: 'https://storage.example.com/s3', forcePathStyle: true }],
+  ['R2-like endpoint, virtual-hosted', { ...base, region: 'auto', endpoint: 'https://account.r2.cloudflarestorage.com' }],
+  ['SSE-C key', { ...base, sseCustomerKey: new Uint8Array(32).fill(9) }],
+];
+
+const inputs: [string, Omit<PresignInput, 'signingDate'>][] = [
+  ['plain', { key: 'next-s3-uploads/abc/photo.jpg', contentType: 'image/jpeg', expiresIn: 3600 }],
+  ["S3-safe punctuation and unicode", { key: "next-s3-uploads/x/holiday (1)!'*.jpg", contentType: 'image/jpeg', expiresIn: 3600 }],
+  ['unicode and spaces', { key: 'users/42/résumé final 写真.pdf', contentType: 'application/pdf', expiresIn: 60 }],
+  [
+    'disposition, size, metadata',
+    {
+      key: 'k/a.html',
+      contentType: 'text/html',
+      expiresIn: 900,
+      contentDisposition: 'attachment; filename="a.html"',
+      contentLength: 4096,
+      metadata: { 'User-Id': '42', origin: 'upbeam' },
+    },
+  ],
+];
+
+function normalized(url: string) {
+  const parsed = new URL(url);
+  const params = [...parsed.searchParams.entries()].sort(([a], [b]) => a.localeCompare(b));
+  return { origin: parsed.origin, pathname: parsed.pathname, params };
+}
+
+describe.each(storages)('fast presigner = getSignedUrl: %s', (_, storage) => {
+  const settings = resolveStorageSettings(storage, {});
+  const client = createStorageClient(settings);
+  const fast = createPresigner(settings, client);
+  const reference = createCommandPresigner(settings, client);
+
+  it.each(inputs)('%s', async (_, input) => {
+    const signingDate = new Date('2026-11-22T10:00:00Z');
+    const [ours, theirs] = await Promise.all([fast({ ...input, signingDate }), reference({ ...input, signingDate })]);
+    expect(normalized(ours.url)).toEqual(normalized(theirs.url));
+    expect(ours.headers).toEqual(theirs.headers);
+  });
+});
+
+describe('presigner for an access-point ARN', () => {
+  it('keeps the getSignedUrl path', async () => {
+    const settings = resolveStorageSettings({ ...base, bucket: 'arn:aws:s3:eu-west-1:123456789012:accesspoint/uploads' }, {});
+    const { url } = await createPresigner(settings, createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
+    expect(new URL(url).hostname).toBe('uploads-123456789012.s3-accesspoint.eu-west-1.amazonaws.com');
+  });
+});

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { CHROMIUM_PATH } from '@upbeam/test-browser';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@upbeam/test-browser';
 
 type Params = Record<string, unknown>;
 
@@ -38,13 +38,7 @@ export async function launchCdpBrowser(): Promise<CdpBrowser> {
       '--headless',
       '--remote-debugging-pipe',
       `--user-data-dir=${profile}`,
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
+      ...CHROMIUM_ARGS,
       'about:blank',
     ],
     { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },

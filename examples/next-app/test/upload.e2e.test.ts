@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { LOCAL_S3_CREDENTIALS } from '@upbeam/local-s3';
-import { launchBrowser, type TestBrowser } from '@upbeam/test-browser';
+import { launchBrowser, openPage as openExamplePage, progressSeen, type TestBrowser } from '@upbeam/test-browser';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -123,31 +123,7 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
-/** Opens the page with a bounded upload bandwidth and records every progress value it renders. */
-async function openPage(): Promise<Page> {
-  const page = await browser.context.newPage();
-  const cdp = await browser.context.newCDPSession(page);
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: UPLOAD_BYTES_PER_SECOND,
-  });
-  await page.goto(origin);
-  await page.evaluate(() => {
-    const seen: number[] = [];
-    (window as unknown as { progressSeen: number[] }).progressSeen = seen;
-    new MutationObserver((records) => {
-      for (const record of records) {
-        const value = (record.target as Element).getAttribute?.('data-progress');
-        if (value !== null && value !== undefined) seen.push(Number(value));
-      }
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-progress'] });
-  });
-  return page;
-}
-
-const progressSeen = (page: Page) => page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+const openPage = () => openExamplePage(browser.context, origin, UPLOAD_BYTES_PER_SECOND);
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 async function storedBytes(key: string): Promise<Uint8Array> {

@@ -5,13 +5,12 @@ import { join } from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createBucket, createUploadRole, radosgwS3Client } from '@upbeam/ceph-rgw';
 import { FAULT_KINDS, startFaultProxy, type FaultProxy } from '@upbeam/fault-proxy';
-import { launchBrowser, type TestBrowser } from '@upbeam/test-browser';
+import { launchBrowser, openPage, type TestBrowser } from '@upbeam/test-browser';
 import { createUploadHandler } from '@upbeam/upload-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
 import { runFaultRun, type FaultRunReport } from './fault-run';
 import { sha256, waitForUpload } from './fault-upload';
-import { openPage } from './page';
 
 // The fault run: 50 uploads from the example page in chromium (both strategies, 3 KiB to 12 MiB),
 // through a proxy that injects a random fault (seeded) on 10% of storage requests, at most twice on a

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FaultKind, FaultProxy } from '@upbeam/fault-proxy';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chooseStrategy, nonDecreasing, progressByFile, recordProgressPerFile, sha256, waitForUpload } from './fault-upload';
-import { openPage } from './page';
+import { openPage } from '@upbeam/test-browser';
 
 /**
  * The fault run: many uploads of both strategies and mixed sizes from the example page in chromium,

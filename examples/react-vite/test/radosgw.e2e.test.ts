@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createBucket, createUploadRole, radosgwS3Client, tokenHandlerSettings } from '@upbeam/ceph-rgw';
-import { launchBrowser, type TestBrowser } from '@upbeam/test-browser';
+import { launchBrowser, openPage, progressSeen, type TestBrowser } from '@upbeam/test-browser';
 import { createUploadHandler } from '@upbeam/upload-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
-import { openPage, progressSeen } from './page';
 
 // Both strategies from the example page in chromium, against Ceph radosgw (real SigV4, multipart, STS
 // AssumeRole with the one-key session policy), on another origin than the page (CORS exercised).

@@ -4,13 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { startFaultProxy, type FaultProxy, type LoggedRequest, type S3Request } from '@upbeam/fault-proxy';
-import { launchBrowser, type TestBrowser } from '@upbeam/test-browser';
+import { launchBrowser, openPage, progressSeen, type TestBrowser } from '@upbeam/test-browser';
 import { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from '@upbeam/upload-server';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
 import { chooseStrategy, nonDecreasing, sha256 } from './fault-upload';
-import { openPage, progressSeen } from './page';
 
 // Retries in a real browser: the example page in chromium uploads through a fault-injecting proxy in
 // front of the embedded storage (s3rver). The upload handler's `endpoint` is the proxy, so both the

@@ -3,11 +3,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { launchBrowser, type TestBrowser } from '@upbeam/test-browser';
+import { launchBrowser, openPage as openExamplePage, progressSeen, type TestBrowser } from '@upbeam/test-browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUploadHandler } from '@upbeam/upload-server';
 import { startExample, type RunningExample } from './example-server';
-import { openPage as openExamplePage, progressSeen } from './page';
 
 // The whole path in a real browser: the example page (built with Vite) in headless chromium, its Hono
 // server with the upload handler, and the embedded S3-compatible server on another origin.

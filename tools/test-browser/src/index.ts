@@ -11,6 +11,22 @@ import { chromium, type BrowserContext } from 'playwright-core';
 /** Path of the browser; `CHROMIUM_PATH` overrides it. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/**
+ * Flags for headless chromium here: keep it off the network it cannot reach (background networking,
+ * component updates, sync, QUIC) and let it run as root in a container.
+ */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+] as const;
+
+export { openPage, progressSeen } from './page';
+
 /** A browser context with a fresh profile; `close()` ends the browser and removes the profile. */
 export interface TestBrowser {
   context: BrowserContext;
@@ -26,15 +42,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...CHROMIUM_ARGS],
   });
   return {
     context,

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
 /**
- * Opens the example page with a bounded upload bandwidth (DevTools network emulation; `-1` leaves it
+ * Opens an example page (an upload row per file with `data-progress`) with a bounded upload bandwidth (DevTools network emulation; `-1` leaves it
  * unbounded), and records every progress value the page renders (`data-progress`), for
  * {@link progressSeen}.
  */

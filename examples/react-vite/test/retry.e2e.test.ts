@@ -174,8 +174,8 @@ describe('retries in chromium through a fault-injecting proxy: presigned PUT', (
   it('a 403 that is not expiry is not retried: one PUT, one preparation, the storage error shown', async () => {
     useHandler({ secretAccessKey: 'not-the-secret' });
     const page = await startUpload('photo.jpg', 'presigned');
-    await expect.poll(() => page.getByTestId('error').textContent(), { timeout: 30_000 }).toBe(
-      'UploadClientError: Storage refused the upload: 403 SignatureDoesNotMatch.',
+    await expect.poll(() => page.getByTestId('error').textContent(), { timeout: 30_000 }).toMatch(
+      /^UploadClientError: Storage refused the upload \(403 SignatureDoesNotMatch\)/,
     );
     expect(await page.getByTestId('upload').getAttribute('data-status')).toBe('error');
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -235,8 +235,8 @@ describe('retries in chromium through a fault-injecting proxy: temporary-token m
   it('a part that fails 3 times fails the upload, which is then aborted on storage', async () => {
     for (let i = 0; i < 3; i++) proxy.inject('error-500', is('UploadPart', 2));
     const page = await startUpload('video.bin', 'temporary-token');
-    await expect.poll(() => page.getByTestId('error').textContent(), { timeout: 30_000 }).toBe(
-      'UploadClientError: Storage refused the upload: 500 InternalError.',
+    await expect.poll(() => page.getByTestId('error').textContent(), { timeout: 30_000 }).toMatch(
+      /^UploadClientError: Storage refused the upload \(500 InternalError\)/,
     );
     expect(storageRequests('UploadPart').filter((r) => r.identity.endsWith('partNumber=2'))).toHaveLength(3);
     await expect.poll(() => storageRequests('AbortMultipartUpload').length).toBe(1);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAbortError, isAbortError, isUploadClientError, UploadClientError } from './errors';
+import { createAbortError, isAbortError } from './abort';
+import { isUploadClientError, UploadClientError } from './errors';
 
 describe('errors', () => {
   it('cancel is a DOMException named AbortError with the SPEC message', () => {

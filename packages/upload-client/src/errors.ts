@@ -18,20 +18,44 @@ export type UploadClientErrorCode =
 
 const NAME = 'UploadClientError';
 
+/** What a refusing answer said, as an {@link UploadClientError} carries it; `cause` keeps the underlying error. */
+export interface UploadClientErrorDetails {
+  /** HTTP status of the answer. */
+  status?: number | undefined;
+  /** The answer's own error code: S3's `<Code>` from storage, or the endpoint's `code`. */
+  answerCode?: string | undefined;
+  /** The answer's `Retry-After` header as sent (seconds or an HTTP date), when the browser could read it. */
+  retryAfter?: string | undefined;
+  cause?: unknown;
+}
+
 /**
- * The one error class of the browser engine (cancel excepted: see {@link createAbortError}).
- * `status` is the HTTP status when there was an answer; `cause` keeps the underlying error.
+ * The one error class of the browser engine (cancel excepted: see `createAbortError`). When an answer
+ * refused the request, the error carries its `status`, its own error code (`answerCode`) and its
+ * `Retry-After`: what the retry policy reads. `cause` keeps the underlying error.
  */
 export class UploadClientError extends Error {
   override readonly name = NAME;
   readonly code: UploadClientErrorCode;
   /** HTTP status of the answer that failed, when there was one. */
   readonly status: number | undefined;
+  /**
+   * The answer's own error code, when it had one: S3's `<Code>` from storage (`SlowDown`, `AccessDenied`,
+   * `EntityTooLarge`), or the endpoint's `code` (`FILE_TOO_LARGE`, `UNAUTHORIZED`).
+   */
+  readonly answerCode: string | undefined;
+  /**
+   * The answer's `Retry-After` header as sent (seconds or an HTTP date). From storage on another origin the
+   * browser can read it only if the bucket's CORS rule exposes it (`ExposeHeaders`).
+   */
+  readonly retryAfter: string | undefined;
 
-  constructor(code: UploadClientErrorCode, message: string, options: { status?: number; cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
+  constructor(code: UploadClientErrorCode, message: string, details: UploadClientErrorDetails = {}) {
+    super(message, { cause: details.cause });
     this.code = code;
-    this.status = options.status;
+    this.status = details.status;
+    this.answerCode = details.answerCode;
+    this.retryAfter = details.retryAfter;
   }
 }
 
@@ -40,15 +64,16 @@ export function isUploadClientError(value: unknown): value is UploadClientError 
   return value instanceof Error && value.name === NAME;
 }
 
-/** Message of the error a cancelled upload rejects with (SPEC 8). */
-export const ABORT_MESSAGE = 'Upload aborted.';
+/**
+ * Message of a `NETWORK_ERROR` from storage: the request got no answer the page may read. A bucket without
+ * a CORS rule for the page's origin looks exactly like a network failure to the browser.
+ */
+export const NO_ANSWER_MESSAGE = 'No answer from storage: the network is down, or the bucket has no CORS rule for this origin.';
 
-/** The error a cancelled upload rejects with: a `DOMException` named `AbortError`, message `Upload aborted.`. */
-export function createAbortError(): DOMException {
-  return new DOMException(ABORT_MESSAGE, 'AbortError');
-}
-
-/** True for the error of a cancelled upload (any `AbortError`, as `fetch` also throws). */
-export function isAbortError(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'AbortError';
+/**
+ * Message of a `STORAGE_ERROR`: the status, S3's `<Code>` and `<Message>` when storage sent them, e.g.
+ * `Storage refused the upload (403 AccessDenied): Request has expired`.
+ */
+export function storageRefusalMessage(status: number, code?: string, message?: string): string {
+  return `Storage refused the upload (${status}${code ? ` ${code}` : ''})${message ? `: ${message}` : '.'}`;
 }

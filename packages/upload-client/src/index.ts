@@ -23,14 +23,12 @@ export {
   type RetryListener,
   type RetryOptions,
 } from './retry';
-export { HttpFailure, isHttpFailure } from './http-failure';
 export type { ProgressListener, UploadProgress } from './progress';
+export { ABORT_MESSAGE, createAbortError, isAbortError } from './abort';
 export {
-  ABORT_MESSAGE,
-  createAbortError,
-  isAbortError,
   isUploadClientError,
   UploadClientError,
   type UploadClientErrorCode,
+  type UploadClientErrorDetails,
 } from './errors';
 export { DEFAULT_UPLOAD_ENDPOINT, type UploadResult } from '@upbeam/upload-protocol';

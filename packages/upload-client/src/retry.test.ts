@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UploadClientError } from './errors';
-import { HttpFailure } from './http-failure';
 import {
   backoffDelay,
   DEFAULT_MAX_ATTEMPTS,
@@ -19,10 +18,7 @@ afterEach(() => {
 });
 
 const storageError = (status: number, code?: string, retryAfter?: string) =>
-  new UploadClientError('STORAGE_ERROR', `Storage refused the upload: ${status}.`, {
-    status,
-    cause: new HttpFailure('refused', { status, code, retryAfter }),
-  });
+  new UploadClientError('STORAGE_ERROR', `Storage refused the upload (${status}).`, { status, answerCode: code, retryAfter });
 const networkError = () => new UploadClientError('NETWORK_ERROR', 'no answer');
 
 describe('resolveRetrySettings', () => {

@@ -3,8 +3,8 @@
  * AWS SDK's retry strategy, the multipart requests): how many attempts, which failures deserve another
  * one, and how long to wait before it (exponential backoff with full jitter, or the server's Retry-After).
  */
-import { createAbortError, isAbortError, isUploadClientError, UploadClientError } from './errors';
-import { isHttpFailure } from './http-failure';
+import { createAbortError, onAbort } from './abort';
+import { isUploadClientError, UploadClientError } from './errors';
 
 /** Attempts per request, the first one included (SPEC 9: default retry 3 attempts). */
 export const DEFAULT_MAX_ATTEMPTS = 3;
@@ -96,22 +96,15 @@ export function backoffDelay(retry: number, random: () => number = Math.random):
  *   is absent or unreadable.
  */
 export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  let ms: number;
-  if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
-  else {
-    // An HTTP-date as servers must send it (IMF-fixdate, RFC 9110) ends in GMT; other text is not a date.
-    const date = /GMT$/.test(text) ? Date.parse(text) : Number.NaN;
-    if (Number.isNaN(date)) return undefined;
-    ms = date - now;
-  }
-  return Math.min(MAX_RETRY_DELAY_MS, Math.max(0, Math.ceil(ms)));
+  const text = value?.trim() ?? '';
+  // An HTTP-date as servers must send it (IMF-fixdate, RFC 9110) ends in GMT; other text is not a date.
+  const ms = /^\d+(\.\d+)?$/.test(text) ? Number(text) * 1000 : /GMT$/.test(text) ? Date.parse(text) - now : Number.NaN;
+  return Number.isNaN(ms) ? undefined : Math.min(MAX_RETRY_DELAY_MS, Math.max(0, Math.ceil(ms)));
 }
 
 /** Whether an answer with this status and S3 error code may succeed on another attempt. */
 export function isRetryableAnswer(status: number, s3Code?: string): boolean {
-  return RETRYABLE_STATUSES.includes(status) || (s3Code !== undefined && RETRYABLE_S3_CODES.includes(s3Code));
+  return RETRYABLE_STATUSES.includes(status) || RETRYABLE_S3_CODES.includes(s3Code as string);
 }
 
 /**
@@ -120,13 +113,10 @@ export function isRetryableAnswer(status: number, s3Code?: string): boolean {
  * Network errors and retryable answers wait the server's `Retry-After` (capped) or the backoff.
  */
 export function retryDelay(error: unknown, retry: number, random: () => number = Math.random): number | undefined {
-  if (isAbortError(error) || !isUploadClientError(error)) return undefined;
-  if (error.code === 'NETWORK_ERROR') return backoffDelay(retry, random);
-  if (error.code !== 'STORAGE_ERROR' && error.code !== 'PREPARE_FAILED') return undefined;
-  const answer = isHttpFailure(error.cause) ? error.cause : undefined;
-  const status = error.status ?? answer?.status;
-  if (status === undefined || !isRetryableAnswer(status, answer?.code)) return undefined;
-  return parseRetryAfter(answer?.retryAfter) ?? backoffDelay(retry, random);
+  // Only answers carry a status: a refused option or an unreadable preparation answer is never retried.
+  const retryable =
+    isUploadClientError(error) && (error.code === 'NETWORK_ERROR' || isRetryableAnswer(error.status ?? 0, error.answerCode));
+  return retryable ? (parseRetryAfter(error.retryAfter) ?? backoffDelay(retry, random)) : undefined;
 }
 
 /**
@@ -134,17 +124,15 @@ export function retryDelay(error: unknown, retry: number, random: () => number =
  * aborts (before or during the wait).
  */
 export function waitForRetry(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(createAbortError());
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(createAbortError());
-    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      stop();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const stop = onAbort(signal, () => {
+      clearTimeout(timer);
+      reject(createAbortError());
+    });
   });
 }
 

@@ -1,5 +1,5 @@
 /** How the multipart engine's AWS SDK errors become the engine's own {@link UploadClientError}s. */
-import { UploadClientError } from './errors';
+import { NO_ANSWER_MESSAGE, storageRefusalMessage, UploadClientError } from './errors';
 import { NETWORK_ERROR_NAME } from './xhr-transport';
 
 /** HTTP status of an AWS SDK service error, when storage answered. */
@@ -23,15 +23,16 @@ export function toClientError(error: unknown): unknown {
   }
   const status = sdkErrorStatus(error);
   if (status !== undefined) {
-    return new UploadClientError('STORAGE_ERROR', `Storage refused the upload: ${status} ${error.name}.`, {
+    return new UploadClientError('STORAGE_ERROR', storageRefusalMessage(status, error.name, error.message), {
       status,
+      answerCode: error.name,
       cause: error,
     });
   }
   if (error.name === NETWORK_ERROR_NAME || error instanceof TypeError || /network|xhr/i.test(error.message)) {
     return new UploadClientError(
       'NETWORK_ERROR',
-      'The upload to storage failed without an answer: network down, or the bucket has no CORS rule for this origin.',
+      NO_ANSWER_MESSAGE,
       { cause: error },
     );
   }

@@ -5,7 +5,7 @@
  * `onRetry` events, and a wait that a cancel ends at once.
  */
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
-import { isAbortError } from './errors';
+import { isAbortError } from './abort';
 import { backoffDelay, isRetryableAnswer, MAX_RETRY_DELAY_MS, waitForRetry, type RetrySettings } from './retry';
 import { sdkErrorStatus, toClientError } from './sdk-errors';
 import { MISSING_ETAG_NAME, NETWORK_ERROR_NAME } from './xhr-transport';

@@ -2,15 +2,16 @@ import {
   FALLBACK_CONTENT_TYPE,
   OBJECT_CACHE_CONTROL,
   UPLOAD_STRATEGIES,
+  type PresignedUploadResponse,
   type UploadResult,
   type UploadStrategy,
 } from '@upbeam/upload-protocol';
-import { createAbortError, UploadClientError } from './errors';
-import { resolveMultipartSettings, type MultipartOptions } from './multipart-options';
-import { objectUrl } from './object-url';
-import { completeUpload, prepareUpload, type PrepareEndpoint, type PrepareInput } from './prepare';
+import { createAbortError } from './abort';
+import { UploadClientError } from './errors';
+import type { MultipartOptions } from './multipart-options';
+import { prepareUpload, type PrepareEndpoint } from './prepare';
 import { monotonicProgress, type ProgressListener } from './progress';
-import { isExpiredUrlError, putObject } from './put-object';
+import { isExpiredUrlError, presignedUrlExpiry, putObject } from './put-object';
 import { resolveRetrySettings, retryDelay, withRetries, type RetryOptions, type RetrySettings } from './retry';
 
 /**
@@ -33,71 +34,77 @@ export interface UploadOptions extends MultipartOptions, RetryOptions {
   signal?: AbortSignal;
 }
 
-/** The stored object's address for the presigned strategy: the signed URL without its query string. */
-function unsignedUrl(signedUrl: string): string {
-  const url = new URL(signedUrl);
-  return `${url.origin}${url.pathname}`;
+/** One upload as the strategies and the endpoint requests see it. */
+export interface UploadContext {
+  file: File;
+  /** Content type sent (and signed): `file.type`, or `application/octet-stream` when the browser has none. */
+  filetype: string;
+  options: UploadOptions;
+  retry: RetrySettings;
+  /** Reports the bytes sent so far (never backwards: see `monotonicProgress`). */
+  report: (uploaded: number) => void;
 }
 
 /**
  * The presigned strategy: prepare, then PUT the file to the signed URL. A PUT that fails on the network
  * or with a retryable answer is sent again after the backoff (the browser starts the body from byte 0;
  * reported progress holds); a PUT refused because the URL expired is prepared again first, at once.
- * @returns the preparation answer whose URL stored the file.
+ * @returns the stored object: the signed URL without its query string, bucket and key.
  */
-async function uploadPresigned(
-  file: File,
-  request: Omit<PrepareInput<'presigned'>, 'strategy'>,
-  report: (uploaded: number) => void,
-  retry: RetrySettings,
-) {
-  let prepared = await prepareUpload({ ...request, strategy: 'presigned' });
-  let stale = false;
-  let preparing = false;
-  await withRetries(
+async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
+  const { file, filetype, options, retry } = upload;
+  const { signal } = options;
+  let prepared: (PresignedUploadResponse & { expiresAt: number }) | undefined;
+  let expired = false;
+  const stored = await withRetries(
     async () => {
-      if (stale) {
-        preparing = true;
-        prepared = await prepareUpload({ ...request, strategy: 'presigned' });
-        preparing = false;
-        stale = false;
+      expired = false;
+      if (!prepared) {
+        const answer = await prepareUpload(upload, 'presigned', ['url']);
+        prepared = { ...answer, expiresAt: presignedUrlExpiry(answer.url) };
       }
       try {
         await putObject({
           url: prepared.url,
           body: file,
           // Exactly the signed headers; servers before `headers` existed signed these two.
-          headers: prepared.headers ?? { 'Content-Type': request.filetype, 'Cache-Control': OBJECT_CACHE_CONTROL },
-          onProgress: report,
-          signal: request.signal,
+          headers: prepared.headers ?? { 'Content-Type': filetype, 'Cache-Control': OBJECT_CACHE_CONTROL },
+          onProgress: upload.report,
+          signal,
         });
+        return prepared;
       } catch (error) {
-        stale = isExpiredUrlError(error, prepared.url);
+        expired = isExpiredUrlError(error, prepared.expiresAt);
+        if (expired) prepared = undefined;
         throw error;
       }
     },
     retry,
-    request.signal,
-    // A new URL needs no wait; a preparation that failed has used its own attempts already.
-    (error, retryNumber) => (preparing ? undefined : stale ? 0 : retryDelay(error, retryNumber, retry.random)),
+    signal,
+    // A fresh URL needs no wait; a preparation that failed has used its own attempts already.
+    (error, retryNumber) => (expired ? 0 : prepared && retryDelay(error, retryNumber, retry.random)),
   );
-  return prepared;
+  const { origin, pathname } = new URL(stored.url);
+  return { url: origin + pathname, bucket: stored.bucket, key: stored.key };
 }
 
 /**
  * Uploads one file straight from the browser to S3-compatible storage. The server prepares the upload
  * (a presigned PUT URL, or temporary credentials for one key); the browser then sends the file with
  * progress. The file is streamed (presigned) or read one part at a time (multipart), never whole into memory.
+ * The temporary-token strategy's code and the AWS SDK are loaded with `import()` on its first use, so an
+ * app that only uses presigned URLs never downloads them.
  *
  * @returns `{ url, bucket, key }` of the stored object.
  * @throws `AbortError` DOMException with message `Upload aborted.` when `signal` aborts (at any stage; a
  *   multipart upload is aborted on storage first).
- * @throws {@link UploadClientError}: `INVALID_OPTIONS` before any network call (part size under 5 MiB,
- *   queue size under 1, `Exceeded 10000 parts in multipart upload`, unknown strategy); `PREPARE_FAILED`
- *   with the endpoint's error message (e.g. `Internal Server Error`); `STORAGE_ERROR` when storage refuses;
- *   `MISSING_ETAG` when the bucket's CORS rule does not expose ETag; `NETWORK_ERROR`. Failures that another
- *   attempt may cure (network errors, 408, 429, 500, 502, 503, 504, S3 `SlowDown`, an expired presigned
- *   URL) are retried first, `maxAttempts` (default 3) attempts per request.
+ * @throws {@link UploadClientError}: `INVALID_OPTIONS` before any request to the endpoint or storage (part
+ *   size under 5 MiB, queue size under 1, `Exceeded 10000 parts in multipart upload`, unknown strategy,
+ *   `maxAttempts` under 1); `PREPARE_FAILED` with the endpoint's error message (e.g. `Internal Server Error`);
+ *   `INVALID_PREPARE_RESPONSE` when the endpoint's answer lacks fields; `STORAGE_ERROR` when storage
+ *   refuses; `MISSING_ETAG` when the bucket's CORS rule does not expose ETag; `NETWORK_ERROR`. Failures
+ *   that another attempt may cure (network errors, 408, 429, 500, 502, 503, 504, S3 `SlowDown`, an expired
+ *   presigned URL) are retried first, `maxAttempts` (default 3) attempts per request.
  *
  * @example
  * const controller = new AbortController();
@@ -109,35 +116,22 @@ async function uploadPresigned(
  * });
  */
 export async function uploadFile(file: File, options: UploadOptions = {}): Promise<UploadResult> {
-  const { signal } = options;
-  const strategy = options.strategy ?? 'presigned';
+  const { signal, strategy = 'presigned' } = options;
   if (!UPLOAD_STRATEGIES.includes(strategy)) {
-    throw new UploadClientError('INVALID_OPTIONS', `strategy must be one of: ${UPLOAD_STRATEGIES.join(', ')}. Got ${String(strategy)}.`);
+    throw new UploadClientError('INVALID_OPTIONS', `Unknown strategy ${String(strategy)}: presigned or temporary-token.`);
   }
-  const multipart = strategy === 'temporary-token' ? resolveMultipartSettings(file.size, options) : undefined;
-  const retry = resolveRetrySettings(options);
+  const upload: UploadContext = {
+    file,
+    filetype: file.type || FALLBACK_CONTENT_TYPE,
+    options,
+    retry: resolveRetrySettings(options),
+    report: monotonicProgress(file.size, options.onProgress),
+  };
   if (signal?.aborted) throw createAbortError();
-  // The AWS SDK chunk starts loading while the server prepares the upload.
-  const engine = multipart ? import('./multipart-upload') : undefined;
-  engine?.catch(() => {});
-
-  const filetype = file.type || FALLBACK_CONTENT_TYPE;
-  const request = { filename: file.name, filetype, filesize: file.size, endpoint: options.endpoint, signal, retry };
-  const report = monotonicProgress(file.size, options.onProgress);
-
-  if (!engine || !multipart) {
-    const prepared = await uploadPresigned(file, request, report, retry);
-    report(file.size);
-    return { url: unsignedUrl(prepared.url), bucket: prepared.bucket, key: prepared.key };
-  }
-
-  const prepared = await prepareUpload({ ...request, strategy: 'temporary-token' });
-  const { uploadMultipart } = await engine;
-  await uploadMultipart({ file, filetype, prepared, settings: multipart, retry, onProgress: report, signal });
-  // A server with a size limit checks the stored object now (storage cannot bind a size to credentials).
-  if (prepared.receipt) {
-    await completeUpload({ ...request, strategy: 'temporary-token' }, { key: prepared.key, receipt: prepared.receipt });
-  }
-  report(file.size);
-  return { url: objectUrl(prepared), bucket: prepared.bucket, key: prepared.key };
+  const result =
+    strategy === 'presigned'
+      ? await uploadPresigned(upload)
+      : await (await import('./temporary-token-upload')).uploadWithTemporaryToken(upload);
+  upload.report(file.size);
+  return result;
 }

@@ -1,6 +1,6 @@
 import type { UploadResult } from '@upbeam/upload-protocol';
 import { nanoid } from 'nanoid';
-import { isAbortError } from './errors';
+import { isAbortError, onAbort } from './abort';
 import { uploadFile, type UploadOptions } from './upload-file';
 
 /** Where a tracked upload stands. */
@@ -69,21 +69,17 @@ export class UploadTracker {
   upload = async (file: File, options: UploadOptions = {}): Promise<UploadResult> => {
     const id = nanoid();
     const controller = new AbortController();
-    const outer = options.signal ?? this.#options.signal;
-    const forward = () => controller.abort();
-    if (outer?.aborted) controller.abort();
-    outer?.addEventListener('abort', forward, { once: true });
+    const merged = { ...this.#options, ...options };
+    const stop = onAbort(merged.signal, () => controller.abort());
     this.#controllers.set(id, controller);
     this.#set([...this.#files, { id, file, progress: 0, uploaded: 0, size: file.size, status: 'uploading' }]);
-    const onProgress = options.onProgress ?? this.#options.onProgress;
     try {
       const result = await uploadFile(file, {
-        ...this.#options,
-        ...options,
+        ...merged,
         signal: controller.signal,
         onProgress: (progress) => {
-          this.#update(id, { uploaded: progress.uploaded, progress: progress.progress });
-          onProgress?.(progress);
+          this.#update(id, progress);
+          merged.onProgress?.(progress);
         },
       });
       this.#update(id, { status: 'done', url: result.url });
@@ -92,15 +88,14 @@ export class UploadTracker {
       this.#update(id, { status: isAbortError(error) ? 'aborted' : 'error', error });
       throw error;
     } finally {
-      outer?.removeEventListener('abort', forward);
+      stop();
       this.#controllers.delete(id);
     }
   };
 
   /** Cancels the upload with this id, or every running upload when no id is given. */
   cancel = (id?: string): void => {
-    if (id === undefined) for (const controller of this.#controllers.values()) controller.abort();
-    else this.#controllers.get(id)?.abort();
+    for (const [key, controller] of this.#controllers) if (id === undefined || id === key) controller.abort();
   };
 
   /** Empties the list. Running uploads go on (cancel them first to stop them); they are no longer tracked. */

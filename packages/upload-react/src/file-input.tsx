@@ -1,4 +1,4 @@
-import type { ChangeEvent, InputHTMLAttributes, RefObject } from 'react';
+import type { ChangeEvent, InputHTMLAttributes } from 'react';
 
 /** Props of the hook's `FileInput`: those of `<input type="file">`, with `onChange` receiving the picked file. */
 export interface FileInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'type'> {
@@ -7,24 +7,29 @@ export interface FileInputProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 }
 
 /**
- * Builds the hidden file input bound to the hook's ref, so that `openFileDialog()` can click it. Made once
- * per hook instance: a component made on every render would remount the input each time.
+ * Builds the hook's hidden file input and the function that opens its file dialog, bound to one input
+ * element. Made once per hook instance: a component made on every render would remount the input each time.
  */
-export function createFileInput(ref: RefObject<HTMLInputElement | null>) {
-  return function FileInput({ onChange, style, ...props }: FileInputProps) {
-    return (
-      <input
-        {...props}
-        ref={ref}
-        type="file"
-        style={{ display: 'none', ...style }}
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          // Cleared so that picking the same file again fires onChange again.
-          event.target.value = '';
-          if (file) onChange?.(file, event);
-        }}
-      />
-    );
+export function createFileInput() {
+  const input: { current: HTMLInputElement | null } = { current: null };
+  return {
+    FileInput({ onChange, style, ...props }: FileInputProps) {
+      return (
+        <input
+          {...props}
+          ref={input}
+          type="file"
+          style={{ display: 'none', ...style }}
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            // Cleared so that picking the same file again fires onChange again.
+            event.target.value = '';
+            if (file) onChange?.(file, event);
+          }}
+        />
+      );
+    },
+    /** Opens the browser's file dialog of the rendered `FileInput`. */
+    openFileDialog: () => input.current?.click(),
   };
 }

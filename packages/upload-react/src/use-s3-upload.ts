@@ -1,7 +1,7 @@
 'use client';
 import { UploadTracker, type TrackedFile, type UploadOptions } from '@upbeam/upload-client';
 import type { UploadResult } from '@upbeam/upload-protocol';
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { createFileInput } from './file-input';
 
 /** Options of {@link useS3Upload}: defaults for every upload (endpoint, onProgress, signal). */
@@ -22,7 +22,7 @@ export interface UseS3Upload {
   /** Cancels the upload with this id, or all running uploads. */
   cancel: (id?: string) => void;
   /** A hidden `<input type="file">`; its `onChange` gets the picked `File`. Render it once. */
-  FileInput: ReturnType<typeof createFileInput>;
+  FileInput: ReturnType<typeof createFileInput>['FileInput'];
   /** Opens the browser's file dialog of `FileInput`. */
   openFileDialog: () => void;
 }
@@ -47,8 +47,6 @@ export function useS3Upload(options: UseS3UploadOptions = {}): UseS3Upload {
   const [tracker] = useState(() => new UploadTracker(options));
   useEffect(() => tracker.setOptions(options));
   const files = useSyncExternalStore(tracker.subscribe, tracker.getSnapshot, tracker.getSnapshot);
-  const inputRef = useRef<HTMLInputElement | null>(null);
-  const [FileInput] = useState(() => createFileInput(inputRef));
-  const openFileDialog = useCallback(() => inputRef.current?.click(), []);
+  const [{ FileInput, openFileDialog }] = useState(createFileInput);
   return { uploadToS3: tracker.upload, files, resetFiles: tracker.reset, cancel: tracker.cancel, FileInput, openFileDialog };
 }

@@ -1,0 +1,19 @@
+/** Readers of what S3-compatible storage answers to a refused request. */
+
+/** The text of the first `<name>` element of an XML body (at most 500 characters). */
+const xmlText = (xml: string, name: string): string | undefined =>
+  new RegExp(`<${name}>([^<]{1,500})</${name}>`).exec(xml)?.[1];
+
+/** Reads `<Code>` and `<Message>` of an S3 XML error body, e.g. `AccessDenied` / `Request has expired`. */
+export function parseS3Error(text: string): { code: string | undefined; message: string | undefined } {
+  return { code: xmlText(text, 'Code'), message: xmlText(text, 'Message') };
+}
+
+/**
+ * The `Retry-After` value in a raw header block (`XMLHttpRequest.getAllResponseHeaders()`), which lists
+ * only the headers the browser may show the page. Reading the block instead of `getResponseHeader` keeps
+ * the browser from logging "Refused to get unsafe header" when the bucket does not expose it.
+ */
+export function retryAfterIn(rawHeaders: string): string | undefined {
+  return /^retry-after:[ \t]*([^\r\n]*)/im.exec(rawHeaders)?.[1]?.trim() || undefined;
+}

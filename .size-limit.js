@@ -1,33 +1,48 @@
-// Byte budgets of what an app ships to the browser (esbuild, minified, gzip; react external). Issue #4 asks
-// for 3 KB on the hook's initial chunk; with retries the engine is at 4.46 kB (2026-11-22), so these budgets
-// hold today's size against growth until the engine is trimmed.
-// The temporary-token path loads the AWS SDK with import(): its chunk is measured on its own and kept out
-// of the initial budget by marking it external there.
-const lazyChunks = ['./temporary-token-upload-*', './multipart-upload-*'];
-const initialOnly = (config) => ({ ...config, external: [...(config.external ?? []), ...lazyChunks] });
+// Byte budgets of what an app ships to the browser (esbuild, minified, ESM as an app's bundler emits it,
+// gzip level 9; react external). Each budget is today's size plus a little room, so that growth fails CI.
+//
+// The chunks loaded with import() are measured apart from the initial chunk by marking them external:
+// - ./temporary-token-upload-*: the temporary-token strategy (option checks, credentials request, object
+//   URL), loaded on the first temporary-token upload;
+// - ./multipart-upload-*: the AWS SDK (lib-storage, client-s3), loaded by the former.
+// Issue #4 asked for 3 KB on the hook's initial chunk; it is 3.30 kB (2026-11-22) with the retry policy of
+// issue #5 inside (Retry-After, fresh URL on expiry): see the closing note of that session for the bytes
+// each feature costs.
+const TOKEN_CHUNK = './temporary-token-upload-*';
+const SDK_CHUNK = './multipart-upload-*';
+const esm = (...external) => (config) => ({ ...config, format: 'esm', external: [...(config.external ?? []), ...external] });
 
 export default [
   {
-    name: '@upbeam/upload-react: useS3Upload, initial chunk (presigned and temporary-token paths)',
+    name: '@upbeam/upload-react: useS3Upload, initial chunk (all a presigned upload needs)',
     path: 'packages/upload-react/dist/index.js',
     import: '{ useS3Upload }',
     ignore: ['react', 'react-dom', 'react/jsx-runtime'],
-    modifyEsbuildConfig: initialOnly,
+    modifyEsbuildConfig: esm(TOKEN_CHUNK, SDK_CHUNK),
     gzip: true,
-    limit: '4.6 KB',
+    limit: '3.4 kB',
+  },
+  {
+    name: '@upbeam/upload-react: useS3Upload, temporary-token path before the AWS SDK (initial + token chunk)',
+    path: 'packages/upload-react/dist/index.js',
+    import: '{ useS3Upload }',
+    ignore: ['react', 'react-dom', 'react/jsx-runtime'],
+    modifyEsbuildConfig: esm(SDK_CHUNK),
+    gzip: true,
+    limit: '4.3 kB',
   },
   {
     name: '@upbeam/upload-client: uploadFile, initial chunk',
     path: 'packages/upload-client/dist/index.js',
     import: '{ uploadFile }',
-    modifyEsbuildConfig: initialOnly,
+    modifyEsbuildConfig: esm(TOKEN_CHUNK, SDK_CHUNK),
     gzip: true,
-    limit: '3.9 KB',
+    limit: '2.6 kB',
   },
   {
-    name: '@upbeam/upload-client: temporary-token lazy chunk (AWS SDK lib-storage, loaded on first use)',
+    name: '@upbeam/upload-client: AWS SDK chunk (lib-storage, client-s3), loaded on the first temporary-token upload',
     path: 'packages/upload-client/dist/multipart-upload-*.js',
     gzip: true,
-    limit: '130 KB',
+    limit: '130 kB',
   },
 ];

@@ -2,7 +2,8 @@
  * The temporary-token strategy in the browser. Loaded with `import()` on its first use, like the AWS SDK
  * chunk it loads in turn, so that an app that only uses presigned URLs downloads neither.
  */
-import type { UploadResult } from '@upbeam/upload-protocol';
+import { UPLOAD_STRATEGIES, type UploadResult } from '@upbeam/upload-protocol';
+import { UploadClientError } from './errors';
 import { resolveMultipartSettings } from './multipart-options';
 import { objectUrl } from './object-url';
 import { postToEndpoint, prepareUpload } from './prepare';
@@ -17,9 +18,9 @@ const TOKEN_FIELDS = [
 ] as const;
 
 /**
- * Checks the multipart options (before any request to the endpoint or storage), asks the endpoint for
- * temporary credentials while the AWS SDK chunk loads, sends the file (one PutObject, or a multipart
- * upload), then, when the server limits the size (its answer holds a `receipt`), tells it the object is
+ * Checks the strategy (`uploadFile` sends every strategy but `presigned` here) and the multipart options,
+ * before any request to the endpoint or storage; asks the endpoint for temporary credentials while the
+ * AWS SDK chunk loads; sends the file (one PutObject, or a multipart upload); then, when the server limits the size (its answer holds a `receipt`), tells it the object is
  * stored so that it checks the size (`_upload.complete`; the server deletes an object that is too large).
  *
  * @returns `{ url, bucket, key }`, `url` built by {@link objectUrl} (SPEC 7.4).
@@ -27,6 +28,9 @@ const TOKEN_FIELDS = [
  */
 export async function uploadWithTemporaryToken(upload: UploadContext): Promise<UploadResult> {
   const { file, filetype, options, retry } = upload;
+  if (options.strategy !== 'temporary-token') {
+    throw new UploadClientError('INVALID_OPTIONS', `strategy must be one of: ${UPLOAD_STRATEGIES.join(', ')}. Got ${String(options.strategy)}.`);
+  }
   const settings = resolveMultipartSettings(file.size, options);
   // The AWS SDK chunk loads while the server prepares the upload.
   const engine = import('./multipart-upload');

@@ -1,13 +1,11 @@
 import {
   FALLBACK_CONTENT_TYPE,
   OBJECT_CACHE_CONTROL,
-  UPLOAD_STRATEGIES,
   type PresignedUploadResponse,
   type UploadResult,
   type UploadStrategy,
 } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
-import { UploadClientError } from './errors';
 import type { MultipartOptions } from './multipart-options';
 import { prepareUpload, type PrepareEndpoint } from './prepare';
 import { monotonicProgress, type ProgressListener } from './progress';
@@ -116,10 +114,7 @@ async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
  * });
  */
 export async function uploadFile(file: File, options: UploadOptions = {}): Promise<UploadResult> {
-  const { signal, strategy = 'presigned' } = options;
-  if (!UPLOAD_STRATEGIES.includes(strategy)) {
-    throw new UploadClientError('INVALID_OPTIONS', `Unknown strategy ${String(strategy)}: presigned or temporary-token.`);
-  }
+  const { signal } = options;
   const upload: UploadContext = {
     file,
     filetype: file.type || FALLBACK_CONTENT_TYPE,
@@ -128,8 +123,9 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
     report: monotonicProgress(file.size, options.onProgress),
   };
   if (signal?.aborted) throw createAbortError();
+  // Any other strategy goes to the temporary-token module, which refuses what is not `temporary-token`.
   const result =
-    strategy === 'presigned'
+    (options.strategy ?? 'presigned') === 'presigned'
       ? await uploadPresigned(upload)
       : await (await import('./temporary-token-upload')).uploadWithTemporaryToken(upload);
   upload.report(file.size);

@@ -36,26 +36,23 @@ export interface UploadClientErrorDetails {
  */
 export class UploadClientError extends Error {
   override readonly name = NAME;
-  readonly code: UploadClientErrorCode;
+  declare readonly code: UploadClientErrorCode;
   /** HTTP status of the answer that failed, when there was one. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /**
    * The answer's own error code, when it had one: S3's `<Code>` from storage (`SlowDown`, `AccessDenied`,
    * `EntityTooLarge`), or the endpoint's `code` (`FILE_TOO_LARGE`, `UNAUTHORIZED`).
    */
-  readonly answerCode: string | undefined;
+  declare readonly answerCode: string | undefined;
   /**
    * The answer's `Retry-After` header as sent (seconds or an HTTP date). From storage on another origin the
    * browser can read it only if the bucket's CORS rule exposes it (`ExposeHeaders`).
    */
-  readonly retryAfter: string | undefined;
+  declare readonly retryAfter: string | undefined;
 
   constructor(code: UploadClientErrorCode, message: string, details: UploadClientErrorDetails = {}) {
-    super(message, { cause: details.cause });
-    this.code = code;
-    this.status = details.status;
-    this.answerCode = details.answerCode;
-    this.retryAfter = details.retryAfter;
+    super(message, details);
+    Object.assign(this, details, { code });
   }
 }
 

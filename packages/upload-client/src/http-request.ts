@@ -15,6 +15,8 @@ export interface HttpRequest {
    * upload listener makes the browser send a CORS preflight before a cross-origin request.
    */
   onProgress?: ((sent: number) => void) | undefined;
+  /** Read the answer as JSON: `response` is then the parsed body, or null when it is not JSON. */
+  json?: boolean;
   /** Message of the `NETWORK_ERROR` thrown when no answer comes. */
   noAnswer: string;
 }
@@ -23,7 +25,8 @@ export interface HttpRequest {
  * Sends one request with `XMLHttpRequest`, the one browser API that reports upload progress (`fetch` has
  * no upload progress events). Cookies go with it as with `fetch`: to the page's own origin only.
  *
- * @returns the finished request, whatever its status: read `status`, `responseText` and the headers.
+ * @returns the finished request, whatever its status: read `status`, `responseText` (or `response` with
+ *   `json`) and the headers.
  * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts; {@link UploadClientError}
  *   `NETWORK_ERROR` (`noAnswer`) when no answer came (a connection reset, or a missing CORS rule).
  */
@@ -39,6 +42,7 @@ export function sendRequest(request: HttpRequest): Promise<XMLHttpRequest> {
         settle();
       });
     xhr.open(request.method, request.url);
+    if (request.json) xhr.responseType = 'json';
     for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value);
     if (onProgress) xhr.upload.addEventListener('progress', (event) => onProgress(event.loaded));
     on('load', () => resolve(xhr));

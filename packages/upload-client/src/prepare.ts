@@ -27,18 +27,15 @@ export interface PreparedUpload {
   'temporary-token': TemporaryTokenUploadResponse;
 }
 
-/** What the endpoint answered with 2xx: its JSON body, and where it was asked. */
-interface EndpointAnswer {
-  answer: unknown;
-  status: number;
-  url: string;
-}
+/** The value at a dotted path (`token.Credentials.AccessKeyId`) of a JSON answer. */
+const valueAt = (answer: unknown, path: string): unknown =>
+  path.split('.').reduce<unknown>((value, name) => (value as Record<string, unknown> | null | undefined)?.[name], answer);
 
 /**
- * POSTs `{ filename, filetype, filesize, _upload, ...body }` to the endpoint once.
+ * POSTs `{ filename, filetype, filesize, _upload, ...body }` to the endpoint once and checks the answer.
  * @throws as {@link postToEndpoint}, on the first failure.
  */
-async function postOnce(upload: UploadContext, marker: UploadRequestBody['_upload']): Promise<EndpointAnswer> {
+async function postOnce(upload: UploadContext, marker: UploadRequestBody['_upload'], fields: readonly string[]): Promise<unknown> {
   const { file, options } = upload;
   const { endpoint } = options;
   const url = endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT;
@@ -55,65 +52,59 @@ async function postOnce(upload: UploadContext, marker: UploadRequestBody['_uploa
     headers: { ...endpoint?.headers, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
     signal: options.signal,
+    json: true,
     noAnswer: `Could not reach the upload endpoint ${url}.`,
   });
-  let answer: unknown;
-  try {
-    answer = JSON.parse(xhr.responseText);
-  } catch {
-    // Not JSON: a proxy's error page, say. A 2xx then fails the field check.
-  }
+  // The parsed JSON body; null when the answer is not JSON (a proxy's error page, say).
+  const answer: unknown = xhr.response;
   const { status } = xhr;
   if (!isSuccess(xhr)) {
     const { error, code } = (answer ?? {}) as Partial<UploadErrorBody>;
-    const message = typeof error === 'string' && error ? error : `Upload endpoint answered ${status}.`;
-    throw refusal('PREPARE_FAILED', message, xhr, typeof code === 'string' ? code : undefined);
+    throw refusal('PREPARE_FAILED', String(error || `Upload endpoint answered ${status}.`), xhr, code);
   }
-  return { answer, status, url };
-}
-
-/**
- * POSTs `{ filename, filetype, filesize, _upload, ...body }` to the preparation endpoint. A network error
- * or a 408, 429, 500, 502, 503 or 504 answer is retried (`upload.retry.maxAttempts` attempts in all,
- * backoff or the endpoint's `Retry-After`); any other answer is final.
- *
- * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts (a retry wait ends at once).
- * @throws {@link UploadClientError} `PREPARE_FAILED` with the endpoint's `error` text (e.g.
- *   `Internal Server Error`) and `status` on a non-2xx answer; `NETWORK_ERROR` when the endpoint cannot be
- *   reached. Both after the last attempt.
- */
-export function postToEndpoint(upload: UploadContext, marker: UploadRequestBody['_upload']): Promise<EndpointAnswer> {
-  return withRetries(() => postOnce(upload, marker), upload.retry, upload.options.signal);
-}
-
-/** The value at a dotted path (`token.Credentials.AccessKeyId`) of a JSON answer. */
-const valueAt = (answer: unknown, path: string): unknown =>
-  path.split('.').reduce<unknown>((value, name) => (value as Record<string, unknown> | null | undefined)?.[name], answer);
-
-/**
- * Asks the endpoint to prepare an upload with `strategy` (`_upload: { strategy }`), retried as
- * {@link postToEndpoint}, and checks that the answer has `key`, `bucket` and the strategy's `fields`
- * (dotted paths) as non-empty strings, so that a wrong answer fails here with a clear message, not later.
- *
- * @throws as {@link postToEndpoint}; {@link UploadClientError} `INVALID_PREPARE_RESPONSE`, naming the
- *   missing fields, when a 2xx answer lacks some.
- */
-export async function prepareUpload<S extends UploadStrategy>(
-  upload: UploadContext,
-  strategy: S,
-  fields: readonly string[],
-): Promise<PreparedUpload[S]> {
-  const { answer, status, url } = await postToEndpoint(upload, { strategy });
-  const missing = ['key', 'bucket', ...fields].filter((path) => {
+  const missing = fields.filter((path) => {
     const value = valueAt(answer, path);
     return typeof value !== 'string' || !value;
   });
   if (missing.length > 0) {
     throw new UploadClientError(
       'INVALID_PREPARE_RESPONSE',
-      `Upload endpoint ${url} answered without ${missing.join(', ')}: is it an Upbeam handler offering the ${strategy} strategy?`,
+      `Upload endpoint ${url} answered without ${missing.join(', ')}: not an Upbeam ${marker.strategy} handler?`,
       { status },
     );
   }
-  return answer as PreparedUpload[S];
+  return answer;
+}
+
+/**
+ * POSTs `{ filename, filetype, filesize, _upload, ...body }` to the preparation endpoint and checks that
+ * its answer has `fields` (dotted paths) as non-empty strings, so that a wrong answer fails here with a
+ * clear message, not later. A network error or a 408, 429, 500, 502, 503 or 504 answer is retried
+ * (`upload.retry.maxAttempts` attempts in all, backoff or the endpoint's `Retry-After`); any other
+ * answer is final.
+ *
+ * @returns the answer's JSON body.
+ * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts (a retry wait ends at once).
+ * @throws {@link UploadClientError} `PREPARE_FAILED` with the endpoint's `error` text (e.g.
+ *   `Internal Server Error`) and `status` on a non-2xx answer; `NETWORK_ERROR` when the endpoint cannot be
+ *   reached (both after the last attempt); `INVALID_PREPARE_RESPONSE`, naming the missing fields.
+ */
+export function postToEndpoint(
+  upload: UploadContext,
+  marker: UploadRequestBody['_upload'],
+  fields: readonly string[] = [],
+): Promise<unknown> {
+  return withRetries(() => postOnce(upload, marker, fields), upload.retry, upload.options.signal);
+}
+
+/**
+ * Asks the endpoint to prepare an upload with `strategy` (`_upload: { strategy }`): {@link postToEndpoint}
+ * with `key`, `bucket` and the strategy's own `fields` required.
+ */
+export async function prepareUpload<S extends UploadStrategy>(
+  upload: UploadContext,
+  strategy: S,
+  fields: readonly string[],
+): Promise<PreparedUpload[S]> {
+  return (await postToEndpoint(upload, { strategy }, ['key', 'bucket', ...fields])) as PreparedUpload[S];
 }

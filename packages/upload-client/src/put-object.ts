@@ -41,18 +41,17 @@ export function presignedUrlExpiry(url: string, now: number = Date.now()): numbe
 
 /**
  * Whether a PUT failed because its presigned URL expired, so that a fresh URL can succeed:
- * - a 403 whose S3 message says so (`Request has expired` from S3 and s3rver);
- * - an `AccessDenied` without such a message (radosgw sends none) once the URL is past `expiresAt`;
- * - no readable answer (`NETWORK_ERROR`) once the URL is past `expiresAt`: radosgw sends that 403 without
+ * - a 403 whose S3 message says so (`Request has expired` from S3, MinIO and s3rver);
+ * - any 403 once the URL is past `expiresAt` (what storage says of an expired URL varies; radosgw says
+ *   `AccessDenied` and nothing more): a fresh URL costs one POST, and a refusal it does not cure is final;
+ * - no readable answer (`NETWORK_ERROR`) once the URL is past `expiresAt`: radosgw sends its 403 without
  *   CORS headers, so the page cannot read it, and a retry with the same URL could only fail.
- * Any other 403 (a wrong signature, a refused header, a policy) is not expiry.
+ * A 403 before then (a wrong signature, a refused header, a policy) is not expiry.
  * @param expiresAt - When the URL expires ({@link presignedUrlExpiry}), in milliseconds since the epoch.
  * @param now - The time, in milliseconds since the epoch.
  */
 export function isExpiredUrlError(error: unknown, expiresAt: number, now: number = Date.now()): boolean {
   if (!isUploadClientError(error)) return false;
-  const { code, status, answerCode, message } = error;
   const past = now >= expiresAt;
-  if (code === 'NETWORK_ERROR') return past;
-  return code === 'STORAGE_ERROR' && status === 403 && (/expired/i.test(message) || (past && answerCode === 'AccessDenied'));
+  return error.code === 'NETWORK_ERROR' ? past : error.code === 'STORAGE_ERROR' && error.status === 403 && (past || /expired/i.test(error.message));
 }

@@ -15,6 +15,7 @@ import {
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 const storageError = (status: number, code?: string, retryAfter?: string) =>
@@ -152,7 +153,8 @@ describe('waitForRetry', () => {
 describe('withRetries', () => {
   const settings = (maxAttempts = 3) => {
     const events: RetryEvent[] = [];
-    return { events, settings: { ...resolveRetrySettings({ maxAttempts, onRetry: (e) => events.push(e) }), random: () => 0 } };
+    vi.spyOn(Math, 'random').mockReturnValue(0); // no jitter: retries wait 0 ms
+    return { events, settings: resolveRetrySettings({ maxAttempts, onRetry: (e) => events.push(e) }) };
   };
 
   it('retries a retryable failure and tells the listener: attempt number, wait, error', async () => {

@@ -65,20 +65,18 @@ export interface RetryOptions {
 export interface RetrySettings {
   maxAttempts: number;
   onRetry: RetryListener | undefined;
-  /** Source of jitter in `[0, 1)`; `Math.random` except in tests. */
-  random: () => number;
 }
 
 /**
  * Applies the default (3 attempts) and checks `maxAttempts`.
  * @throws {@link UploadClientError} `INVALID_OPTIONS` when `maxAttempts` is not an integer of at least 1.
  */
-export function resolveRetrySettings(options: RetryOptions, random: () => number = Math.random): RetrySettings {
+export function resolveRetrySettings(options: RetryOptions): RetrySettings {
   const { maxAttempts = DEFAULT_MAX_ATTEMPTS } = options;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
     throw new UploadClientError('INVALID_OPTIONS', `maxAttempts must be an integer of at least 1. Got ${maxAttempts}.`);
   }
-  return { maxAttempts, onRetry: options.onRetry, random };
+  return { maxAttempts, onRetry: options.onRetry };
 }
 
 /**
@@ -148,8 +146,7 @@ export async function withRetries<T>(
   attempt: (number: number) => Promise<T>,
   settings: RetrySettings,
   signal: AbortSignal | undefined,
-  delayFor: (error: unknown, retry: number) => number | undefined = (error, retry) =>
-    retryDelay(error, retry, settings.random),
+  delayFor: (error: unknown, retry: number) => number | undefined = retryDelay,
 ): Promise<T> {
   for (let number = 1; ; number++) {
     try {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveRetrySettings, type RetryEvent } from './retry';
 import { createRetryStrategy, sdkRetryDelay } from './sdk-retry-strategy';
 
@@ -42,9 +42,14 @@ describe('sdkRetryDelay', () => {
 });
 
 describe('createRetryStrategy', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   const make = (maxAttempts = 3, signal?: AbortSignal) => {
     const events: RetryEvent[] = [];
-    const settings = { ...resolveRetrySettings({ maxAttempts, onRetry: (e) => events.push(e) }), random: () => 0 };
+    vi.spyOn(Math, 'random').mockReturnValue(0); // no jitter: retries wait 0 ms
+    const settings = resolveRetrySettings({ maxAttempts, onRetry: (e) => events.push(e) });
     return { events, strategy: createRetryStrategy(settings, signal) };
   };
 

@@ -27,7 +27,12 @@ function token(retries: number): RetryToken {
  * retried. Storage's answers carry their S3 code as the error's name (`SlowDown`); the SDK reads
  * `Retry-After` into `retryAfterHint` when the browser could read the header.
  */
-export function sdkRetryDelay(info: RetryErrorInfo, retry: number, random: () => number, now = Date.now()): number | undefined {
+export function sdkRetryDelay(
+  info: RetryErrorInfo,
+  retry: number,
+  random: () => number = Math.random,
+  now = Date.now(),
+): number | undefined {
   const { error } = info;
   if (!error || isAbortError(error)) return undefined;
   const status = sdkErrorStatus(error);
@@ -51,7 +56,7 @@ export function createRetryStrategy(settings: RetrySettings, signal: AbortSignal
     async refreshRetryTokenForRetry(previous, info) {
       const retry = previous.getRetryCount() + 1;
       const delayMs =
-        retry < settings.maxAttempts && !signal?.aborted ? sdkRetryDelay(info, retry, settings.random) : undefined;
+        retry < settings.maxAttempts && !signal?.aborted ? sdkRetryDelay(info, retry) : undefined;
       if (delayMs === undefined) throw info.error ?? new Error('Not retried.');
       settings.onRetry?.({ attempt: retry + 1, delayMs, error: toClientError(info.error) });
       await waitForRetry(delayMs, signal);

@@ -80,7 +80,7 @@ async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
     retry,
     signal,
     // A fresh URL needs no wait; a preparation that failed has used its own attempts already.
-    (error, retryNumber) => (expired ? 0 : prepared && retryDelay(error, retryNumber, retry.random)),
+    (error, retryNumber) => (expired ? 0 : prepared && retryDelay(error, retryNumber)),
   );
   const { origin, pathname } = new URL(stored.url);
   return { url: origin + pathname, bucket: stored.bucket, key: stored.key };

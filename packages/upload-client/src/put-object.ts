@@ -1,32 +1,29 @@
 import { isUploadClientError, NO_ANSWER_MESSAGE, storageRefusalMessage } from './errors';
-import { isSuccess, refusal, sendRequest } from './http-request';
+import { refusal, sendRequest } from './http-request';
 import { parseS3Error } from './s3-answer';
-
-/** One PUT of a whole file to a (presigned) URL. */
-export interface PutObjectInput {
-  url: string;
-  /** The file; sent as a stream by the browser, never read into memory. */
-  body: Blob;
-  /** Request headers; for a presigned URL exactly the signed ones. */
-  headers: Record<string, string>;
-  /** Called with the bytes sent so far, as the browser reports them. */
-  onProgress?: (uploaded: number) => void;
-  signal?: AbortSignal | undefined;
-}
 
 /**
  * PUTs `body` to `url` (with `XMLHttpRequest`, for upload progress).
  *
+ * @param headers - Request headers; for a presigned URL exactly the signed ones.
+ * @param body - The file; sent as a stream by the browser, never read into memory.
+ * @param onProgress - Called with the bytes sent so far, as the browser reports them.
  * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts.
  * @throws {@link UploadClientError} `STORAGE_ERROR` on a non-2xx answer (`status`, S3's `<Code>` as
  *   `answerCode`, `<Message>` in the message, `retryAfter` when readable); `NETWORK_ERROR` when no
  *   answer came (a connection reset, or a CORS rule missing on the bucket, looks like this too).
  */
-export async function putObject(input: PutObjectInput): Promise<void> {
-  const xhr = await sendRequest({ ...input, method: 'PUT', noAnswer: NO_ANSWER_MESSAGE });
-  if (isSuccess(xhr)) return;
+export async function putObject(
+  url: string,
+  headers: Record<string, string>,
+  body: Blob,
+  signal: AbortSignal | undefined,
+  onProgress?: (uploaded: number) => void,
+): Promise<void> {
+  const xhr = await sendRequest('PUT', url, headers, body, signal, NO_ANSWER_MESSAGE, onProgress);
   const { code, message } = parseS3Error(xhr.responseText);
-  throw refusal('STORAGE_ERROR', storageRefusalMessage(xhr.status, code, message), xhr, code);
+  const refused = refusal(xhr, 'STORAGE_ERROR', storageRefusalMessage(xhr.status, code, message), code);
+  if (refused) throw refused;
 }
 
 /**

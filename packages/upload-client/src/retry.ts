@@ -61,22 +61,25 @@ export interface RetryOptions {
   onRetry?: RetryListener;
 }
 
-/** Retry options after defaults and checks. */
-export interface RetrySettings {
+/** Retry options after defaults and checks, with the signal that cancels the upload. */
+export interface RetrySettings extends RetryOptions {
   maxAttempts: number;
-  onRetry: RetryListener | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /**
  * Applies the default (3 attempts) and checks `maxAttempts`.
+ * @returns a copy of `options` with `maxAttempts` set.
  * @throws {@link UploadClientError} `INVALID_OPTIONS` when `maxAttempts` is not an integer of at least 1.
  */
-export function resolveRetrySettings(options: RetryOptions): RetrySettings {
+export function resolveRetrySettings<T extends RetryOptions & { signal?: AbortSignal | undefined }>(
+  options: T,
+): T & RetrySettings {
   const { maxAttempts = DEFAULT_MAX_ATTEMPTS } = options;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
     throw new UploadClientError('INVALID_OPTIONS', `maxAttempts must be an integer of at least 1. Got ${maxAttempts}.`);
   }
-  return { maxAttempts, onRetry: options.onRetry };
+  return { ...options, maxAttempts };
 }
 
 /**
@@ -137,20 +140,20 @@ export function waitForRetry(ms: number, signal?: AbortSignal): Promise<void> {
 /**
  * Runs `attempt` up to `settings.maxAttempts` times. After a failure, `delayFor(error, retry)` says how long
  * to wait (milliseconds) before retry number `retry` (1 for the first), or `undefined` to give up; the
- * listener hears of each retry before the wait.
+ * listener (`settings.onRetry`) hears of each retry before the wait, which `settings.signal` ends at once.
  *
  * @returns what the first successful attempt returns.
- * @throws the last attempt's error; the `AbortError` `Upload aborted.` when `signal` aborts during a wait.
+ * @throws the last attempt's error; the `AbortError` `Upload aborted.` when the signal aborts.
  */
 export async function withRetries<T>(
-  attempt: (number: number) => Promise<T>,
+  attempt: () => Promise<T>,
   settings: RetrySettings,
-  signal: AbortSignal | undefined,
   delayFor: (error: unknown, retry: number) => number | undefined = retryDelay,
 ): Promise<T> {
+  const { signal } = settings;
   for (let number = 1; ; number++) {
     try {
-      return await attempt(number);
+      return await attempt();
     } catch (error) {
       if (signal?.aborted) throw createAbortError();
       const delayMs = number < settings.maxAttempts ? delayFor(error, number) : undefined;

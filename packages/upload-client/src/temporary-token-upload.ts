@@ -2,15 +2,17 @@
  * The temporary-token strategy in the browser. Loaded with `import()` on its first use, like the AWS SDK
  * chunk it loads in turn, so that an app that only uses presigned URLs downloads neither.
  */
-import { UPLOAD_STRATEGIES, type UploadResult } from '@upbeam/upload-protocol';
+import { UPLOAD_STRATEGIES, type TemporaryTokenUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
 import { UploadClientError } from './errors';
 import { resolveMultipartSettings } from './multipart-options';
 import { objectUrl } from './object-url';
-import { postToEndpoint, prepareUpload } from './prepare';
+import { postToEndpoint } from './prepare';
 import type { UploadContext } from './upload-file';
 
-/** Fields of the temporary-token answer that the engine reads, besides `key` and `bucket`. */
+/** Fields of the temporary-token answer that the engine reads. */
 const TOKEN_FIELDS = [
+  'key',
+  'bucket',
   'region',
   'token.Credentials.AccessKeyId',
   'token.Credentials.SecretAccessKey',
@@ -27,7 +29,7 @@ const TOKEN_FIELDS = [
  * @throws as `uploadFile`.
  */
 export async function uploadWithTemporaryToken(upload: UploadContext): Promise<UploadResult> {
-  const { file, filetype, options, retry } = upload;
+  const { file, filetype, options } = upload;
   if (options.strategy !== 'temporary-token') {
     throw new UploadClientError('INVALID_OPTIONS', `strategy must be one of: ${UPLOAD_STRATEGIES.join(', ')}. Got ${String(options.strategy)}.`);
   }
@@ -35,9 +37,9 @@ export async function uploadWithTemporaryToken(upload: UploadContext): Promise<U
   // The AWS SDK chunk loads while the server prepares the upload.
   const engine = import('./multipart-upload');
   engine.catch(() => {});
-  const prepared = await prepareUpload(upload, 'temporary-token', TOKEN_FIELDS);
+  const prepared = await postToEndpoint<TemporaryTokenUploadResponse>(upload, { strategy: 'temporary-token' }, TOKEN_FIELDS);
   const { uploadMultipart } = await engine;
-  await uploadMultipart({ file, filetype, prepared, settings, retry, onProgress: upload.report, signal: options.signal });
+  await uploadMultipart({ file, filetype, prepared, settings, retry: options, onProgress: upload.report, signal: options.signal });
   // A server with a size limit checks the stored object now (storage cannot bind a size to credentials).
   const { key, bucket, receipt } = prepared;
   if (receipt) await postToEndpoint(upload, { strategy: 'temporary-token', complete: { key, receipt } });

@@ -7,7 +7,7 @@ import {
 } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
 import type { MultipartOptions } from './multipart-options';
-import { prepareUpload, type PrepareEndpoint } from './prepare';
+import { postToEndpoint, type PrepareEndpoint } from './prepare';
 import { monotonicProgress, type ProgressListener } from './progress';
 import { isExpiredUrlError, presignedUrlExpiry, putObject } from './put-object';
 import { resolveRetrySettings, retryDelay, withRetries, type RetryOptions, type RetrySettings } from './retry';
@@ -32,13 +32,16 @@ export interface UploadOptions extends MultipartOptions, RetryOptions {
   signal?: AbortSignal;
 }
 
+/** Fields of the presigned answer that the engine reads. */
+const PRESIGNED_FIELDS = ['key', 'bucket', 'url'];
+
 /** One upload as the strategies and the endpoint requests see it. */
 export interface UploadContext {
   file: File;
   /** Content type sent (and signed): `file.type`, or `application/octet-stream` when the browser has none. */
   filetype: string;
-  options: UploadOptions;
-  retry: RetrySettings;
+  /** The options, `maxAttempts` resolved (default 3). */
+  options: UploadOptions & RetrySettings;
   /** Reports the bytes sent so far (never backwards: see `monotonicProgress`). */
   report: (uploaded: number) => void;
 }
@@ -50,40 +53,34 @@ export interface UploadContext {
  * @returns the stored object: the signed URL without its query string, bucket and key.
  */
 async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
-  const { file, filetype, options, retry } = upload;
-  const { signal } = options;
-  let prepared: (PresignedUploadResponse & { expiresAt: number }) | undefined;
+  const { file, options } = upload;
+  let prepared: PresignedUploadResponse | undefined;
+  let expiresAt = 0;
   let expired = false;
-  const stored = await withRetries(
+  const { url, bucket, key } = await withRetries(
     async () => {
       expired = false;
       if (!prepared) {
-        const answer = await prepareUpload(upload, 'presigned', ['url']);
-        prepared = { ...answer, expiresAt: presignedUrlExpiry(answer.url) };
+        prepared = await postToEndpoint<PresignedUploadResponse>(upload, { strategy: 'presigned' }, PRESIGNED_FIELDS);
+        expiresAt = presignedUrlExpiry(prepared.url);
       }
       try {
-        await putObject({
-          url: prepared.url,
-          body: file,
-          // Exactly the signed headers; servers before `headers` existed signed these two.
-          headers: prepared.headers ?? { 'Content-Type': filetype, 'Cache-Control': OBJECT_CACHE_CONTROL },
-          onProgress: upload.report,
-          signal,
-        });
+        // Exactly the signed headers; servers before `headers` existed signed these two.
+        const headers = prepared.headers ?? { 'Content-Type': upload.filetype, 'Cache-Control': OBJECT_CACHE_CONTROL };
+        await putObject(prepared.url, headers, file, options.signal, upload.report);
         return prepared;
       } catch (error) {
-        expired = isExpiredUrlError(error, prepared.expiresAt);
+        expired = isExpiredUrlError(error, expiresAt);
         if (expired) prepared = undefined;
         throw error;
       }
     },
-    retry,
-    signal,
+    options,
     // A fresh URL needs no wait; a preparation that failed has used its own attempts already.
     (error, retryNumber) => (expired ? 0 : prepared && retryDelay(error, retryNumber)),
   );
-  const { origin, pathname } = new URL(stored.url);
-  return { url: origin + pathname, bucket: stored.bucket, key: stored.key };
+  const { origin, pathname } = new URL(url);
+  return { url: origin + pathname, bucket, key };
 }
 
 /**
@@ -118,8 +115,7 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
   const upload: UploadContext = {
     file,
     filetype: file.type || FALLBACK_CONTENT_TYPE,
-    options,
-    retry: resolveRetrySettings(options),
+    options: resolveRetrySettings(options),
     report: monotonicProgress(file.size, options.onProgress),
   };
   if (signal?.aborted) throw createAbortError();

@@ -65,7 +65,7 @@ export function isUploadClientError(value: unknown): value is UploadClientError 
  * Message of a `NETWORK_ERROR` from storage: the request got no answer the page may read. A bucket without
  * a CORS rule for the page's origin looks exactly like a network failure to the browser.
  */
-export const NO_ANSWER_MESSAGE = 'No answer from storage: network down, or no CORS rule on the bucket for this origin.';
+export const NO_ANSWER_MESSAGE = 'No answer from storage: network down, or no CORS rule for this origin.';
 
 /**
  * Message of a `STORAGE_ERROR`: the status, S3's `<Code>` and `<Message>` when storage sent them, e.g.

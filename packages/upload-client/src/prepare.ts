@@ -53,7 +53,7 @@ export function postToEndpoint<T>(
       { ...endpoint?.headers, 'Content-Type': 'application/json' },
       JSON.stringify(body),
       options.signal,
-      `Could not reach the upload endpoint ${url}.`,
+      `No answer from the upload endpoint ${url}.`,
     );
     let answer: Partial<UploadErrorBody> | undefined;
     try {

@@ -13,12 +13,13 @@ export type ProgressListener = (progress: UploadProgress) => void;
 
 /**
  * Wraps a listener so that it never sees progress go backwards or past the file size (a browser may
- * report `loaded` above the body size, and a retried request starts again from 0).
+ * report `loaded` above the body size, and a retried request starts again from 0). `uploaded` is never
+ * negative (the browser's `loaded`).
  */
 export function monotonicProgress(size: number, listener: ProgressListener | undefined): (uploaded: number) => void {
   let last = -1;
   return (uploaded) => {
-    const clamped = Math.min(Math.max(uploaded, 0), size);
+    const clamped = Math.min(uploaded, size);
     if (clamped <= last) return;
     last = clamped;
     listener?.({ uploaded: clamped, size, progress: size === 0 ? 100 : (clamped / size) * 100 });

@@ -31,9 +31,9 @@ export const RETRYABLE_STATUSES: readonly number[] = [408, 429, 500, 502, 503, 5
 /**
  * S3 error codes that another attempt may cure, whatever their status: `SlowDown` (503, throttling),
  * `RequestTimeout` (400, the connection idled), `InternalError` (500, or inside a 200 CompleteMultipartUpload
- * answer), `ServiceUnavailable` (503).
+ * answer). `ServiceUnavailable` always comes with 503, which is retried for its status.
  */
-export const RETRYABLE_S3_CODES: readonly string[] = ['SlowDown', 'RequestTimeout', 'InternalError', 'ServiceUnavailable'];
+export const RETRYABLE_S3_CODES: readonly string[] = ['SlowDown', 'RequestTimeout', 'InternalError'];
 
 /** What an `onRetry` listener receives before each retry. */
 export interface RetryEvent {
@@ -87,7 +87,7 @@ export function resolveRetrySettings<T extends RetryOptions & { signal?: AbortSi
  * `[0, min(20000, 500 × 2^(retry-1)))`.
  */
 export function backoffDelay(retry: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(MAX_RETRY_DELAY_MS, RETRY_BASE_DELAY_MS * 2 ** Math.max(0, retry - 1));
+  const ceiling = Math.min(MAX_RETRY_DELAY_MS, RETRY_BASE_DELAY_MS * 2 ** (retry - 1));
   return Math.floor(random() * ceiling);
 }
 
@@ -99,7 +99,8 @@ export function backoffDelay(retry: number, random: () => number = Math.random):
 export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
   const text = value?.trim() ?? '';
   // An HTTP-date as servers must send it (IMF-fixdate, RFC 9110) ends in GMT; other text is not a date.
-  const ms = /^\d+(\.\d+)?$/.test(text) ? Number(text) * 1000 : /GMT$/.test(text) ? Date.parse(text) - now : Number.NaN;
+  // Digits and dots only: seconds (`Number` refuses `1.2.3`); `-5`, `3s`, `0x10` and the like are not.
+  const ms = /^[\d.]+$/.test(text) ? Number(text) * 1000 : /GMT$/.test(text) ? Date.parse(text) - now : Number.NaN;
   return Number.isNaN(ms) ? undefined : Math.min(MAX_RETRY_DELAY_MS, Math.max(0, Math.ceil(ms)));
 }
 
@@ -113,11 +114,11 @@ export function isRetryableAnswer(status: number, s3Code?: string): boolean {
  * `undefined` when it must not be retried (a cancel, a refusal that cannot succeed, a bad option).
  * Network errors and retryable answers wait the server's `Retry-After` (capped) or the backoff.
  */
-export function retryDelay(error: unknown, retry: number, random: () => number = Math.random): number | undefined {
+export function retryDelay(error: unknown, retry: number): number | undefined {
   // Only answers carry a status: a refused option or an unreadable preparation answer is never retried.
   const retryable =
     isUploadClientError(error) && (error.code === 'NETWORK_ERROR' || isRetryableAnswer(error.status ?? 0, error.answerCode));
-  return retryable ? (parseRetryAfter(error.retryAfter) ?? backoffDelay(retry, random)) : undefined;
+  return retryable ? (parseRetryAfter(error.retryAfter) ?? backoffDelay(retry)) : undefined;
 }
 
 /**

@@ -15,5 +15,5 @@ export function parseS3Error(text: string): { code: string | undefined; message:
  * the browser from logging "Refused to get unsafe header" when the bucket does not expose it.
  */
 export function retryAfterIn(rawHeaders: string): string | undefined {
-  return /^retry-after:[ \t]*([^\r\n]*)/im.exec(rawHeaders)?.[1]?.trim() || undefined;
+  return /^retry-after:(.*)/im.exec(rawHeaders)?.[1]?.trim() || undefined;
 }

@@ -50,7 +50,7 @@ export interface UploadContext {
  * The presigned strategy: prepare, then PUT the file to the signed URL. A PUT that fails on the network
  * or with a retryable answer is sent again after the backoff (the browser starts the body from byte 0;
  * reported progress holds); a PUT refused because the URL expired is prepared again first, at once.
- * @returns the stored object: the signed URL without its query string, bucket and key.
+ * @returns the stored object: the signed URL without its query string (the signature), bucket and key.
  */
 async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
   const { file, options } = upload;
@@ -79,8 +79,7 @@ async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
     // A fresh URL needs no wait; a preparation that failed has used its own attempts already.
     (error, retryNumber) => (expired ? 0 : prepared && retryDelay(error, retryNumber)),
   );
-  const { origin, pathname } = new URL(url);
-  return { url: origin + pathname, bucket, key };
+  return { url: url.split('?')[0]!, bucket, key };
 }
 
 /**
@@ -123,7 +122,7 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
   const result =
     (options.strategy ?? 'presigned') === 'presigned'
       ? await uploadPresigned(upload)
-      : await (await import('./temporary-token-upload')).uploadWithTemporaryToken(upload);
+      : await (await import('./temporary-token')).uploadWithTemporaryToken(upload);
   upload.report(file.size);
   return result;
 }

@@ -13,13 +13,13 @@ export interface FileInputProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 export function createFileInput() {
   const input: { current: HTMLInputElement | null } = { current: null };
   return {
-    FileInput({ onChange, style, ...props }: FileInputProps) {
+    FileInput({ onChange, ...props }: FileInputProps) {
       return (
         <input
+          hidden
           {...props}
           ref={input}
           type="file"
-          style={{ display: 'none', ...style }}
           onChange={(event) => {
             const file = event.target.files?.[0];
             // Cleared so that picking the same file again fires onChange again.

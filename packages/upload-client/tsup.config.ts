@@ -1,3 +1,5 @@
 import { libraryConfig } from '../../tsup.base';
 
-export default libraryConfig();
+export default libraryConfig({
+  entry: ['src/index.ts', 'src/multipart.ts'],
+});

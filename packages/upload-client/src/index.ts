@@ -6,14 +6,9 @@
 export { uploadFile, type UploadOptions } from './upload-file';
 export { UploadTracker, type TrackedFile, type TrackedFileStatus } from './upload-tracker';
 export type { PrepareEndpoint } from './prepare';
-export {
-  DEFAULT_QUEUE_SIZE,
-  MAX_PARTS,
-  MIN_PART_SIZE,
-  type MultipartOptions,
-  type ObjectTag,
-} from './multipart-options';
-export { objectUrl, type ObjectLocation } from './object-url';
+// Types only: the multipart constants and objectUrl are values of `@upbeam/upload-client/multipart`, so that
+// the presigned path's chunk does not carry the temporary-token code (see src/multipart.ts).
+export type { MultipartOptions, ObjectTag } from './multipart-options';
 export {
   DEFAULT_MAX_ATTEMPTS,
   MAX_RETRY_DELAY_MS,

@@ -174,7 +174,8 @@ describe('example page in chromium, temporary-token strategy (multipart), embedd
     await page.setInputFiles('[data-testid="file-input"]', filePath);
     const item = page.getByTestId('upload');
     await expect.poll(async () => Number(await item.getAttribute('data-progress')), { timeout: 60_000 }).toBeGreaterThan(0);
-    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    // force: no waiting for the button to stand still (the progress text beside it changes width).
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click({ force: true });
     await expect.poll(() => page.getByTestId('error').textContent()).toBe('AbortError: Upload aborted.');
     expect(await item.getAttribute('data-status')).toBe('aborted');
     // The multipart upload is aborted on storage (AbortMultipartUpload) before the promise rejects.

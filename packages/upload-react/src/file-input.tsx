@@ -13,13 +13,15 @@ export interface FileInputProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 export function createFileInput() {
   const input: { current: HTMLInputElement | null } = { current: null };
   return {
-    FileInput({ onChange, ...props }: FileInputProps) {
+    FileInput({ onChange, style, ...props }: FileInputProps) {
       return (
         <input
-          hidden
           {...props}
           ref={input}
           type="file"
+          // Inline, so that no stylesheet rule for inputs shows it (the `hidden` attribute yields to any
+          // `display` rule); pass a `display` in `style` to show it.
+          style={{ display: 'none', ...style }}
           onChange={(event) => {
             const file = event.target.files?.[0];
             // Cleared so that picking the same file again fires onChange again.

@@ -41,7 +41,10 @@ export interface RetryEvent {
   attempt: number;
   /** Wait before it, in milliseconds (0 when a fresh presigned URL replaces an expired one). */
   delayMs: number;
-  /** Why the previous attempt failed: an `UploadClientError` (its `cause` holds the storage's answer). */
+  /**
+   * Why the previous attempt failed: an `UploadClientError` with the answer's `status`, `answerCode` and
+   * `retryAfter` when there was one (on the multipart path, `cause` holds the AWS SDK's error).
+   */
   error: unknown;
 }
 

@@ -9,8 +9,8 @@ export function sdkErrorStatus(error: unknown): number | undefined {
 
 /**
  * Maps an error of lib-storage or the S3 client to an {@link UploadClientError}, the SDK error kept as
- * `cause`: `MISSING_ETAG` (with the CORS hint), `STORAGE_ERROR` when storage answered (its S3 code is the
- * error's name), `NETWORK_ERROR` when it did not. Anything else is returned as it is.
+ * `cause`: `MISSING_ETAG` (with the CORS hint), `STORAGE_ERROR` when storage answered (`status`; the S3 code,
+ * which the SDK makes the error's name, as `answerCode`), `NETWORK_ERROR` when it did not. Anything else is returned as it is.
  */
 export function toClientError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;

@@ -50,5 +50,6 @@ export function presignedUrlExpiry(url: string, now: number = Date.now()): numbe
 export function isExpiredUrlError(error: unknown, expiresAt: number, now: number = Date.now()): boolean {
   if (!isUploadClientError(error)) return false;
   const past = now >= expiresAt;
-  return error.code === 'NETWORK_ERROR' ? past : error.code === 'STORAGE_ERROR' && error.status === 403 && (past || /expired/i.test(error.message));
+  if (error.code === 'NETWORK_ERROR') return past;
+  return error.code === 'STORAGE_ERROR' && error.status === 403 && (past || /expired/i.test(error.message));
 }

@@ -22,8 +22,9 @@ const TOKEN_FIELDS = [
 /**
  * Checks the strategy (`uploadFile` sends every strategy but `presigned` here) and the multipart options,
  * before any request to the endpoint or storage; asks the endpoint for temporary credentials while the
- * AWS SDK chunk loads; sends the file (one PutObject, or a multipart upload); then, when the server limits the size (its answer holds a `receipt`), tells it the object is
- * stored so that it checks the size (`_upload.complete`; the server deletes an object that is too large).
+ * AWS SDK chunk loads; sends the file (one PutObject, or a multipart upload); then, when the server limits
+ * the size (its answer holds a `receipt`), tells it the object is stored so that it checks the size
+ * (`_upload.complete`; the server deletes an object that is too large).
  *
  * @returns `{ url, bucket, key }`, `url` built by {@link objectUrl} (SPEC 7.4).
  * @throws as `uploadFile`.
@@ -31,17 +32,20 @@ const TOKEN_FIELDS = [
 export async function uploadWithTemporaryToken(upload: UploadContext): Promise<UploadResult> {
   const { file, filetype, options } = upload;
   if (options.strategy !== 'temporary-token') {
-    throw new UploadClientError('INVALID_OPTIONS', `strategy must be one of: ${UPLOAD_STRATEGIES.join(', ')}. Got ${String(options.strategy)}.`);
+    const got = String(options.strategy);
+    throw new UploadClientError('INVALID_OPTIONS', `strategy must be one of: ${UPLOAD_STRATEGIES.join(', ')}. Got ${got}.`);
   }
   const settings = resolveMultipartSettings(file.size, options);
   // The AWS SDK chunk loads while the server prepares the upload.
   const engine = import('./multipart-upload');
   engine.catch(() => {});
-  const prepared = await postToEndpoint<TemporaryTokenUploadResponse>(upload, { strategy: 'temporary-token' }, TOKEN_FIELDS);
+  const marker = { strategy: 'temporary-token' } as const;
+  const prepared = await postToEndpoint<TemporaryTokenUploadResponse>(upload, marker, TOKEN_FIELDS);
   const { uploadMultipart } = await engine;
-  await uploadMultipart({ file, filetype, prepared, settings, retry: options, onProgress: upload.report, signal: options.signal });
+  const { report: onProgress } = upload;
+  await uploadMultipart({ file, filetype, prepared, settings, retry: options, onProgress, signal: options.signal });
   // A server with a size limit checks the stored object now (storage cannot bind a size to credentials).
   const { key, bucket, receipt } = prepared;
-  if (receipt) await postToEndpoint(upload, { strategy: 'temporary-token', complete: { key, receipt } });
+  if (receipt) await postToEndpoint(upload, { ...marker, complete: { key, receipt } });
   return { url: objectUrl(prepared), bucket, key };
 }

@@ -1,4 +1,5 @@
 import type { OBJECT_CACHE_CONTROL, UPLOAD_STRATEGIES } from './constants';
+import type { MultipartRequest, RenewRequest } from './multipart';
 
 /** How the endpoint prepares an upload: a signed PUT URL, or temporary credentials for one object key. */
 export type UploadStrategy = (typeof UPLOAD_STRATEGIES)[number];
@@ -17,14 +18,26 @@ export interface UploadRequestBody {
    * strategy then signs it as Content-Length, so storage refuses any other size.
    */
   filesize?: number;
-  /**
-   * Marker holding the chosen strategy. `complete` is sent after a temporary-token upload to a server that
-   * limits the size: the key and the `receipt` of the preparation answer, so that the server checks the
-   * stored object (HEAD) and deletes it if it is larger than allowed.
-   */
-  _upload: { strategy: UploadStrategy; complete?: { key: string; receipt: string } };
+  /** Marker holding the chosen strategy, and the operation when it is not a plain preparation. */
+  _upload: UploadMarker;
   /** Any extra fields supplied by the caller. */
   [extra: string]: unknown;
+}
+
+/**
+ * The `_upload` marker of a request body: the strategy, and at most one operation.
+ * - none: prepare an upload (a presigned PUT URL, or temporary credentials).
+ * - `complete`: sent after a temporary-token upload to a server that limits the size: the key and the
+ *   `receipt` of the preparation answer, so that the server checks the stored object (HEAD) and deletes it
+ *   if it is larger than allowed.
+ * - `multipart` (presigned strategy): an operation of a presigned multipart upload.
+ * - `renew` (temporary-token strategy): fresh credentials for the same key.
+ */
+export interface UploadMarker {
+  strategy: UploadStrategy;
+  complete?: { key: string; receipt: string };
+  multipart?: MultipartRequest;
+  renew?: RenewRequest;
 }
 
 /** Fields that every successful preparation answer carries. */
@@ -84,6 +97,17 @@ export interface TemporaryTokenUploadResponse extends PreparedUploadBase {
    * the browser sends this back in `_upload.complete` once stored, and the server checks the object.
    */
   receipt?: string;
+  /**
+   * Sent back in `_upload.renew` to get fresh credentials for the same key before these expire (a long
+   * upload). Absent from servers that cannot renew.
+   */
+  ticket?: string;
+  /**
+   * The server's clock when it answered (ISO 8601). The browser signs storage requests with these
+   * credentials: it corrects its own clock by the difference when that is over 5 minutes (SPEC 9: clock
+   * skew threshold 300000 ms), as storage refuses requests signed with a time that far off.
+   */
+  serverTime?: string;
 }
 
 /** Answer to `_upload.complete`: the object is stored and within the limit. */

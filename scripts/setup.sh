@@ -2,8 +2,8 @@
 # Installs what Upbeam's commands need on a fresh machine that has Node (>= 20.19) and npm:
 #   pnpm (the version in package.json's packageManager), the workspace's packages, and
 #   --browser  Debian's chromium for the browser tests (apt-get; never a browser download of playwright's own)
-#   --ceph     Debian's Ceph packages (radosgw) for the suites on a real S3 gateway, through the project's
-#              shared script beside the repository: ../shared/tools/ceph-rgw.sh install (apt-get, ~30 s)
+#   --ceph     Debian's Ceph packages (radosgw) for the suites on a real S3 gateway, through the
+#              repository's script: tools/ceph-rgw/ceph-rgw.sh install (apt-get, ~30 s)
 # Idempotent: what is already there is left as it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,11 +47,7 @@ if [ "$browser" = true ]; then
 fi
 
 if [ "$ceph" = true ]; then
-  rgw_script=../shared/tools/ceph-rgw.sh
-  if [ ! -f "$rgw_script" ]; then
-    echo "setup: $rgw_script is missing: the shared folder must sit beside the repository" >&2
-    exit 1
-  fi
+  rgw_script=tools/ceph-rgw/ceph-rgw.sh
   # ceph-rgw.sh start waits for radosgw with curl.
   if ! command -v curl >/dev/null 2>&1; then
     echo "setup: installing curl for ceph-rgw.sh"

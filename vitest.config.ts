@@ -4,7 +4,11 @@ import { defineConfig } from 'vitest/config';
  * One test run for the whole monorepo, in three projects:
  * - unit: pure code beside its source (`src/**\/*.test.ts`), no network.
  * - integration: packages against a real S3-compatible server started by the tests (`test/**`).
- * - browser: real headless chromium (Debian's /usr/bin/chromium via playwright-core) on the examples.
+ * - browser: the examples in real browsers of three engines (`@upbeam/test-browser`): Debian's chromium
+ *   (playwright-core), firefox-esr (puppeteer-core over WebDriver BiDi) and WebKitGTK (WebKitWebDriver
+ *   under Xvfb), installed by `scripts/install-browsers.sh`. The suites that matter to users run once per
+ *   engine (`describe.each(ENGINES)`; `UPBEAM_BROWSERS=firefox,webkit` narrows them); the retry and
+ *   fault-run suites run in chromium only. One file at a time: each starts browsers and servers.
  *
  * The integration and browser projects share one Ceph radosgw per run (~15 s to start), read in tests
  * with `inject('radosgw')`. Its global setup is listed per project, not at the root: vitest runs the

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Upbeam's commands need on a fresh machine that has Node (>= 20.19) and npm:
 #   pnpm (the version in package.json's packageManager), the workspace's packages, and
-#   --browser  Debian's chromium for the browser tests (apt-get; never a browser download of playwright's own)
+#   --browser  Debian's chromium, firefox-esr, webkit2gtk-driver and xvfb for the browser tests
+#              (scripts/install-browsers.sh: apt-get; never a browser download of a tool's own)
 #   --ceph     Debian's Ceph packages (radosgw) for the suites on a real S3 gateway, through the
 #              repository's script: tools/ceph-rgw/ceph-rgw.sh install (apt-get, ~30 s)
 #   --node=24,22,20  each Node major the suites run on that the machine's own Node is not: the npm package
@@ -42,11 +43,7 @@ else
 fi
 
 if [ "$browser" = true ]; then
-  chromium_path=${CHROMIUM_PATH:-/usr/bin/chromium}
-  if [ ! -x "$chromium_path" ]; then
-    echo "setup: installing Debian's chromium for the browser tests"
-    apt_install chromium
-  fi
+  bash scripts/install-browsers.sh
 fi
 
 if [ "$ceph" = true ]; then

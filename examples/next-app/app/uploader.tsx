@@ -7,6 +7,12 @@ const STRATEGIES: { value: UploadStrategy; label: string }[] = [
   { value: 'temporary-token', label: 'Temporary token (multipart)' },
 ];
 
+/** The two preparation routes of this app, the same handler in either router. */
+const ROUTES: { url: string; label: string }[] = [
+  { url: '/api/s3-upload', label: 'App Router (app/api/s3-upload/route.ts)' },
+  { url: '/api/pages-router/s3-upload', label: 'Pages Router (pages/api/pages-router/s3-upload.ts)' },
+];
+
 function describe(error: unknown): string {
   return error instanceof Error || error instanceof DOMException ? `${error.name}: ${error.message}` : String(error);
 }
@@ -43,7 +49,8 @@ function Upload({ tracked, onCancel }: { tracked: TrackedFile; onCancel: () => v
 /** The file picker, the strategy selector and the list of uploads with their progress. */
 export function Uploader() {
   const [strategy, setStrategy] = useState<UploadStrategy>('presigned');
-  const { FileInput, openFileDialog, uploadToS3, files, cancel, resetFiles } = useS3Upload({ strategy });
+  const [route, setRoute] = useState(ROUTES[0]!.url);
+  const { FileInput, openFileDialog, uploadToS3, files, cancel, resetFiles } = useS3Upload({ strategy, endpoint: { url: route } });
   const [error, setError] = useState<string>();
 
   const onFile = async (file: File) => {
@@ -67,6 +74,21 @@ export function Uploader() {
               value={option.value}
               checked={strategy === option.value}
               onChange={() => setStrategy(option.value)}
+            />
+            {option.label}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="strategy">
+        <legend>Route</legend>
+        {ROUTES.map((option) => (
+          <label key={option.url}>
+            <input
+              type="radio"
+              name="route"
+              value={option.url}
+              checked={route === option.url}
+              onChange={() => setRoute(option.url)}
             />
             {option.label}
           </label>

@@ -6,29 +6,46 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { LOCAL_S3_CREDENTIALS } from '@upbeam/local-s3';
-import { launchBrowser, openPage as openExamplePage, progressSeen, type TestBrowser } from '@upbeam/test-browser';
-import type { Page } from 'playwright-core';
+import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
+import {
+  ENGINES,
+  EXAMPLE_SELECTORS as SELECTORS,
+  launchBrowser,
+  openExamplePage,
+  progressRenderBudget,
+  startThrottleProxy,
+  type ExamplePage,
+  type TestBrowser,
+  type ThrottleProxy,
+} from '@upbeam/test-browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalSts, type LocalSts } from '../scripts/local-sts';
 
-// The Next.js example as a user runs it after `pnpm build`: `pnpm start` (scripts/with-local-s3.ts, which
-// starts the embedded storage and then `next start`) as a child process, the page in headless chromium, a
-// file picked on the page, and the bytes read back from the storage. The storage listens on another port
-// than the page, so the upload is cross-origin and the bucket's CORS rule is exercised.
+// The Next.js example as a user runs it after `pnpm build` with a bucket of their own: `pnpm start`
+// (scripts/with-local-s3.ts, which then runs `next start` as is) as a child process, with S3_UPLOAD_*
+// settings that name an S3-compatible server this test starts (s3rver and an STS stand-in), reached through
+// a throttling proxy so that uploads take a few seconds in every engine. The page runs in chromium, Firefox
+// and WebKit; the bytes are read back from storage. Storage listens on another port than the page, so the
+// upload is cross-origin and the bucket's CORS rule is exercised. Both routes are served by `next start`:
+// the App Router's app/api/s3-upload/route.ts and the Pages Router's pages/api/pages-router/s3-upload.ts.
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const FILE_SIZE = 8 * 1024 * 1024 + 123;
-/** Upload bandwidth the page gets (DevTools network emulation), bytes per second: ~2 s for the file. */
+/** Upload bandwidth through the proxy, bytes per second: ~2 s for the file. */
 const UPLOAD_BYTES_PER_SECOND = 4 * 1024 * 1024;
-const BUCKET = 'upbeam-local';
 const READY_TIMEOUT_MS = 60_000;
+const PAGES_ROUTE = '/api/pages-router/s3-upload';
+const PAGES_ROUTE_RADIO = `input[name="route"][value="${PAGES_ROUTE}"]`;
+const APP_ROUTE_RADIO = 'input[name="route"][value="/api/s3-upload"]';
 
 let app: ChildProcess | undefined;
 let output = '';
 let origin: string;
+let storage: LocalS3;
+let sts: LocalSts;
+let proxy: ThrottleProxy;
 let s3: S3Client;
-let browser: TestBrowser;
 let workDir: string;
 let filePath: string;
 let fileBytes: Buffer;
@@ -56,7 +73,7 @@ async function waitUntilServing(url: string): Promise<void> {
   }
 }
 
-/** Stops the app's process group (the wrapper, `next start` and the storage in it) by its id. */
+/** Stops the app's process group (the wrapper and `next start` in it) by its id. */
 async function stopApp(): Promise<void> {
   const child = app;
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
@@ -82,8 +99,12 @@ beforeAll(async () => {
   filePath = join(workDir, 'holiday video.bin');
   await writeFile(filePath, fileBytes);
 
-  const [port, storagePort] = [await freePort(), await freePort()];
+  const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
+  storage = await startLocalS3({ allowedOrigins: [origin], directory: join(workDir, 's3') });
+  sts = await startLocalSts(storage);
+  proxy = await startThrottleProxy(storage.endpoint, UPLOAD_BYTES_PER_SECOND);
+  s3 = storage.createClient();
   app = spawn(
     process.execPath,
     ['--import', 'tsx', 'scripts/with-local-s3.ts', 'start', '--port', String(port), '--hostname', '127.0.0.1'],
@@ -92,87 +113,135 @@ beforeAll(async () => {
       // Its own process group, so that teardown stops `next start` too, by the group's id.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Set in the environment, they win over a developer's .env.local (Next.js's loader keeps variables
+      // already set).
       env: {
         ...process.env,
-        // Blank settings win over a developer's .env.local (Next.js's loader keeps variables already set):
-        // the app must take its embedded-storage default.
-        S3_UPLOAD_KEY: '',
-        S3_UPLOAD_SECRET: '',
-        S3_UPLOAD_BUCKET: '',
-        S3_UPLOAD_REGION: '',
-        LOCAL_S3_PORT: String(storagePort),
-        LOCAL_S3_DIR: join(workDir, 's3'),
+        ...storage.env,
+        S3_UPLOAD_ENDPOINT: proxy.url,
+        S3_UPLOAD_FORCE_PATH_STYLE: 'true',
+        S3_UPLOAD_STS_ENDPOINT: sts.endpoint,
       },
     },
   );
   app.stdout!.on('data', (part: Buffer) => (output += part.toString()));
   app.stderr!.on('data', (part: Buffer) => (output += part.toString()));
-  s3 = new S3Client({
-    region: 'us-east-1',
-    endpoint: `http://127.0.0.1:${storagePort}`,
-    forcePathStyle: true,
-    credentials: LOCAL_S3_CREDENTIALS,
-  });
-  [browser] = await Promise.all([launchBrowser(), waitUntilServing(origin)]);
+  await waitUntilServing(origin);
 });
 
 afterAll(async () => {
-  await browser?.close();
   s3?.destroy();
   await stopApp();
+  await proxy?.close();
+  await sts?.close();
+  await storage?.close();
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
-const openPage = () => openExamplePage(browser.context, origin, UPLOAD_BYTES_PER_SECOND);
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 async function storedBytes(key: string): Promise<Uint8Array> {
-  const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+  const object = await s3.send(new GetObjectCommand({ Bucket: storage.bucket, Key: key }));
   return object.Body!.transformToByteArray();
 }
 
-describe('Next.js example (next start) in chromium, embedded storage', () => {
-  it('offers both strategies, presigned first', async () => {
-    const page = await openPage();
-    await expect.poll(() => page.getByLabel('Presigned URL (one PUT)').isChecked()).toBe(true);
-    expect(await page.getByLabel('Temporary token (multipart)').isChecked()).toBe(false);
-    await page.close();
+/** The object key of the page's object URL, `{proxy}/{bucket}/{key}`. */
+async function keyOnPage(page: ExamplePage): Promise<string> {
+  const url = await page.text(SELECTORS.objectUrl);
+  const prefix = `${proxy.url}/${storage.bucket}/`;
+  expect(url?.startsWith(prefix), String(url)).toBe(true);
+  return decodeURIComponent(url!.slice(prefix.length));
+}
+
+describe('Next.js example (next start): the Pages Router route', () => {
+  const post = (body: string) =>
+    fetch(`${origin}${PAGES_ROUTE}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+  it('prepares a presigned upload like the App Router route', async () => {
+    const response = await post(JSON.stringify({ filename: 'photo.jpg', filetype: 'image/jpeg', _upload: { strategy: 'presigned' } }));
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as { key: string; url: string };
+    expect(answer.key).toMatch(/^next-s3-uploads\/[A-Za-z0-9_-]{21}\/photo\.jpg$/);
+    expect(answer.url.startsWith(`${proxy.url}/${storage.bucket}/`)).toBe(true);
+  });
+
+  it('reads the body itself (config: bodyParser false): a body over 16 KiB gets the handler\'s JSON 413', async () => {
+    const response = await post(JSON.stringify({ filename: 'a.bin', filetype: 'application/octet-stream', pad: 'x'.repeat(20_000) }));
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('answers 405 to another method than POST', async () => {
+    expect((await fetch(`${origin}${PAGES_ROUTE}`)).status).toBe(405);
+  });
+});
+
+describe.each(ENGINES)('Next.js example (next start) in %s', (engine) => {
+  let browser: TestBrowser;
+  let page: ExamplePage | undefined;
+
+  beforeAll(async () => {
+    browser = await launchBrowser(engine);
+  });
+  afterAll(async () => {
+    await page?.close().catch(() => {});
+    await browser?.close();
+  });
+
+  async function open(): Promise<ExamplePage> {
+    await page?.close();
+    page = await openExamplePage(browser, origin);
+    return page;
+  }
+
+  it('offers both strategies and both routes, presigned and the App Router first', async () => {
+    const page = await open();
+    expect(await page.isChecked(SELECTORS.presigned)).toBe(true);
+    expect(await page.isChecked(SELECTORS.temporaryToken)).toBe(false);
+    expect(await page.isChecked(APP_ROUTE_RADIO)).toBe(true);
+    expect(await page.isChecked(PAGES_ROUTE_RADIO)).toBe(false);
   });
 
   it('presigned: a file picked on the page climbs to 100% and storage holds the same bytes', async () => {
-    const page = await openPage();
-    const prepared = page.waitForResponse((response) => response.url().endsWith('/api/s3-upload'));
-    await page.setInputFiles('[data-testid="file-input"]', filePath);
-    const answer = await (await prepared).json();
-    expect(answer.url).toContain('X-Amz-Signature=');
-    const item = page.getByTestId('upload');
-    await expect.poll(() => item.getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+    const page = await open();
+    const started = Date.now();
+    await page.setInputFile(SELECTORS.fileInput, filePath);
+    await expect.poll(() => page.attribute(SELECTORS.upload, 'data-status'), { timeout: 60_000 }).toBe('done');
+    const elapsedMs = Date.now() - started;
 
-    const seen = await progressSeen(page);
+    const seen = await page.progressSeen();
     expect(seen.filter((value) => value > 0 && value < 100).length, `progress: ${seen.join(', ')}`).toBeGreaterThanOrEqual(1);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(seen.at(-1)).toBe(100);
-    expect(await page.locator('progress').getAttribute('value')).toBe('100');
+    expect(await page.attribute(SELECTORS.progressBar, 'value')).toBe('100');
 
-    expect(answer.key).toMatch(/^next-s3-uploads\/[A-Za-z0-9_-]{21}\/holiday-video\.bin$/);
-    expect(await page.getByTestId('object-url').textContent()).toContain(answer.key);
-    const stored = await storedBytes(answer.key);
+    const key = await keyOnPage(page);
+    expect(key).toMatch(/^next-s3-uploads\/[A-Za-z0-9_-]{21}\/holiday-video\.bin$/);
+    const stored = await storedBytes(key);
     expect(stored.byteLength).toBe(FILE_SIZE);
     expect(sha256(stored)).toBe(sha256(fileBytes));
-    await page.close();
+    // PENDING the progress throttle in @upbeam/upload-client (issue "every browser engine", point 3): fails
+    // in WebKit until it lands (one render per 8 KiB). Soft: the checks above still count.
+    expect.soft(seen.length, `progress renders in ${elapsedMs} ms`).toBeLessThanOrEqual(progressRenderBudget(elapsedMs));
   });
 
-  it('temporary-token: the same file in parts through the local STS stand-in, same bytes', async () => {
-    const page = await openPage();
-    await page.getByLabel('Temporary token (multipart)').check();
-    const prepared = page.waitForResponse((response) => response.url().endsWith('/api/s3-upload'));
-    await page.setInputFiles('[data-testid="file-input"]', filePath);
-    const answer = await (await prepared).json();
-    expect(answer.token.Credentials.SessionToken).toBeTruthy();
-    const item = page.getByTestId('upload');
-    await expect.poll(() => item.getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
-    expect((await progressSeen(page)).at(-1)).toBe(100);
-    expect(sha256(await storedBytes(answer.key))).toBe(sha256(fileBytes));
-    await page.close();
+  it('temporary-token: the same file in parts through the STS stand-in, same bytes', async () => {
+    const page = await open();
+    await page.click(SELECTORS.temporaryToken);
+    const sent = proxy.requests.length;
+    await page.setInputFile(SELECTORS.fileInput, filePath);
+    await expect.poll(() => page.attribute(SELECTORS.upload, 'data-status'), { timeout: 60_000 }).toBe('done');
+    expect((await page.progressSeen()).at(-1)).toBe(100);
+    expect(proxy.requests.slice(sent).filter((request) => request.method === 'PUT' && request.path.includes('partNumber=')).length).toBeGreaterThanOrEqual(1);
+    expect(sha256(await storedBytes(await keyOnPage(page)))).toBe(sha256(fileBytes));
+  });
+
+  it('presigned through the Pages Router route (createPagesHandler): same bytes', async () => {
+    const page = await open();
+    await page.click(PAGES_ROUTE_RADIO);
+    expect(await page.isChecked(PAGES_ROUTE_RADIO)).toBe(true);
+    await page.setInputFile(SELECTORS.fileInput, filePath);
+    await expect.poll(() => page.attribute(SELECTORS.upload, 'data-status'), { timeout: 60_000 }).toBe('done');
+    expect(sha256(await storedBytes(await keyOnPage(page)))).toBe(sha256(fileBytes));
   });
 });

@@ -20,13 +20,13 @@ export interface RunningExample {
   close(): Promise<void>;
 }
 
-/** Starts the example as a user would run it (`pnpm build && pnpm start`), on ports picked by the OS. */
-export async function startExample(): Promise<RunningExample> {
+/**
+ * Starts the example as a user would run it (`pnpm build && pnpm start`), on ports picked by the OS.
+ * @param staticRoot - The built page to serve; default the example's own build, `dist/`.
+ */
+export async function startExample(staticRoot = fileURLToPath(new URL('../dist', import.meta.url))): Promise<RunningExample> {
   let upload: UploadHandler = async () => new Response(null, { status: 503 });
-  const app = createApp({
-    upload: (request) => upload(request),
-    staticRoot: fileURLToPath(new URL('../dist', import.meta.url)),
-  });
+  const app = createApp({ upload: (request) => upload(request), staticRoot });
   const server: ServerType = await new Promise((resolve) => {
     const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createBucket, createUploadRole, radosgwS3Client } from '@upbeam/ceph-rgw';
 import { FAULT_KINDS, startFaultProxy, type FaultProxy } from '@upbeam/fault-proxy';
-import { launchBrowser, openPage, type TestBrowser } from '@upbeam/test-browser';
+import { launchChromiumContext, openChromiumPage, type ChromiumContext } from '@upbeam/test-browser';
 import { createUploadHandler } from '@upbeam/upload-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
@@ -27,11 +27,11 @@ const SEED = 8430;
 const RUN_TIMEOUT_MS = 240_000;
 
 let example: RunningExample;
-let browser: TestBrowser;
+let browser: ChromiumContext;
 const proxies: FaultProxy[] = [];
 
 beforeAll(async () => {
-  [example, browser] = await Promise.all([startExample(), launchBrowser()]);
+  [example, browser] = await Promise.all([startExample(), launchChromiumContext()]);
 });
 
 afterAll(async () => {
@@ -139,7 +139,7 @@ describe.skipIf(!connection)('on Ceph radosgw', () => {
     try {
       const bytes = randomBytes(2 * 1024 * 1024 + 5);
       await writeFile(join(dir, 'scan.pdf'), bytes);
-      const page = await openPage(browser.context, example.origin, -1);
+      const page = await openChromiumPage(browser.context, example.origin, -1);
       await page.setInputFiles('[data-testid="file-input"]', join(dir, 'scan.pdf'));
       const outcome = await waitForUpload(page, 'scan.pdf', 60_000);
       expect(outcome.status).toBe('done');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FaultKind, FaultProxy } from '@upbeam/fault-proxy';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chooseStrategy, nonDecreasing, progressByFile, recordProgressPerFile, sha256, waitForUpload } from './fault-upload';
-import { openPage } from '@upbeam/test-browser';
+import { openChromiumPage } from '@upbeam/test-browser';
 
 /**
  * The fault run: many uploads of both strategies and mixed sizes from the example page in chromium,
@@ -103,7 +103,7 @@ export async function runFaultRun(target: FaultRunTarget, options: FaultRunOptio
     const progress: Record<string, number[]> = {};
     await Promise.all(
       (['presigned', 'temporary-token'] as const).map(async (strategy) => {
-        const page = await openPage(target.context, target.origin, -1);
+        const page = await openChromiumPage(target.context, target.origin, -1);
         pages.push(page);
         await chooseStrategy(page, strategy);
         await recordProgressPerFile(page);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { startFaultProxy, type FaultProxy, type LoggedRequest, type S3Request } from '@upbeam/fault-proxy';
-import { launchBrowser, openPage, progressSeen, type TestBrowser } from '@upbeam/test-browser';
+import { chromiumProgressSeen, launchChromiumContext, openChromiumPage, type ChromiumContext } from '@upbeam/test-browser';
 import { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from '@upbeam/upload-server';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ import { chooseStrategy, nonDecreasing, sha256 } from './fault-upload';
 const MiB = 1024 * 1024;
 
 let example: RunningExample;
-let browser: TestBrowser;
+let browser: ChromiumContext;
 let proxy: FaultProxy;
 let dir: string;
 let handlerConfig: UploadHandlerConfig;
@@ -36,7 +36,7 @@ function useHandler(config: Partial<UploadHandlerConfig> = {}) {
 }
 
 beforeAll(async () => {
-  [example, browser] = await Promise.all([startExample(), launchBrowser()]);
+  [example, browser] = await Promise.all([startExample(), launchChromiumContext()]);
   proxy = await startFaultProxy({ target: example.storage.endpoint });
   handlerConfig = { ...example.settings, endpoint: proxy.url, stsClient: example.storage.stsClient };
   useHandler();
@@ -71,7 +71,7 @@ const is =
 
 /** Picks `name` on a fresh page with that strategy; `bandwidth` bounds the upload, bytes per second. */
 async function startUpload(name: string, strategy: 'presigned' | 'temporary-token', bandwidth = -1): Promise<Page> {
-  const page = await openPage(browser.context, example.origin, bandwidth);
+  const page = await openChromiumPage(browser.context, example.origin, bandwidth);
   await chooseStrategy(page, strategy);
   await page.setInputFiles('[data-testid="file-input"]', join(dir, name));
   return page;
@@ -89,7 +89,7 @@ async function expectStored(page: Page, name: string): Promise<string> {
   const key = decodeURIComponent(url.slice(prefix.length));
   const object = await example.s3.send(new GetObjectCommand({ Bucket: example.storage.bucket, Key: key }));
   expect(sha256(await object.Body!.transformToByteArray())).toBe(sha256(files.get(name)!));
-  const seen = await progressSeen(page);
+  const seen = await chromiumProgressSeen(page);
   expect(nonDecreasing(seen), `progress went back: ${seen.join(', ')}`).toBe(true);
   expect(seen.at(-1)).toBe(100);
   return key;
@@ -136,7 +136,7 @@ describe('retries in chromium through a fault-injecting proxy: presigned PUT', (
     const page = await startUpload('video.bin', 'presigned', 8 * MiB);
     await expectStored(page, 'video.bin');
     expect(storageRequests('PutObject').map((r) => r.fault)).toEqual(['reset', undefined]);
-    const seen = await progressSeen(page);
+    const seen = await chromiumProgressSeen(page);
     expect(seen.filter((v) => v > 0 && v < 100).length, seen.join(', ')).toBeGreaterThanOrEqual(3);
     await page.close();
   });

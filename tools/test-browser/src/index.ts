@@ -1,54 +1,32 @@
 /**
  * @module
- * A real headless browser for the tests: Debian's chromium (`apt-get install -y chromium`) driven by
- * playwright-core. Never downloads a browser of its own.
+ * Real browsers for the tests, in three engines, behind one small page API ({@link TestPage}):
+ * - chromium: Debian's `chromium`, headless, driven by playwright-core (DevTools protocol);
+ * - firefox: Debian's `firefox-esr`, headless, driven by puppeteer-core over WebDriver BiDi;
+ * - webkit: WebKitGTK's MiniBrowser through Debian's `WebKitWebDriver` (WebDriver classic) under Xvfb.
+ * `scripts/install-browsers.sh` installs them with apt-get; nothing here downloads a browser or a driver.
+ * Upload bandwidth is bounded the same way for every engine, by a throttling proxy in front of storage.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { launchChromium } from './chromium';
+import type { Engine } from './engines';
+import { launchFirefox } from './firefox';
+import type { TestBrowser } from './test-page';
+import { launchWebKit } from './webkit';
 
-/** Path of the browser; `CHROMIUM_PATH` overrides it. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { ALL_ENGINES, CHROMIUM_PATH, ENGINES, FIREFOX_PATH, WEBKIT_DRIVER_PATH, type Engine } from './engines';
+export { CHROMIUM_ARGS, chromiumProgressSeen, launchChromiumContext, openChromiumPage, type ChromiumContext } from './chromium-context';
+export { EXAMPLE_SELECTORS, openExamplePage, progressRenderBudget, type ExamplePage } from './example-page';
+export type { TestBrowser, TestPage } from './test-page';
+export { startThrottleProxy, type ProxiedRequest, type ThrottleProxy } from './throttle-proxy';
 
-/**
- * Flags for headless chromium here: keep it off the network it cannot reach (background networking,
- * component updates, sync, QUIC) and let it run as root in a container.
- */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-] as const;
-
-export { openPage, progressSeen } from './page';
-
-/** A browser context with a fresh profile; `close()` ends the browser and removes the profile. */
-export interface TestBrowser {
-  context: BrowserContext;
-  close(): Promise<void>;
-}
-
-/**
- * Starts headless chromium with a fresh profile. The flags keep it off the network it cannot reach here
- * (background networking, component updates, sync) and make it run as root in a container.
- */
-export async function launchBrowser(): Promise<TestBrowser> {
-  const profile = await mkdtemp(join(tmpdir(), 'upbeam-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [...CHROMIUM_ARGS],
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
+/** Starts a browser of the engine with a fresh profile; `close()` ends it and removes the profile. */
+export function launchBrowser(engine: Engine): Promise<TestBrowser> {
+  switch (engine) {
+    case 'chromium':
+      return launchChromium();
+    case 'firefox':
+      return launchFirefox();
+    case 'webkit':
+      return launchWebKit();
+  }
 }

@@ -1,4 +1,7 @@
 import type {
+  MultipartRequest,
+  MultipartUploadResponse,
+  RenewRequest,
   PresignedUploadResponse,
   TemporaryTokenUploadResponse,
   UploadCompleteResponse,
@@ -11,8 +14,12 @@ import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './pre
 import { readUploadRequest } from './request-body';
 import { present, processEnv, resolveStorageSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
 import { createStorageClient } from './storage-client';
-import { createTokenIssuer, type TokenIssuer, type TokenSettings } from './temporary-token';
+import { createRenewTickets, createTokenIssuer, type RenewTicketFields, type TokenIssuer, type TokenSettings } from './temporary-token';
+import type { Tickets } from './ticket';
 import { checkUploadPolicy, defaultContentDisposition, type UploadPolicySettings } from './upload-policy';
+import { createMultipartStorage } from './multipart-storage';
+import { createMultipartOperations, createMultipartTickets, type MultipartOperations } from './multipart-upload';
+import { createPartPresigner } from './part-presign';
 import { createObjectInspector, createReceipts, type ObjectInspector, type Receipts } from './upload-receipt';
 
 /**
@@ -33,10 +40,14 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * @default `next-s3-uploads/{nanoid}/{sanitized filename}`
    */
   key?: (body: UploadRequestBody, request: Request) => string | Promise<string>;
-  /** Authorize, choose the key, add metadata or a disposition; throw an `UploadError` (4xx) to refuse. */
+  /**
+   * Authorize, choose the key, add metadata or a disposition; throw an `UploadError` (4xx) to refuse. Runs
+   * for every preparation, a multipart `create` and a temporary-token `renew` (whose key it cannot change),
+   * not for the later multipart operations, which their ticket authorizes.
+   */
   onBeforeUpload?: BeforeUploadHook;
   /**
-   * Lifetime of a presigned URL, in seconds.
+   * Lifetime of a presigned URL (a single PUT, or one UploadPart of a multipart upload), in seconds.
    * @default 3600
    */
   expiresIn?: number;
@@ -46,6 +57,13 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * @default console.error
    */
   onError?: (error: unknown) => void;
+}
+
+/** The object a new upload stores: its key, and the headers set with it. */
+interface DecidedObject {
+  key: string;
+  contentDisposition: string | undefined;
+  metadata: Record<string, string> | undefined;
 }
 
 /** A Fetch API handler: works as-is in Next.js App Router, Hono, Bun, Deno and workers. */
@@ -68,13 +86,31 @@ function baseAnswer(settings: ResolvedStorageSettings, key: string) {
 
 /**
  * Creates the preparation endpoint (mounted by the app at `/api/s3-upload` by default). It answers a POST
- * of `{ filename, filetype, filesize?, _upload: { strategy }, ...extra }`:
+ * of `{ filename, filetype, filesize?, _upload: { strategy, ...operation }, ...extra }`:
  * - `presigned`: `{ key, bucket, region, endpoint?, url, headers }`, `url` a PUT URL valid `expiresIn`
  *   seconds that binds the `headers` (Content-Type: filetype, Cache-Control: max-age=630720000, and
  *   Content-Disposition when set) and, with `maxFileSize`, the declared size as Content-Length.
- * - `temporary-token`: `{ token: { Credentials }, key, bucket, region, endpoint?, forcePathStyle? }`,
- *   credentials valid 3600 seconds that may only write `key` (STS GetFederationToken, or AssumeRole when
- *   `roleArn` is set).
+ * - `temporary-token`: `{ token: { Credentials }, key, bucket, region, endpoint?, forcePathStyle?, ticket,
+ *   serverTime }`, credentials valid `tokenDurationSeconds` (3600 by default; `Credentials.Expiration`) that
+ *   may only write `key` (STS GetFederationToken, or AssumeRole when `roleArn` is set). `serverTime` is the
+ *   server's clock (ISO 8601): the browser corrects a skewed clock by it.
+ *
+ * Operations in the marker (shapes in `@upbeam/upload-protocol`, `MultipartRequest` and `RenewRequest`):
+ * - `_upload.multipart` (presigned): a multipart upload, for files over 5 GiB or faster large uploads.
+ *   `create` (CreateMultipartUpload with the object's headers; `onBeforeUpload`, `allowedContentTypes` and
+ *   `maxFileSize` apply as to a single PUT, `filesize` required) answers `{ ..., uploadId, partSize, ticket,
+ *   ticketExpiresAt }`; `sign-parts`, `list-parts`, `complete` and `abort` act only on the upload their
+ *   `ticket` names. The ticket (HMAC-SHA-256 with a key derived from `secretAccessKey`, stateless, 24 hours)
+ *   binds bucket, key, upload id, file size, part size and content type: no client can sign parts for,
+ *   complete or abort another upload. Size: each UploadPart URL signs its part's exact Content-Length and
+ *   part numbers past `ceil(filesize / partSize)` are refused, so storage enforces the declared size, which
+ *   `maxFileSize` checked at `create`. The server's credentials need `s3:PutObject`,
+ *   `s3:AbortMultipartUpload`, `s3:ListMultipartUploadParts` (resume) and `s3:GetObject` (HEAD when a
+ *   retried `complete` finds the upload already done).
+ * - `_upload.renew` (temporary-token): `{ ticket }` of a previous answer gives fresh credentials for the
+ *   same key (a long upload renews before expiry). `onBeforeUpload` and the type and size checks run again;
+ *   the key is the ticket's, whatever `key`/`onBeforeUpload` return.
+ * - `_upload.complete` (temporary-token with `maxFileSize`): see below.
  *
  * With `maxFileSize`, the presigned strategy signs the declared size (storage refuses any other), and the
  * temporary-token answer carries a `receipt`: the browser sends `_upload: { strategy, complete: { key,
@@ -85,11 +121,15 @@ function baseAnswer(settings: ResolvedStorageSettings, key: string) {
  * HTML, SVG, XML and JavaScript files are stored with `Content-Disposition: attachment` unless
  * `onBeforeUpload` sets a disposition: opened from the bucket they download instead of running.
  *
+ * Request bodies are capped at 16 KiB, except a multipart `complete` (1 MiB: 10000 parts with their ETags).
+ *
  * Settings are resolved on the first request, so that a missing variable does not break a build that
  * merely imports the route. Errors: 4xx `{ error, code }` for a wrong or refused request (400, 401, 403,
- * 405, 413, 415); any other failure, including missing settings (`Upbeam: Missing ENVs ...`), an invalid
- * key from `key`/`onBeforeUpload`, and storage or STS errors, is passed to `onError` and answered with
- * 500 `{ error: 'Internal Server Error' }`.
+ * 404, 405, 413, 415; codes in `UPLOAD_ERROR_STATUS`), 501 `NOT_SUPPORTED` for `list-parts` on storage
+ * without ListParts; any other failure, including missing settings (`Upbeam: Missing ENVs ...`), an
+ * invalid key from `key`/`onBeforeUpload`, and storage or STS errors (but NoSuchUpload, answered 404
+ * `NO_SUCH_UPLOAD` with our own text), is passed to `onError` and answered with 500
+ * `{ error: 'Internal Server Error' }`.
  *
  * @example
  * // app/api/s3-upload/route.ts (Next.js App Router)
@@ -133,17 +173,91 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
     return Response.json(answer);
   };
 
+  const multipart = once(
+    (): MultipartOperations =>
+      createMultipartOperations({
+        bucket: settings().bucket,
+        storage: createMultipartStorage(settings(), client()),
+        presignPart: createPartPresigner(settings(), client()),
+        tickets: createMultipartTickets(settings().secretAccessKey),
+        expiresIn,
+      }),
+  );
+
+  /** `onBeforeUpload` (authorization, and what it decides), then the declared type and size are checked. */
+  const authorize = async (body: UploadRequestBody, request: Request): Promise<BeforeUploadResult> => {
+    const decided: BeforeUploadResult = (await config.onBeforeUpload?.({ body, request })) ?? {};
+    checkUploadPolicy(config, body);
+    return decided;
+  };
+
+  /** The object a new upload will store: authorized and checked ({@link authorize}), then its key chosen. */
+  const decideObject = async (body: UploadRequestBody, request: Request): Promise<DecidedObject> => {
+    const decided = await authorize(body, request);
+    const key = decided.key ?? (config.key ? await config.key(body, request) : defaultObjectKey(body.filename, keyPrefix));
+    assertValidObjectKey(key, keyPrefix);
+    const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
+    return { key, contentDisposition, metadata: decided.metadata };
+  };
+
+  const renewTickets = once((): Tickets<RenewTicketFields> => createRenewTickets(settings().secretAccessKey));
+
+  /**
+   * Temporary credentials for `object.key`, a renew `ticket` for the same key, the server's time (the
+   * browser corrects a skewed clock by it) and, with `maxFileSize`, a receipt.
+   */
+  const tokenAnswer = async (object: DecidedObject): Promise<Response> => {
+    const resolved = settings();
+    const Credentials = await issueToken()(object.key);
+    const { ticket } = await renewTickets().issue({ bucket: resolved.bucket, key: object.key });
+    const answer: TemporaryTokenUploadResponse = {
+      token: { Credentials },
+      ...baseAnswer(resolved, object.key),
+      ...(resolved.forcePathStyle ? { forcePathStyle: true } : {}),
+      ...(object.contentDisposition === undefined ? {} : { contentDisposition: object.contentDisposition }),
+      ...(object.metadata === undefined ? {} : { metadata: object.metadata }),
+      ...(config.maxFileSize === undefined ? {} : { receipt: await receipts().issue(object.key) }),
+      ticket,
+      serverTime: new Date().toISOString(),
+    };
+    return Response.json(answer);
+  };
+
+  /**
+   * `_upload.renew`: fresh credentials for the key of the ticket. `onBeforeUpload` and the type and size
+   * checks run again (the user may have signed out); a key it returns is ignored: the ticket's key stays.
+   */
+  const renew = async ({ ticket }: RenewRequest, body: UploadRequestBody, request: Request): Promise<Response> => {
+    const { bucket, key } = await renewTickets().verify(ticket);
+    if (bucket !== settings().bucket) throw new UploadError('INVALID_TICKET', 'The upload ticket is not valid: start the upload again.');
+    const decided = await authorize(body, request);
+    assertValidObjectKey(key, keyPrefix);
+    const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
+    return tokenAnswer({ key, contentDisposition, metadata: decided.metadata });
+  };
+
+  /** `_upload.multipart`: `create` is a new upload (decided like a single PUT); the rest act on its ticket. */
+  const runMultipart = async (operation: MultipartRequest, body: UploadRequestBody, request: Request): Promise<Response> => {
+    if (operation.action !== 'create') return Response.json(await multipart().continue(operation));
+    const object = await decideObject(body, request);
+    const created = await multipart().create({
+      ...object,
+      contentType: body.filetype,
+      filesize: body.filesize,
+      partSize: operation.partSize,
+    });
+    const answer: MultipartUploadResponse = { ...baseAnswer(settings(), object.key), ...created };
+    return Response.json(answer);
+  };
+
   return async (request) => {
     try {
       const body = await readUploadRequest(request);
       const resolved = settings();
       if (body._upload.complete) return await complete(body._upload.complete);
-      const decided: BeforeUploadResult = (await config.onBeforeUpload?.({ body, request })) ?? {};
-      checkUploadPolicy(config, body);
-      const key =
-        decided.key ?? (config.key ? await config.key(body, request) : defaultObjectKey(body.filename, keyPrefix));
-      assertValidObjectKey(key, keyPrefix);
-      const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
+      if (body._upload.multipart) return await runMultipart(body._upload.multipart, body, request);
+      if (body._upload.renew) return await renew(body._upload.renew, body, request);
+      const { key, contentDisposition, metadata } = await decideObject(body, request);
 
       if (body._upload.strategy === 'presigned') {
         const { url, headers } = await presign()({
@@ -152,21 +266,12 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
           expiresIn,
           contentLength: config.maxFileSize === undefined ? undefined : body.filesize,
           contentDisposition,
-          metadata: decided.metadata,
+          metadata,
         });
         const answer: PresignedUploadResponse = { ...baseAnswer(resolved, key), url, headers };
         return Response.json(answer);
       }
-      const Credentials = await issueToken()(key);
-      const answer: TemporaryTokenUploadResponse = {
-        token: { Credentials },
-        ...baseAnswer(resolved, key),
-        ...(resolved.forcePathStyle ? { forcePathStyle: true } : {}),
-        ...(contentDisposition === undefined ? {} : { contentDisposition }),
-        ...(decided.metadata === undefined ? {} : { metadata: decided.metadata }),
-        ...(config.maxFileSize === undefined ? {} : { receipt: await receipts().issue(key) }),
-      };
-      return Response.json(answer);
+      return await tokenAnswer({ key, contentDisposition, metadata });
     } catch (error) {
       return errorToResponse(error, log);
     }

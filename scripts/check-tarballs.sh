@@ -6,6 +6,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+# Run from a pnpm script, this shell holds pnpm's settings as npm_config_* variables, which npm does not know
+# and warns about one by one: the scratch app's npm runs without them (it reads the user's .npmrc itself).
+for name in $(compgen -e | grep '^npm_config_' || true); do unset "$name"; done
 
 mkdir -p "$scratch/tarballs" "$scratch/app"
 for dir in "$root"/packages/*/; do

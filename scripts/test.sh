@@ -10,8 +10,9 @@
 #   scripts/test.sh --full    only the full run, on the Node on PATH (for a CI version matrix)
 #   scripts/test.sh --quick   only the unit and integration suites, on the Node on PATH
 #
-# Each run writes its vitest report to test-results/vitest-node<MAJOR>.json (.ci/run sums them). Every run
-# is made even when an earlier one failed; the exit status is non-zero if any failed.
+# Each run writes its vitest report to test-results/vitest-node<MAJOR>.json (.ci/run sums them). Every step
+# and run is made even when an earlier one failed (but for the checks after a failed build); the exit status
+# is non-zero if any failed, and the last line names the steps that failed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -48,24 +49,38 @@ run_vitest() {
   pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="test-results/vitest-node$major.json" "$@"
 }
 
+# Runs one step (the command $2...) and notes its name $1 in `failed` when it fails.
+failed=()
+step() {
+  local name=$1
+  shift
+  if ! "$@"; then
+    failed+=("$name")
+    return 1
+  fi
+}
+
+# Each step runs even when the one before failed, but for the checks after a failed build (they would only
+# repeat its error). $1: the Node major.
 full_run() {
-  pnpm run build && pnpm run typecheck && pnpm run check:packages && pnpm run size && run_vitest "$1"
+  step "build on Node $1" pnpm run build || return 0
+  step "typecheck on Node $1" pnpm run typecheck || true
+  step "check:packages on Node $1" pnpm run check:packages || true
+  step "size on Node $1" pnpm run size || true
+  step "vitest on Node $1" run_vitest "$1" || true
 }
 
 quick_run() {
-  run_vitest "$1" --project unit --project integration
+  step "vitest unit+integration on Node $1" run_vitest "$1" --project unit --project integration || true
 }
 
 # Runs one suite ($2: full_run or quick_run) on Node major $1, the machine's or setup's, first on PATH.
-failed=()
 run_on() {
   local major=$1 suite=$2 path=$PATH
   [ "$major" = "$machine_major" ] || path="$root/.node/$major/bin:$PATH"
   echo
   echo "test: $suite on Node $(PATH=$path node --version)"
-  if ! PATH=$path "$suite" "$major"; then
-    failed+=("$suite on Node $major")
-  fi
+  PATH=$path "$suite" "$major"
 }
 
 case "$mode" in
@@ -79,6 +94,6 @@ case "$mode" in
 esac
 
 if [ ${#failed[@]} -gt 0 ]; then
-  echo "test: failed: ${failed[*]}" >&2
+  (IFS=','; echo "test: failed: ${failed[*]}" | sed 's/,/, /g' >&2)
   exit 1
 fi

@@ -46,6 +46,9 @@ export default defineConfig({
           globalSetup: [RADOSGW_SETUP],
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // A page reacts within a frame on an idle machine; on 2 shared cores (and with the main thread
+          // busy during a multipart upload) it can take seconds: poll up to 15 s, not vitest's 1 s.
+          expect: { poll: { timeout: 15_000 } },
           fileParallelism: false,
         },
       },

@@ -44,9 +44,8 @@ beforeAll(async () => {
     root: exampleDir,
     configFile: join(exampleDir, 'vite.config.ts'),
     logLevel: 'warn',
-    // React's production build, as `pnpm build` makes it (vitest runs with NODE_ENV=test).
-    mode: 'production',
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    // Under vitest (NODE_ENV=test) this is React's development build, JSX dev runtime included: the hook's
+    // code is the same, and React's own checks (hook order, keys) run too.
     build: { outDir, emptyOutDir: true },
     resolve: {
       alias: [

@@ -175,9 +175,16 @@ describe.each(ENGINES)('example page in %s, embedded storage', (engine) => {
     const sent = proxy.requests.length;
     await page.setInputFile(SELECTORS.fileInput, filePath);
     await expect.poll(async () => Number(await page.attribute(SELECTORS.upload, 'data-progress')), { timeout: 60_000 }).toBeGreaterThan(0);
+    // Chromium hands the three parts to the kernel at once and shows 100 long before storage has them: the
+    // click then lands after the last byte left the page, before storage answered. Still a cancel.
+    // FAILS TODAY in chromium (engine, not this test): the cancel is ignored there and the engine sends
+    // CompleteMultipartUpload; the file is stored.
+    const clickedAt = proxy.requests.length;
     await page.click(SELECTORS.cancel);
     await expect.poll(() => page.text(SELECTORS.error)).toBe('AbortError: Upload aborted.');
     expect(await page.attribute(SELECTORS.upload, 'data-status')).toBe('aborted');
+    const after = proxy.requests.slice(clickedAt);
+    expect(after.filter((request) => request.method === 'POST' && request.path.includes('uploadId=')), 'CompleteMultipartUpload after cancel').toEqual([]);
     // AbortMultipartUpload reaches storage (from the page or the server: both go through the proxy).
     await expect
       .poll(() => proxy.requests.slice(sent).some((request) => request.method === 'DELETE' && request.path.includes('uploadId=')))

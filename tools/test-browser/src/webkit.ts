@@ -96,6 +96,8 @@ export async function launchWebKit(): Promise<TestBrowser> {
     throw error;
   }
 
+  /** Open sessions, ended on close: a MiniBrowser outlives a killed driver. */
+  const sessions = new Set<WebDriverSession>();
   return {
     engine: 'webkit',
     async newPage() {
@@ -103,15 +105,22 @@ export async function launchWebKit(): Promise<TestBrowser> {
         browserName: 'MiniBrowser',
         'webkitgtk:browserOptions': { binary, args: ['--automation'] },
       });
+      sessions.add(session);
       return withQueries({
         engine: 'webkit',
         goto: (url) => session.navigate(url),
         click: async (selector) => session.click(await session.findElement(selector)),
         setInputFile: async (selector, path) => session.sendKeys(await session.findElement(selector), path),
         evaluate: (fn, argument) => session.execute(`return (${fn.toString()})(arguments[0]);`, [argument]) as never,
-        close: () => session.delete(),
+        close: async () => {
+          sessions.delete(session);
+          await session.delete();
+        },
       });
     },
-    close: stopAll,
+    async close() {
+      await Promise.allSettled([...sessions].map((session) => session.delete()));
+      await stopAll();
+    },
   };
 }

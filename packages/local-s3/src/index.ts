@@ -16,6 +16,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from '@20minutes/s3rver';
 import { bucketSlashSignature } from './bucket-slash';
 import { issueLocalCredentials, LOCAL_S3_CREDENTIALS, type LocalCredentials } from './credentials';
+import { abortIncompleteUploads } from './lifecycle';
 import { multipartCalls } from './multipart';
 import { stsStandIn } from './sts';
 
@@ -33,6 +34,12 @@ export interface LocalS3Options {
   allowedOrigins?: string[];
   /** Folder where objects are kept; a fresh temp folder (removed on close) when unset. */
   directory?: string;
+  /**
+   * At start, multipart uploads in `directory` initiated longer ago than this are removed with their parts,
+   * as S3's lifecycle rule `AbortIncompleteMultipartUpload` does (a browser closed mid-upload cannot abort
+   * its own upload). Seconds. @default 86400 (one day, the rule the README recommends for real buckets)
+   */
+  abortIncompleteUploadsAfter?: number;
 }
 
 /** A running local server and the settings that reach it. */
@@ -88,6 +95,7 @@ export function corsXml(origins: string[]): string {
 }
 
 const REGION = 'us-east-1';
+const ONE_DAY_SECONDS = 86_400;
 /** Lifetime of the credentials `stsClient` hands out, as the upload handler asks of STS. */
 const STS_CLIENT_SECONDS = 3600;
 
@@ -115,6 +123,7 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
   // Before s3rver's router, which is its last middleware: answered here, or handed on to it.
   server.middleware.splice(server.middleware.length - 1, 0, stsStandIn(), bucketSlashSignature(), multipartCalls(directory));
   await server.configureBuckets();
+  await abortIncompleteUploads(directory, bucket, options.abortIncompleteUploadsAfter ?? ONE_DAY_SECONDS);
   // Our own HTTP server rather than s3rver's run(), whose server crashes the process on a taken port.
   const http = createServer(server.callback());
   await new Promise<void>((done, fail) => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,6 +154,29 @@ describe('multipart calls s3rver lacks', () => {
     expect(object.ContentLength).toBe(5 * MiB + 1000);
     await object.Body?.transformToByteArray();
     expect(await leftOnDisk()).not.toContain(uploadId);
+  });
+});
+
+describe('lifecycle at start', () => {
+  it('removes uploads older than abortIncompleteUploadsAfter, and folders s3rver left without their key', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'upbeam-local-s3-lifecycle-'));
+    const first = await startLocalS3({ directory: folder, bucket: 'b' });
+    const client = first.createClient();
+    const { UploadId: kept } = await client.send(new CreateMultipartUploadCommand({ Bucket: 'b', Key: 'kept.bin' }));
+    const { UploadId: old } = await client.send(new CreateMultipartUploadCommand({ Bucket: 'b', Key: 'old.bin' }));
+    await client.send(new UploadPartCommand({ Bucket: 'b', Key: 'old.bin', UploadId: old, PartNumber: 1, Body: 'x' }));
+    client.destroy();
+    await first.close();
+    const uploads = join(folder, 'b', '._S3rver_uploads');
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    await utimes(join(uploads, old!, 'key'), twoDaysAgo, twoDaysAgo);
+    await mkdir(join(uploads, 'f'.repeat(32)));
+    await writeFile(join(uploads, 'f'.repeat(32), '1'), 'orphan part');
+
+    const second = await startLocalS3({ directory: folder, bucket: 'b' });
+    expect(await readdir(uploads)).toEqual([kept]);
+    await second.close();
+    await rm(folder, { recursive: true, force: true });
   });
 });
 

@@ -145,19 +145,15 @@ async function listMultipartUploads(ctx: S3rverContext, target: RequestTarget, f
   const maxUploads = pageSize(ctx.query['max-uploads']);
   const prefix = typeof ctx.query.prefix === 'string' ? ctx.query.prefix : '';
   const ids = (await readdir(folder).catch(() => [] as string[])).filter((name) => UPLOAD_ID.test(name));
-  const uploads = (
-    await Promise.all(
-      ids.map(async (id) => {
-        const keyFile = join(folder, id, 'key');
-        const [key, info] = await Promise.all([readFile(keyFile, 'utf8'), stat(keyFile)]).catch(() => []);
-        if (key === undefined || info === undefined) return undefined;
-        return { Key: key, UploadId: id, Initiated: info.mtime.toISOString() };
-      }),
-    )
-  )
-    .filter((upload) => upload !== undefined && upload.Key.startsWith(prefix))
-    .map((upload) => upload!)
-    .sort((a, b) => a.Key.localeCompare(b.Key) || a.Initiated.localeCompare(b.Initiated));
+  const uploads: { Key: string; UploadId: string; Initiated: string }[] = [];
+  for (const id of ids) {
+    const keyFile = join(folder, id, 'key');
+    const [key, info] = await Promise.all([readFile(keyFile, 'utf8'), stat(keyFile)]).catch(() => []);
+    // A folder without its key file is a part written after an abort, not an upload.
+    if (key === undefined || info === undefined || !key.startsWith(prefix)) continue;
+    uploads.push({ Key: key, UploadId: id, Initiated: info.mtime.toISOString() });
+  }
+  uploads.sort((a, b) => a.Key.localeCompare(b.Key) || a.Initiated.localeCompare(b.Initiated));
   const page = uploads.slice(0, maxUploads);
   const last = page.at(-1);
   ctx.body = {

@@ -19,7 +19,7 @@ import { buildPage, startPageServer, type PageServer } from './page-server';
 import { radosgwTarget, startRadosgwProcess, startS3rverTarget, type Target, type TargetName } from './targets';
 
 const MiB = 1024 * 1024;
-const S3RVER_VERSION = packageVersion('@20minutes/s3rver', join(BENCH_DIR, '..', 'tools', 'local-s3'));
+const S3RVER_VERSION = packageVersion('@20minutes/s3rver', join(BENCH_DIR, '..', 'packages', 'local-s3'));
 
 export interface UploadMode {
   id: string;

@@ -6,9 +6,10 @@
  *   environment or in `.env.local`, read with Next.js's own loader), Next.js starts as is and the route uses
  *   that bucket.
  * - With none of them set, an embedded S3-compatible server (s3rver, `@upbeam/local-s3`) starts first on
- *   127.0.0.1 (`LOCAL_S3_PORT`, default 4569, next to the React example's 4568; objects in `LOCAL_S3_DIR`, default `.data/s3`), with a CORS
- *   rule for the page's origin, plus a local STS stand-in for the temporary-token strategy; Next.js gets
- *   their settings as `S3_UPLOAD_*` variables, exactly as a real bucket's.
+ *   127.0.0.1 (`LOCAL_S3_PORT`, default 4569, next to the React example's 4568; objects in `LOCAL_S3_DIR`,
+ *   default `.data/s3`), with a CORS rule for the page's origin and, on the same port, the STS stand-in the
+ *   temporary-token strategy asks for credentials; Next.js gets its settings as `S3_UPLOAD_*` variables
+ *   (`storage.env`), exactly as a real bucket's. A taken port is one line naming `LOCAL_S3_PORT`.
  *
  * Why a wrapper and not Next.js's `instrumentation.ts`: the storage server is a demo convenience that
  * must never start in a deployment, and it is a separate server with its own lifetime. Kept out of the
@@ -20,7 +21,6 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import nextEnv from '@next/env';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
-import { startLocalSts, type LocalSts } from './local-sts';
 
 const REQUIRED_ENV = ['S3_UPLOAD_KEY', 'S3_UPLOAD_SECRET', 'S3_UPLOAD_BUCKET', 'S3_UPLOAD_REGION'];
 
@@ -49,7 +49,6 @@ const { port, args: nextArgs } = portOf(args);
 const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 const present = REQUIRED_ENV.filter((name) => process.env[name]);
 let storage: LocalS3 | undefined;
-let sts: LocalSts | undefined;
 
 if (present.length === REQUIRED_ENV.length) {
   console.log(`\n  Uploads go to bucket ${process.env.S3_UPLOAD_BUCKET} (S3_UPLOAD_* settings)\n`);
@@ -57,13 +56,17 @@ if (present.length === REQUIRED_ENV.length) {
   const missing = REQUIRED_ENV.filter((name) => !process.env[name]);
   console.warn(`\n  Some S3_UPLOAD_* settings are set, not all (missing: ${missing.join(', ')}): the upload route will answer 500.\n`);
 } else {
+  const storagePort = Number(process.env.LOCAL_S3_PORT || 4569);
   storage = await startLocalS3({
-    port: Number(process.env.LOCAL_S3_PORT ?? 4569),
-    directory: process.env.LOCAL_S3_DIR ?? fileURLToPath(new URL('../.data/s3', import.meta.url)),
+    port: storagePort,
+    directory: process.env.LOCAL_S3_DIR || fileURLToPath(new URL('../.data/s3', import.meta.url)),
     allowedOrigins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EADDRINUSE') throw error;
+    console.error(`Port ${storagePort} is taken: set LOCAL_S3_PORT to a free port (e.g. LOCAL_S3_PORT=${storagePort + 1}).`);
+    process.exit(1);
   });
-  sts = await startLocalSts(storage);
-  Object.assign(env, storage.env, { S3_UPLOAD_FORCE_PATH_STYLE: 'true', S3_UPLOAD_STS_ENDPOINT: sts.endpoint });
+  Object.assign(env, storage.env);
   console.log(`\n  Uploads go to the embedded S3-compatible server ${storage.endpoint}, bucket "${storage.bucket}"`);
   console.log('  (set S3_UPLOAD_* in .env.local to use a real bucket)\n');
 }
@@ -72,7 +75,7 @@ const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
 const next = spawn(process.execPath, [nextBin, command, ...nextArgs], { cwd: appDir, env, stdio: 'inherit' });
 
 async function stopStorage() {
-  await Promise.allSettled([sts?.close(), storage?.close()]);
+  await storage?.close();
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { startLocalS3 } from '@upbeam/local-s3';
 import type { UploadHandlerConfig } from '@upbeam/upload-server';
+import { portFromEnv, PortTakenError } from './ports';
 
 /** The storage the example uploads to: a real bucket from the env, or an embedded local server. */
 export interface ExampleStorage {
@@ -15,8 +16,11 @@ const REQUIRED_ENV = ['S3_UPLOAD_KEY', 'S3_UPLOAD_SECRET', 'S3_UPLOAD_BUCKET', '
 /**
  * With `S3_UPLOAD_KEY`, `S3_UPLOAD_SECRET`, `S3_UPLOAD_BUCKET` and `S3_UPLOAD_REGION` set (and optionally
  * `S3_UPLOAD_ENDPOINT`, `S3_UPLOAD_FORCE_PATH_STYLE=true`), uploads go to that bucket; its CORS rule must
- * allow the page's origin. Otherwise an embedded S3-compatible server starts on 127.0.0.1
- * (`LOCAL_S3_PORT`, default 4568), keeping objects in `.data/s3`, with a CORS rule for `origins`.
+ * allow the page's origin. Otherwise `@upbeam/local-s3` starts on 127.0.0.1 (`LOCAL_S3_PORT`, default 4568),
+ * keeping objects in `.data/s3`, with a CORS rule for `origins`; the temporary-token strategy gets its
+ * credentials from that server's STS stand-in, over HTTP, as from a real STS.
+ *
+ * @throws {@link PortTakenError} when `LOCAL_S3_PORT` is taken.
  */
 export async function openStorage(origins: string[]): Promise<ExampleStorage> {
   if (REQUIRED_ENV.every((name) => process.env[name])) {
@@ -28,23 +32,17 @@ export async function openStorage(origins: string[]): Promise<ExampleStorage> {
       close: async () => {},
     };
   }
+  const port = portFromEnv('LOCAL_S3_PORT', 4568);
   const local = await startLocalS3({
-    port: Number(process.env.LOCAL_S3_PORT ?? 4568),
+    port,
     directory: fileURLToPath(new URL('../.data/s3', import.meta.url)),
     allowedOrigins: origins,
+  }).catch((error: unknown) => {
+    throw PortTakenError.from(error, 'LOCAL_S3_PORT', port);
   });
   return {
-    config: {
-      accessKeyId: local.accessKeyId,
-      secretAccessKey: local.secretAccessKey,
-      bucket: local.bucket,
-      region: local.region,
-      endpoint: local.endpoint,
-      forcePathStyle: true,
-      // s3rver has no STS: the temporary-token strategy gets credentials from the local stand-in.
-      stsClient: local.stsClient,
-    },
-    description: `embedded S3-compatible server ${local.endpoint}, bucket "${local.bucket}" (set S3_UPLOAD_* to use a real bucket)`,
+    config: { ...local.handlerSettings, stsEndpoint: local.endpoint },
+    description: `the embedded S3-compatible server ${local.endpoint} (@upbeam/local-s3; set S3_UPLOAD_* for a real bucket)`,
     close: () => local.close(),
   };
 }

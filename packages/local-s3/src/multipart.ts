@@ -1,0 +1,173 @@
+/// <reference path="./s3rver.d.ts" />
+/**
+ * The multipart calls s3rver 5.0.0 answers with 405 MethodNotAllowed, on the folder where it keeps an
+ * upload's parts (`{directory}/{bucket}/._S3rver_uploads/{uploadId}/`: files `key`, `metadata`, and per part
+ * `{n}` and `{n}.md5`):
+ *
+ * - AbortMultipartUpload (`DELETE /{bucket}/{key}?uploadId`): removes the upload's folder, answers 204.
+ * - ListParts (`GET /{bucket}/{key}?uploadId`): the stored parts with their ETag and size.
+ * - ListMultipartUploads (`GET /{bucket}?uploads`): the uploads in progress.
+ *
+ * and makes UploadPart and CompleteMultipartUpload answer 404 NoSuchUpload for an upload that was aborted
+ * or never existed, as S3 does: s3rver would re-create the folder of an aborted upload for a part still in
+ * flight, leaving an orphan on disk. Signatures and CORS headers are checked and set as s3rver does.
+ */
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { S3rverContext, S3rverMiddleware } from '@20minutes/s3rver';
+import { corsAndSignature, noSuchUpload, requestTarget, type RequestTarget } from './request-target';
+import { accounts, S3Error } from './s3rver-internals';
+
+const XMLNS = 'http://s3.amazonaws.com/doc/2006-03-01/';
+/** S3's page size for ListParts (`max-parts`) and ListMultipartUploads (`max-uploads`). */
+const MAX_LIST_ENTRIES = 1000;
+/** s3rver's upload ids: 16 random bytes in hex. Anything else is refused before it can name a path. */
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+
+/** The middleware answering the multipart calls above; everything else goes on to s3rver. */
+export function multipartCalls(directory: string): S3rverMiddleware {
+  const uploadsFolder = (bucket: string) => join(directory, bucket, '._S3rver_uploads');
+  const uploadFolder = (bucket: string, uploadId: string) => join(uploadsFolder(bucket), uploadId);
+
+  /** Throws NoSuchUpload unless `uploadId` is an upload in progress of this bucket and key. */
+  async function assertUpload(target: RequestTarget, uploadId: string): Promise<string> {
+    if (!UPLOAD_ID.test(uploadId)) throw noSuchUpload(uploadId);
+    const folder = uploadFolder(target.bucket, uploadId);
+    const key = await readFile(join(folder, 'key'), 'utf8').catch(() => undefined);
+    if (key !== target.key) throw noSuchUpload(uploadId);
+    return folder;
+  }
+
+  return async function multipart(ctx, next) {
+    const target = requestTarget(ctx.path);
+    const uploadId = ctx.query.uploadId;
+    if (target?.key === undefined) {
+      if (target && ctx.method === 'GET' && 'uploads' in ctx.query) {
+        await corsAndSignature(ctx, target);
+        await listMultipartUploads(ctx, target, uploadsFolder(target.bucket));
+        return;
+      }
+      return next();
+    }
+    if (typeof uploadId !== 'string') return next();
+
+    switch (ctx.method) {
+      case 'DELETE': {
+        await corsAndSignature(ctx, target);
+        await rm(await assertUpload(target, uploadId), { recursive: true, force: true });
+        ctx.status = 204;
+        return;
+      }
+      case 'GET': {
+        await corsAndSignature(ctx, target);
+        await listParts(ctx, target, uploadId, await assertUpload(target, uploadId));
+        return;
+      }
+      case 'PUT': {
+        const folder = await assertUpload(target, uploadId);
+        await next().catch(async (error: unknown) => {
+          if (await isGone(folder)) return;
+          throw error;
+        });
+        // Aborted while this part was being written: s3rver re-created the folder for it.
+        if (await isGone(folder)) {
+          await rm(folder, { recursive: true, force: true });
+          throw noSuchUpload(uploadId);
+        }
+        return;
+      }
+      case 'POST': {
+        await assertUpload(target, uploadId);
+        return next();
+      }
+      default:
+        return next();
+    }
+  };
+}
+
+/** True when the upload's `key` file is missing: the upload was aborted (or completed). */
+async function isGone(folder: string): Promise<boolean> {
+  return stat(join(folder, 'key')).then(
+    () => false,
+    () => true,
+  );
+}
+
+function pageSize(value: unknown): number {
+  const size = Number(value ?? MAX_LIST_ENTRIES);
+  if (!Number.isInteger(size) || size < 0) throw new S3Error('InvalidArgument', 'The page size must be a whole number.');
+  return Math.min(size, MAX_LIST_ENTRIES);
+}
+
+const owner = () => ({ ID: String(accounts.DUMMY_ACCOUNT.id), DisplayName: 'S3rver' });
+
+async function listParts(ctx: S3rverContext, target: RequestTarget, uploadId: string, folder: string): Promise<void> {
+  const maxParts = pageSize(ctx.query['max-parts']);
+  const marker = Number(ctx.query['part-number-marker'] ?? 0);
+  const numbers = (await readdir(folder))
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((n) => n > marker)
+    .sort((a, b) => a - b);
+  const page = numbers.slice(0, maxParts);
+  const parts = await Promise.all(
+    page.map(async (n) => {
+      const [info, md5] = await Promise.all([stat(join(folder, String(n))), readFile(join(folder, `${n}.md5`), 'utf8')]);
+      return { PartNumber: n, LastModified: info.mtime.toISOString(), ETag: JSON.stringify(md5.trim()), Size: info.size };
+    }),
+  );
+  const truncated = numbers.length > page.length;
+  ctx.body = {
+    ListPartsResult: {
+      '@': { xmlns: XMLNS },
+      Bucket: target.bucket,
+      Key: target.key,
+      UploadId: uploadId,
+      PartNumberMarker: marker,
+      NextPartNumberMarker: page.at(-1) ?? marker,
+      MaxParts: maxParts,
+      IsTruncated: truncated,
+      Part: parts,
+      Initiator: owner(),
+      Owner: owner(),
+      StorageClass: 'STANDARD',
+    },
+  };
+}
+
+async function listMultipartUploads(ctx: S3rverContext, target: RequestTarget, folder: string): Promise<void> {
+  const bucketExists = await stat(join(folder, '..')).then(
+    () => true,
+    () => false,
+  );
+  if (!bucketExists) throw new S3Error('NoSuchBucket', 'The specified bucket does not exist', { BucketName: target.bucket });
+  const maxUploads = pageSize(ctx.query['max-uploads']);
+  const prefix = typeof ctx.query.prefix === 'string' ? ctx.query.prefix : '';
+  const ids = (await readdir(folder).catch(() => [] as string[])).filter((name) => UPLOAD_ID.test(name));
+  const uploads: { Key: string; UploadId: string; Initiated: string }[] = [];
+  for (const id of ids) {
+    const keyFile = join(folder, id, 'key');
+    const [key, info] = await Promise.all([readFile(keyFile, 'utf8'), stat(keyFile)]).catch(() => []);
+    // A folder without its key file is a part written after an abort, not an upload.
+    if (key === undefined || info === undefined || !key.startsWith(prefix)) continue;
+    uploads.push({ Key: key, UploadId: id, Initiated: info.mtime.toISOString() });
+  }
+  uploads.sort((a, b) => a.Key.localeCompare(b.Key) || a.Initiated.localeCompare(b.Initiated));
+  const page = uploads.slice(0, maxUploads);
+  const last = page.at(-1);
+  ctx.body = {
+    ListMultipartUploadsResult: {
+      '@': { xmlns: XMLNS },
+      Bucket: target.bucket,
+      KeyMarker: '',
+      UploadIdMarker: '',
+      NextKeyMarker: last?.Key ?? '',
+      NextUploadIdMarker: last?.UploadId ?? '',
+      Prefix: prefix,
+      MaxUploads: maxUploads,
+      IsTruncated: uploads.length > page.length,
+      Upload: page.map((upload) => ({ ...upload, Initiator: owner(), Owner: owner(), StorageClass: 'STANDARD' })),
+    },
+  };
+}

@@ -7,7 +7,7 @@ import { PutObjectTaggingCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
-import type { MultipartSettings } from './multipart-options';
+import type { MultipartSettings } from './part-math';
 import type { RetrySettings } from './retry';
 import { createRetryStrategy } from './sdk-retry-strategy';
 import { toClientError } from './sdk-errors';

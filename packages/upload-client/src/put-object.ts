@@ -1,4 +1,4 @@
-import { isUploadClientError, NO_ANSWER_MESSAGE, storageRefusalMessage } from './errors';
+import { isUploadClientError, NO_ANSWER_MESSAGE, storageRefusalMessage, type UploadClientError } from './errors';
 import { refusal, sendRequest } from './http-request';
 import { parseS3Error } from './s3-answer';
 
@@ -6,7 +6,8 @@ import { parseS3Error } from './s3-answer';
  * PUTs `body` to `url` (with `XMLHttpRequest`, for upload progress).
  *
  * @param headers - Request headers; for a presigned URL exactly the signed ones.
- * @param body - The file; sent as a stream by the browser, never read into memory.
+ * @param body - The file or a part of it (`Blob.slice()`); sent from disk by the browser, never read into memory.
+ * @returns the finished request.
  * @param onProgress - Called with the bytes sent so far, as the browser reports them.
  * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts.
  * @throws {@link UploadClientError} `STORAGE_ERROR` on a non-2xx answer (`status`, S3's `<Code>` as
@@ -19,11 +20,20 @@ export async function putObject(
   body: Blob,
   signal: AbortSignal | undefined,
   onProgress?: (uploaded: number) => void,
-): Promise<void> {
-  const xhr = await sendRequest('PUT', url, headers, body, signal, NO_ANSWER_MESSAGE, onProgress);
-  const { code, message } = parseS3Error(xhr.responseText);
-  const refused = refusal(xhr, 'STORAGE_ERROR', storageRefusalMessage(xhr.status, code, message), code);
+): Promise<XMLHttpRequest> {
+  const xhr = await sendRequest({ method: 'PUT', url, headers, body, signal, noAnswer: NO_ANSWER_MESSAGE, onProgress });
+  const refused = refusedByStorage(xhr);
   if (refused) throw refused;
+  return xhr;
+}
+
+/**
+ * The `STORAGE_ERROR` of a storage answer that is not a success: `status`, S3's `<Code>` as `answerCode`,
+ * `<Message>` in the message, `retryAfter` when readable. `undefined` for a success.
+ */
+export function refusedByStorage(xhr: XMLHttpRequest): UploadClientError | undefined {
+  const { code, message } = parseS3Error(xhr.responseText);
+  return refusal(xhr, 'STORAGE_ERROR', storageRefusalMessage(xhr.status, code, message), code);
 }
 
 /**

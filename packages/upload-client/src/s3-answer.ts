@@ -17,3 +17,11 @@ export function parseS3Error(text: string): { code: string | undefined; message:
 export function retryAfterIn(rawHeaders: string): string | undefined {
   return /^retry-after:(.*)/im.exec(rawHeaders)?.[1]?.trim() || undefined;
 }
+
+/**
+ * The `ETag` value in a raw header block, quotes kept, when the browser lets the page see it: from storage on
+ * another origin only if the bucket's CORS rule exposes it (`ExposeHeaders: ["ETag"]`).
+ */
+export function etagIn(rawHeaders: string): string | undefined {
+  return /^etag:(.*)/im.exec(rawHeaders)?.[1]?.trim() || undefined;
+}

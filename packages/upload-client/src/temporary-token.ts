@@ -4,10 +4,10 @@
  */
 import { UPLOAD_STRATEGIES, type TemporaryTokenUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
 import { UploadClientError } from './errors';
-import { resolveMultipartSettings } from './multipart-options';
+import { resolveMultipartSettings } from './part-math';
 import { objectUrl } from './object-url';
 import { postToEndpoint } from './prepare';
-import type { UploadContext } from './upload-file';
+import type { UploadContext } from './types';
 
 /** Fields of the temporary-token answer that the engine reads. */
 const TOKEN_FIELDS = [
@@ -40,12 +40,12 @@ export async function uploadWithTemporaryToken(upload: UploadContext): Promise<U
   const engine = import('./multipart-upload');
   engine.catch(() => {});
   const marker = { strategy: 'temporary-token' } as const;
-  const prepared = await postToEndpoint<TemporaryTokenUploadResponse>(upload, marker, TOKEN_FIELDS);
+  const prepared = await postToEndpoint<TemporaryTokenUploadResponse>(upload, { marker, fields: TOKEN_FIELDS });
   const { uploadMultipart } = await engine;
   const { report: onProgress } = upload;
   await uploadMultipart({ file, filetype, prepared, settings, retry: options, onProgress, signal: options.signal });
   // A server with a size limit checks the stored object now (storage cannot bind a size to credentials).
   const { key, bucket, receipt } = prepared;
-  if (receipt) await postToEndpoint(upload, { ...marker, complete: { key, receipt } });
+  if (receipt) await postToEndpoint(upload, { marker: { ...marker, complete: { key, receipt } } });
   return { url: objectUrl(prepared), bucket, key };
 }

@@ -6,8 +6,10 @@ import { retryAfterIn } from './s3-answer';
  * Sends one request with `XMLHttpRequest`, the one browser API that reports upload progress (`fetch` has
  * no upload progress events). Cookies go with it as with `fetch`: to the page's own origin only.
  *
- * @param method - `POST` (the preparation) or `PUT` (the file).
- * @param body - A JSON text, or the file: sent as a stream by the browser, never read into memory.
+ * @param method - `POST` (the preparation) or `PUT` (the file); also `GET` and `DELETE` (temporary-token
+ *   multipart requests: ListParts, AbortMultipartUpload).
+ * @param body - A JSON or XML text, or the file: sent as a stream by the browser, never read into memory;
+ *   `null` for none.
  * @param noAnswer - Message of the `NETWORK_ERROR` thrown when no answer comes.
  * @param onProgress - Called with the bytes of the body sent so far, as the browser reports them. Set it
  *   only when wanted: an upload listener makes the browser send a CORS preflight before a cross-origin request.
@@ -16,10 +18,10 @@ import { retryAfterIn } from './s3-answer';
  *   `NETWORK_ERROR` (`noAnswer`) when no answer came (a connection reset, or a missing CORS rule).
  */
 export function sendRequest(
-  method: 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   headers: Record<string, string>,
-  body: string | Blob,
+  body: string | Blob | null,
   signal: AbortSignal | undefined,
   noAnswer: string,
   onProgress?: (sent: number) => void,

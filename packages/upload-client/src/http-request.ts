@@ -4,12 +4,18 @@ import { retryAfterIn } from './s3-answer';
 
 /** One request for {@link sendRequest}. */
 export interface XhrRequest {
-  /** `POST` (the endpoint), `PUT` (the file or a part). */
-  method: 'POST' | 'PUT';
+  /**
+   * `POST` (the endpoint; CreateMultipartUpload, CompleteMultipartUpload), `PUT` (the file or a part),
+   * `GET` (ListParts), `DELETE` (AbortMultipartUpload).
+   */
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers: Record<string, string>;
-  /** A JSON text, or the file or a `Blob.slice()` of it: sent from disk by the browser, never read into memory. */
-  body: string | Blob;
+  /**
+   * A JSON or XML text, or the file or a `Blob.slice()` of it (sent from disk by the browser, never read
+   * into memory); `null` for none.
+   */
+  body: string | Blob | null;
   signal?: AbortSignal | undefined;
   /** Message of the `NETWORK_ERROR` thrown when no answer comes. */
   noAnswer: string;

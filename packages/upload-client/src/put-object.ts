@@ -7,12 +7,11 @@ import { parseS3Error } from './s3-answer';
  *
  * @param headers - Request headers; for a presigned URL exactly the signed ones.
  * @param body - The file or a part of it (`Blob.slice()`); sent from disk by the browser, never read into memory.
- * @returns the finished request.
  * @param onProgress - Called with the bytes sent so far, as the browser reports them.
  * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts.
- * @throws {@link UploadClientError} `STORAGE_ERROR` on a non-2xx answer (`status`, S3's `<Code>` as
- *   `answerCode`, `<Message>` in the message, `retryAfter` when readable); `NETWORK_ERROR` when no
- *   answer came (a connection reset, or a CORS rule missing on the bucket, looks like this too).
+ * @throws {@link UploadClientError} `STORAGE_ERROR` on a non-2xx answer ({@link refusedByStorage});
+ *   `NETWORK_ERROR` when no answer came (a connection reset, or a CORS rule missing on the bucket, looks
+ *   like this too).
  */
 export async function putObject(
   url: string,
@@ -20,11 +19,20 @@ export async function putObject(
   body: Blob,
   signal: AbortSignal | undefined,
   onProgress?: (uploaded: number) => void,
-): Promise<XMLHttpRequest> {
-  const xhr = await sendRequest({ method: 'PUT', url, headers, body, signal, noAnswer: NO_ANSWER_MESSAGE, onProgress });
-  const refused = refusedByStorage(xhr);
+): Promise<void> {
+  const refused = refusedByStorage(await putObjectAnswer(url, headers, body, signal, onProgress));
   if (refused) throw refused;
-  return xhr;
+}
+
+/** As {@link putObject}, but resolves with the finished request whatever its status (read it yourself). */
+export function putObjectAnswer(
+  url: string,
+  headers: Record<string, string>,
+  body: Blob,
+  signal: AbortSignal | undefined,
+  onProgress?: (uploaded: number) => void,
+): Promise<XMLHttpRequest> {
+  return sendRequest({ method: 'PUT', url, headers, body, signal, noAnswer: NO_ANSWER_MESSAGE, onProgress });
 }
 
 /**

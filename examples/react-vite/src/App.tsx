@@ -64,11 +64,11 @@ const STRATEGIES: { value: UploadStrategy; label: string }[] = [
 export function App() {
   const [strategy, setStrategy] = useState<UploadStrategy>('presigned');
   // Off by default: a failed multipart upload is then aborted on storage; on, it is kept to continue.
-  const [resume, setResume] = useState(false);
+  const [resumable, setResumable] = useState(false);
   const { FileInput, openFileDialog, uploadToS3, files, cancel, pause, resume, resetFiles } = useS3Upload({
     strategy,
     multipartThreshold: MULTIPART_THRESHOLD[strategy],
-    resume,
+    resume: resumable,
   });
   const [error, setError] = useState<string>();
 
@@ -104,7 +104,7 @@ export function App() {
         ))}
       </fieldset>
       <label className="resume">
-        <input type="checkbox" checked={resume} onChange={(event) => setResume(event.target.checked)} />
+        <input type="checkbox" checked={resumable} onChange={(event) => setResumable(event.target.checked)} />
         Resume interrupted uploads (parts kept in this browser)
       </label>
       <FileInput onChange={onFile} data-testid="file-input" />

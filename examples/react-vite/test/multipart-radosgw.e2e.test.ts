@@ -137,4 +137,25 @@ describe.skipIf(!connection)('example page in chromium, multipart upload, radosg
     expect(await incompleteUploads()).toEqual([]);
     await page.close();
   });
+
+  it('temporary-token: a browser clock 10 minutes ahead, the multipart upload completes (corrected from serverTime)', async () => {
+    const page = await browser.context.newPage();
+    // Every Date.now() of the page runs 10 minutes ahead: SigV4 dates would be refused (RequestTimeTooSkewed)
+    // unless the token session corrects its clock.
+    await page.addInitScript(() => {
+      const now = Date.now.bind(Date);
+      Date.now = () => now() + 10 * 60 * 1000;
+    });
+    await page.goto(example.origin);
+    await page.getByLabel('Temporary token (multipart)').check();
+    await page.setInputFiles('[data-testid="file-input"]', filePath);
+    const item = page.getByTestId('upload');
+    await expect.poll(() => item.getAttribute('data-status'), { timeout: 110_000, interval: 250 }).not.toBe('uploading');
+    const error = page.getByTestId('error');
+    expect(await item.getAttribute('data-status'), (await error.count()) ? String(await error.textContent()) : '').toBe('done');
+    const object = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: await keyOfUpload(page) }));
+    expect(object.ETag).toMatch(new RegExp(`-${PARTS}"$`));
+    expect(sha256(await object.Body!.transformToByteArray())).toBe(sha256(fileBytes));
+    await page.close();
+  });
 });

@@ -6,13 +6,13 @@
  */
 import { UPLOAD_STRATEGIES, type TemporaryTokenUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
 import { UploadClientError } from './errors';
-import { runMultipart, type MultipartStarter } from './multipart-run';
+import { runMultipart } from './multipart-run';
 import { usesMultipart } from './multipart-threshold';
 import { resolveMultipartSettings } from './part-math';
 import { postToEndpoint } from './prepare';
 import { isExpiredUrlError, putObjectAnswer, refusedByStorage } from './put-object';
 import { retryDelay, withRetries } from './retry';
-import { tokenBackend } from './token-backend';
+import { tokenStarter, type SessionOpener } from './token-backend';
 import { createTokenSession, type TokenSession } from './token/index';
 import type { UploadContext } from './types';
 
@@ -32,11 +32,6 @@ const MARKER = { strategy: 'temporary-token' } as const;
 function prepare(upload: UploadContext, ticket?: string): Promise<TemporaryTokenUploadResponse> {
   const marker = ticket ? { ...MARKER, renew: { ticket } } : MARKER;
   return postToEndpoint<TemporaryTokenUploadResponse>(upload, { marker, fields: TOKEN_FIELDS });
-}
-
-/** A session on `prepared`, which renews its credentials through the endpoint when they near expiry. */
-function openSession(upload: UploadContext, prepared: TemporaryTokenUploadResponse): TokenSession {
-  return createTokenSession({ prepared, renew: (ticket) => prepare(upload, ticket), retry: upload.options });
 }
 
 /**
@@ -84,56 +79,20 @@ export async function uploadWithTemporaryToken(upload: UploadContext): Promise<U
     throw new UploadClientError('INVALID_OPTIONS', `strategy must be one of: ${UPLOAD_STRATEGIES.join(', ')}. Got ${got}.`);
   }
   const settings = resolveMultipartSettings(file.size, options);
-  let session: TokenSession | undefined;
+  const openSession: SessionOpener = async (ticket) =>
+    createTokenSession({ prepared: await prepare(upload, ticket), renew: (renewal) => prepare(upload, renewal), retry: options });
+  let session: TokenSession;
   if (usesMultipart(file.size, settings.multipartThreshold)) {
-    const starter: MultipartStarter = {
-      strategy: 'temporary-token',
-      async create(partSize) {
-        session ??= openSession(upload, await prepare(upload));
-        const current = session;
-        const uploadId = await current.createMultipartUpload(upload.filetype, options.signal);
-        const { bucket, key, ticket = '' } = current.prepared;
-        return {
-          backend: tokenBackend(current, uploadId),
-          record: { bucket, key, uploadId, partSize, ticket, url: current.objectUrl, parts: [] },
-        };
-      },
-      async reopen(record) {
-        let prepared: TemporaryTokenUploadResponse;
-        try {
-          prepared = await prepare(upload, record.ticket);
-        } catch (error) {
-          // Refused (the ticket expired, or the server cannot renew): start afresh. No answer: fail.
-          const { status } = error as { status?: number };
-          if (status === undefined || status >= 500) throw error;
-          return undefined;
-        }
-        session = openSession(upload, prepared);
-        // A server that cannot renew prepares a new key: the kept upload cannot continue there (the new
-        // credentials serve the fresh upload).
-        if (prepared.key !== record.key) return undefined;
-        const current = session;
-        let stored;
-        try {
-          stored = await current.listParts(record.uploadId, options.signal);
-        } catch (error) {
-          if ((error as { status?: number }).status === 404) return undefined;
-          throw error;
-        }
-        // Storage that cannot list parts (s3rver): the journal is the record.
-        const parts = stored?.map(({ partNumber, etag }) => ({ partNumber, etag })) ?? record.parts;
-        return { backend: tokenBackend(current, record.uploadId), record: { ...record, parts } };
-      },
-    };
+    const starter = tokenStarter(upload.filetype, openSession, options.signal);
     await runMultipart(upload, settings, starter);
+    session = starter.session!;
   } else {
-    session = openSession(upload, await prepare(upload));
+    session = await openSession();
     await putWholeFile(upload, session);
   }
-  const done = session!;
-  if (settings.tags.length > 0) await done.putObjectTagging(settings.tags, options.signal);
+  if (settings.tags.length > 0) await session.putObjectTagging(settings.tags, options.signal);
   // A server with a size limit checks the stored object now (storage cannot bind a size to credentials).
-  const { key, bucket, receipt } = done.prepared;
+  const { key, bucket, receipt } = session.prepared;
   if (receipt) await postToEndpoint(upload, { marker: { ...MARKER, complete: { key, receipt } } });
-  return { url: done.objectUrl, bucket, key };
+  return { url: session.objectUrl, bucket, key };
 }

@@ -1,8 +1,9 @@
-import { DeleteObjectCommand, GetObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
+import { createBucket, createUploadRole, radosgwS3Client, tokenHandlerSettings } from '@upbeam/ceph-rgw';
 import { FAULT_KINDS, startFaultProxy, type FaultProxy } from '@upbeam/fault-proxy';
 import { launchBrowser, type TestBrowser } from '@upbeam/test-browser';
 import { createUploadHandler } from '@upbeam/upload-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
 import { runFaultRun } from './fault-run';
 
@@ -21,7 +22,7 @@ const RUN_TIMEOUT_MS = 240_000;
 
 let example: RunningExample;
 let browser: TestBrowser;
-let proxy: FaultProxy | undefined;
+const proxies: FaultProxy[] = [];
 
 beforeAll(async () => {
   [example, browser] = await Promise.all([startExample(), launchBrowser()]);
@@ -29,7 +30,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await proxy?.close();
+  await Promise.all(proxies.map((proxy) => proxy.close()));
   await example?.close();
 });
 
@@ -37,7 +38,7 @@ describe('multipart fault run on the embedded storage (s3rver)', () => {
   it(
     `${UPLOADS} multipart uploads (4 presigned, 4 temporary-token), faults on ~10% of storage requests: every file stored byte-identical`,
     async () => {
-      proxy = await startFaultProxy({
+      const proxy = await startFaultProxy({
         target: example.storage.endpoint,
         rate: RATE,
         seed: SEED,
@@ -46,6 +47,7 @@ describe('multipart fault run on the embedded storage (s3rver)', () => {
         kinds: (request) =>
           request.operation === 'CompleteMultipartUpload' ? FAULT_KINDS.filter((kind) => kind !== 'truncate') : FAULT_KINDS,
       });
+      proxies.push(proxy);
       example.setUploadHandler(createUploadHandler({ ...example.settings, endpoint: proxy.url, stsClient: example.storage.stsClient }));
       const { bucket } = example.storage;
       const report = await runFaultRun(
@@ -67,6 +69,51 @@ describe('multipart fault run on the embedded storage (s3rver)', () => {
       expect(report.faultCount).toBeGreaterThanOrEqual(3);
       expect(report.orphans).toBe(report.lostCreates);
       example.setUploadHandler(undefined);
+    },
+    RUN_TIMEOUT_MS + 60_000,
+  );
+});
+
+const connection = inject('radosgw');
+
+describe.skipIf(!connection)('multipart fault run on Ceph radosgw', () => {
+  it(
+    `${UPLOADS} multipart uploads (4 presigned, 4 temporary-token), faults on ~10% of storage requests: every file stored, no multipart upload left but lost ones`,
+    async () => {
+      const rgw = connection!;
+      const bucket = `mp-fault-${Date.now().toString(36)}`;
+      await createBucket(rgw, bucket, { allowedOrigins: [example.origin] });
+      const roleArn = await createUploadRole(rgw);
+      const admin = radosgwS3Client(rgw);
+      const proxy = await startFaultProxy({ target: rgw.endpoint, rate: RATE, seed: SEED });
+      proxies.push(proxy);
+      example.setUploadHandler(createUploadHandler({ ...tokenHandlerSettings(rgw, bucket, roleArn), endpoint: proxy.url }));
+      try {
+        const report = await runFaultRun(
+          {
+            name: 'radosgw multipart',
+            context: browser.context,
+            origin: example.origin,
+            proxy,
+            urlPrefix: `${proxy.url}/${bucket}/`,
+            read: async (key) => (await admin.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToByteArray(),
+            // radosgw keeps objects in RAM: each one deleted once checked.
+            remove: async (key) => {
+              await admin.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+            },
+            listIncomplete: async () => (await admin.send(new ListMultipartUploadsCommand({ Bucket: bucket }))).Uploads?.length ?? 0,
+          },
+          { uploads: UPLOADS, sizes: SIZES, concurrency: 2, timeoutMs: RUN_TIMEOUT_MS },
+        );
+        console.log(report.line);
+        expect(report.failures, report.failures.join('\n')).toEqual([]);
+        expect(report.faultCount).toBeGreaterThanOrEqual(3);
+        expect(report.orphans).toBe(report.lostCreates);
+        expect(report.listedIncomplete).toBe(report.orphans);
+      } finally {
+        admin.destroy();
+        example.setUploadHandler(undefined);
+      }
     },
     RUN_TIMEOUT_MS + 60_000,
   );

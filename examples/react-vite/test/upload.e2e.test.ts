@@ -147,7 +147,7 @@ describe('example page in chromium, temporary-token strategy (multipart), embedd
     });
     await page.setInputFiles('[data-testid="file-input"]', filePath);
     const answer = await (await prepared).json();
-    expect(Object.keys(answer).sort()).toEqual(['bucket', 'endpoint', 'forcePathStyle', 'key', 'region', 'token']);
+    expect(Object.keys(answer).sort()).toEqual(['bucket', 'endpoint', 'forcePathStyle', 'key', 'region', 'serverTime', 'ticket', 'token']);
     const item = page.getByTestId('upload');
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 90_000 }).toBe('done');
 

@@ -34,6 +34,7 @@ export {
   type CompleteMultipartResponse,
   type ListPartsResponse,
   type MultipartAction,
+  type MultipartErrorCode,
   type MultipartRequest,
   type MultipartUploadResponse,
   type RenewRequest,

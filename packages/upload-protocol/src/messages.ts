@@ -76,13 +76,16 @@ export interface TemporaryCredentials {
   AccessKeyId: string;
   SecretAccessKey: string;
   SessionToken: string;
-  /** When the credentials stop working (ISO 8601), 3600 seconds after they were issued. */
+  /**
+   * When the credentials stop working (ISO 8601): the server's `tokenDurationSeconds` (3600 by default) after
+   * they were issued, by the server's clock (see `serverTime`). Always sent by `@upbeam/upload-server`.
+   */
   Expiration?: string;
 }
 
 /**
  * Answer of the temporary-token strategy: credentials that may only write `key` (PutObject and multipart
- * upload, AbortMultipartUpload to clean up), valid 3600 seconds.
+ * upload, AbortMultipartUpload to clean up), valid 3600 seconds by default (`Credentials.Expiration`).
  */
 export interface TemporaryTokenUploadResponse extends PreparedUploadBase {
   token: { Credentials: TemporaryCredentials };
@@ -99,7 +102,8 @@ export interface TemporaryTokenUploadResponse extends PreparedUploadBase {
   receipt?: string;
   /**
    * Sent back in `_upload.renew` to get fresh credentials for the same key before these expire (a long
-   * upload). Absent from servers that cannot renew.
+   * upload; see `RenewRequest`). Opaque; HMAC-signed by the server, accepted for 24 hours. Absent from
+   * servers that cannot renew.
    */
   ticket?: string;
   /**

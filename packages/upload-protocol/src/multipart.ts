@@ -45,14 +45,29 @@ export interface StoredPart extends CompletedPart {
 
 /**
  * A presigned multipart operation, sent as `_upload: { strategy: 'presigned', multipart }`.
- * - `create`: CreateMultipartUpload for a new key (the body's `filesize` is required; `onBeforeUpload`,
- *   `allowedContentTypes` and `maxFileSize` apply as to a single PUT). Answer: {@link MultipartUploadResponse}.
- * - `sign-parts`: UploadPart URLs for the given part numbers (at most {@link MAX_PARTS_PER_SIGN_REQUEST}).
+ * - `create`: CreateMultipartUpload for a new key (the body's `filesize` is required, at least 1 byte;
+ *   `onBeforeUpload`, `allowedContentTypes` and `maxFileSize` apply as to a single PUT; `partSize` from
+ *   {@link MIN_PART_SIZE} to {@link MAX_PART_SIZE}, else 400 `INVALID_REQUEST`; more than {@link MAX_PARTS}
+ *   parts: 400 `TOO_MANY_PARTS` `Exceeded 10000 parts in multipart upload`). Content-Type, Cache-Control,
+ *   Content-Disposition and metadata are set here, by the server. Answer: {@link MultipartUploadResponse}.
+ * - `sign-parts`: UploadPart URLs for the given part numbers (1 to {@link MAX_PARTS_PER_SIGN_REQUEST} of them,
+ *   each within the upload's `ceil(filesize / partSize)` parts, else 400). Each URL signs its part's exact
+ *   Content-Length (storage answers 403 to any other size) and lives as long as a presigned PUT URL (the
+ *   server's `expiresIn`, 3600 s by default): past it, storage answers 403 and the part is signed again.
  *   Answer: {@link SignPartsResponse}.
- * - `list-parts`: the parts storage holds (ListParts), to resume. Answer: {@link ListPartsResponse}; 404
- *   `NO_SUCH_UPLOAD` when the upload no longer exists; 501 `NOT_SUPPORTED` when storage has no ListParts.
- * - `complete`: CompleteMultipartUpload with every part. Answer: {@link CompleteMultipartResponse}.
- * - `abort`: AbortMultipartUpload. Answer: {@link AbortMultipartResponse}.
+ * - `list-parts`: the parts storage holds (ListParts, every page), to resume. Answer: {@link ListPartsResponse};
+ *   404 `NO_SUCH_UPLOAD` when the upload no longer exists; 501 `NOT_SUPPORTED` when storage has no ListParts
+ *   (then send every part again).
+ * - `complete`: CompleteMultipartUpload with exactly parts 1 to N, once each (else 400 `INVALID_REQUEST`; an
+ *   ETag storage does not hold: 400 `INVALID_PART`). The one body allowed over 16 KiB: up to 1 MiB. Safe to
+ *   retry: a retried `complete` whose upload is gone answers the stored object when it has N parts. Answer:
+ *   {@link CompleteMultipartResponse}.
+ * - `abort`: AbortMultipartUpload; idempotent (an upload already gone is aborted too). Answer:
+ *   {@link AbortMultipartResponse}.
+ *
+ * `onBeforeUpload` runs for `create` only: the later operations are authorized by the ticket alone, valid 24
+ * hours. A ticket that was altered, is from another server secret or names another upload: 403
+ * `INVALID_TICKET`; past its expiry: 403 `TICKET_EXPIRED` (start again with `create`).
  */
 export type MultipartRequest =
   | { action: 'create'; partSize: number }
@@ -63,6 +78,24 @@ export type MultipartRequest =
 
 /** The names of {@link MultipartRequest}'s actions. */
 export type MultipartAction = MultipartRequest['action'];
+
+/**
+ * `code` of the endpoint's refusals that a multipart upload or a renewal acts on (besides the codes of any
+ * preparation: `INVALID_REQUEST`, `UNAUTHORIZED`, `FORBIDDEN`, `FILE_TOO_LARGE`, ...):
+ * - `TOO_MANY_PARTS` (400): the file needs more than 10000 parts of this size: choose a larger `partSize`.
+ * - `INVALID_PART` (400): a part's ETag is not the stored one: list the parts, send the missing ones again.
+ * - `INVALID_TICKET` (403): the ticket was altered or is not this server's: start again.
+ * - `TICKET_EXPIRED` (403): the ticket is past its 24 hours: start again.
+ * - `NO_SUCH_UPLOAD` (404): storage no longer has the upload (completed or aborted): start again.
+ * - `NOT_SUPPORTED` (501): storage cannot list parts: send every part again.
+ */
+export type MultipartErrorCode =
+  | 'TOO_MANY_PARTS'
+  | 'INVALID_PART'
+  | 'INVALID_TICKET'
+  | 'TICKET_EXPIRED'
+  | 'NO_SUCH_UPLOAD'
+  | 'NOT_SUPPORTED';
 
 /** Answer to `create`: the multipart upload exists on storage. */
 export interface MultipartUploadResponse extends PreparedUploadBase {
@@ -94,13 +127,14 @@ export interface SignPartsResponse {
 
 /** Answer to `list-parts`. */
 export interface ListPartsResponse {
+  /** Every part storage holds, by part number (empty when none was stored yet). */
   parts: StoredPart[];
 }
 
 /** Answer to `complete`: the object is stored. */
 export interface CompleteMultipartResponse {
   key: string;
-  /** The object's ETag as storage answered (a multipart ETag ends in `-{parts}`). */
+  /** The object's ETag, in quotes (S3 and radosgw: `"{md5 of the part MD5s}-{parts}"`; s3rver: a plain MD5). */
   etag: string;
 }
 
@@ -111,8 +145,12 @@ export interface AbortMultipartResponse {
 
 /**
  * Fresh temporary credentials for an upload already prepared, sent as `_upload: { strategy:
- * 'temporary-token', renew: { ticket } }` before the old ones expire (SPEC 9: refresh window 60 seconds).
- * Answer: a `TemporaryTokenUploadResponse` for the same key.
+ * 'temporary-token', renew: { ticket } }` before the old ones expire (SPEC 9: refresh window 60 seconds),
+ * with the same `filename`, `filetype` and `filesize` as the preparation: `onBeforeUpload` and the type and
+ * size checks run again (a signed-out user gets its 401), but the key is the ticket's. Answer: a complete
+ * `TemporaryTokenUploadResponse` for the same key, with a new `ticket` (and `receipt`, when the size is
+ * limited) that replace the old ones. A ticket that was altered or is not this server's: 403
+ * `INVALID_TICKET`; past its 24 hours: 403 `TICKET_EXPIRED`.
  */
 export interface RenewRequest {
   /** The `ticket` of the temporary-token answer being renewed. */

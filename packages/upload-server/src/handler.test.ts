@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createUploadHandler } from './handler';
-import { MAX_BODY_BYTES } from './request-body';
+import { MAX_BODY_BYTES, MAX_COMPLETE_BODY_BYTES } from './request-body';
 
 const settings = {
   accessKeyId: 'AKID',
@@ -69,6 +69,10 @@ describe('createUploadHandler: errors', () => {
     ['unknown strategy', post({ ...presignedBody, _upload: { strategy: 'ftp' } }), 400, 'INVALID_REQUEST'],
     ['no strategy', post({ filename: 'a', filetype: 'b' }), 400, 'INVALID_REQUEST'],
     ['body over 16 KiB', post({ ...presignedBody, pad: 'x'.repeat(MAX_BODY_BYTES) }), 413, 'PAYLOAD_TOO_LARGE'],
+    ['multipart abort over 16 KiB', post({ ...presignedBody, pad: 'x'.repeat(MAX_BODY_BYTES), _upload: { strategy: 'presigned', multipart: { action: 'abort', ticket: 'x' } } }), 413, 'PAYLOAD_TOO_LARGE'],
+    // A complete may be larger (10000 parts): this one gets as far as its ticket.
+    ['multipart complete over 16 KiB, forged ticket', post({ ...presignedBody, _upload: { strategy: 'presigned', multipart: { action: 'complete', ticket: 'eyJ9.x', parts: Array.from({ length: 500 }, (_, i) => ({ partNumber: i + 1, etag: `"${'0'.repeat(32)}"` })) } } }), 403, 'INVALID_TICKET'],
+    ['multipart complete over 1 MiB', post({ ...presignedBody, pad: 'x'.repeat(MAX_COMPLETE_BODY_BYTES), _upload: { strategy: 'presigned', multipart: { action: 'complete', ticket: 'x', parts: [] } } }), 413, 'PAYLOAD_TOO_LARGE'],
   ])('%s -> %i %s with a message', async (_, request, status, code) => {
     const response = await handler(request);
     expect(response.status).toBe(status);

@@ -40,10 +40,14 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * @default `next-s3-uploads/{nanoid}/{sanitized filename}`
    */
   key?: (body: UploadRequestBody, request: Request) => string | Promise<string>;
-  /** Authorize, choose the key, add metadata or a disposition; throw an `UploadError` (4xx) to refuse. */
+  /**
+   * Authorize, choose the key, add metadata or a disposition; throw an `UploadError` (4xx) to refuse. Runs
+   * for every preparation, a multipart `create` and a temporary-token `renew` (whose key it cannot change),
+   * not for the later multipart operations, which their ticket authorizes.
+   */
   onBeforeUpload?: BeforeUploadHook;
   /**
-   * Lifetime of a presigned URL, in seconds.
+   * Lifetime of a presigned URL (a single PUT, or one UploadPart of a multipart upload), in seconds.
    * @default 3600
    */
   expiresIn?: number;
@@ -82,13 +86,31 @@ function baseAnswer(settings: ResolvedStorageSettings, key: string) {
 
 /**
  * Creates the preparation endpoint (mounted by the app at `/api/s3-upload` by default). It answers a POST
- * of `{ filename, filetype, filesize?, _upload: { strategy }, ...extra }`:
+ * of `{ filename, filetype, filesize?, _upload: { strategy, ...operation }, ...extra }`:
  * - `presigned`: `{ key, bucket, region, endpoint?, url, headers }`, `url` a PUT URL valid `expiresIn`
  *   seconds that binds the `headers` (Content-Type: filetype, Cache-Control: max-age=630720000, and
  *   Content-Disposition when set) and, with `maxFileSize`, the declared size as Content-Length.
- * - `temporary-token`: `{ token: { Credentials }, key, bucket, region, endpoint?, forcePathStyle? }`,
- *   credentials valid 3600 seconds that may only write `key` (STS GetFederationToken, or AssumeRole when
- *   `roleArn` is set).
+ * - `temporary-token`: `{ token: { Credentials }, key, bucket, region, endpoint?, forcePathStyle?, ticket,
+ *   serverTime }`, credentials valid `tokenDurationSeconds` (3600 by default; `Credentials.Expiration`) that
+ *   may only write `key` (STS GetFederationToken, or AssumeRole when `roleArn` is set). `serverTime` is the
+ *   server's clock (ISO 8601): the browser corrects a skewed clock by it.
+ *
+ * Operations in the marker (shapes in `@upbeam/upload-protocol`, `MultipartRequest` and `RenewRequest`):
+ * - `_upload.multipart` (presigned): a multipart upload, for files over 5 GiB or faster large uploads.
+ *   `create` (CreateMultipartUpload with the object's headers; `onBeforeUpload`, `allowedContentTypes` and
+ *   `maxFileSize` apply as to a single PUT, `filesize` required) answers `{ ..., uploadId, partSize, ticket,
+ *   ticketExpiresAt }`; `sign-parts`, `list-parts`, `complete` and `abort` act only on the upload their
+ *   `ticket` names. The ticket (HMAC-SHA-256 with a key derived from `secretAccessKey`, stateless, 24 hours)
+ *   binds bucket, key, upload id, file size, part size and content type: no client can sign parts for,
+ *   complete or abort another upload. Size: each UploadPart URL signs its part's exact Content-Length and
+ *   part numbers past `ceil(filesize / partSize)` are refused, so storage enforces the declared size, which
+ *   `maxFileSize` checked at `create`. The server's credentials need `s3:PutObject`,
+ *   `s3:AbortMultipartUpload`, `s3:ListMultipartUploadParts` (resume) and `s3:GetObject` (HEAD when a
+ *   retried `complete` finds the upload already done).
+ * - `_upload.renew` (temporary-token): `{ ticket }` of a previous answer gives fresh credentials for the
+ *   same key (a long upload renews before expiry). `onBeforeUpload` and the type and size checks run again;
+ *   the key is the ticket's, whatever `key`/`onBeforeUpload` return.
+ * - `_upload.complete` (temporary-token with `maxFileSize`): see below.
  *
  * With `maxFileSize`, the presigned strategy signs the declared size (storage refuses any other), and the
  * temporary-token answer carries a `receipt`: the browser sends `_upload: { strategy, complete: { key,
@@ -99,11 +121,15 @@ function baseAnswer(settings: ResolvedStorageSettings, key: string) {
  * HTML, SVG, XML and JavaScript files are stored with `Content-Disposition: attachment` unless
  * `onBeforeUpload` sets a disposition: opened from the bucket they download instead of running.
  *
+ * Request bodies are capped at 16 KiB, except a multipart `complete` (1 MiB: 10000 parts with their ETags).
+ *
  * Settings are resolved on the first request, so that a missing variable does not break a build that
  * merely imports the route. Errors: 4xx `{ error, code }` for a wrong or refused request (400, 401, 403,
- * 405, 413, 415); any other failure, including missing settings (`Upbeam: Missing ENVs ...`), an invalid
- * key from `key`/`onBeforeUpload`, and storage or STS errors, is passed to `onError` and answered with
- * 500 `{ error: 'Internal Server Error' }`.
+ * 404, 405, 413, 415; codes in `UPLOAD_ERROR_STATUS`), 501 `NOT_SUPPORTED` for `list-parts` on storage
+ * without ListParts; any other failure, including missing settings (`Upbeam: Missing ENVs ...`), an
+ * invalid key from `key`/`onBeforeUpload`, and storage or STS errors (but NoSuchUpload, answered 404
+ * `NO_SUCH_UPLOAD` with our own text), is passed to `onError` and answered with 500
+ * `{ error: 'Internal Server Error' }`.
  *
  * @example
  * // app/api/s3-upload/route.ts (Next.js App Router)

@@ -1,7 +1,8 @@
 /**
  * @module
  * `@upbeam/upload-server`: the preparation endpoint of Upbeam uploads, as a Fetch `Request -> Response`
- * handler. The browser asks it to prepare an upload; it answers with a presigned PUT URL for one object key.
+ * handler. The browser asks it to prepare an upload; it answers with a presigned PUT URL for one object key,
+ * temporary credentials for it, or the operations of a presigned multipart upload.
  */
 export { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from './handler';
 export { errorToResponse, isUploadError, UploadError, UPLOAD_ERROR_STATUS, type UploadErrorCode } from './errors';
@@ -16,8 +17,11 @@ export type { BeforeUploadContext, BeforeUploadHook, BeforeUploadResult } from '
 export type { UploadPolicySettings } from './upload-policy';
 export { PRESIGNED_URL_EXPIRES_IN } from './presign';
 export { MAX_BODY_BYTES, MAX_COMPLETE_BODY_BYTES, MAX_OBJECT_BYTES } from './request-body';
+export { TICKET_TTL_SECONDS } from './ticket';
 export {
   arnPartition,
+  MAX_TOKEN_DURATION_SECONDS,
+  MIN_TOKEN_DURATION_SECONDS,
   TEMPORARY_TOKEN_DURATION_SECONDS,
   UPLOAD_TOKEN_NAME,
   uploadTokenPolicy,

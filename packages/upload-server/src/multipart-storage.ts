@@ -39,12 +39,18 @@ export interface MultipartStorage {
    *   complete whose first answer was lost); `INVALID_PART` (400) when an ETag is not storage's.
    */
   complete(upload: UploadRef, parts: CompletedPart[], size: number): Promise<string>;
-  /** AbortMultipartUpload; an upload that no longer exists counts as aborted. */
+  /**
+   * AbortMultipartUpload, then ListParts to check that it is gone (aborting again while it is not: a part
+   * under way may land after the first abort); an upload that no longer exists counts as aborted.
+   */
   abort(upload: UploadRef): Promise<void>;
 }
 
 /** Parts asked for per ListParts page (S3's maximum). */
 const LIST_PAGE_SIZE = 1000;
+
+/** How many times `abort` checks (ListParts) that the upload is gone, aborting it again when it is not. */
+const ABORT_CHECKS = 2;
 
 interface StorageFailure {
   name?: string;
@@ -174,9 +180,22 @@ export function createMultipartStorage(settings: ResolvedStorageSettings, client
     },
 
     async abort({ key, uploadId }) {
-      await client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })).catch((error: unknown) => {
-        if (!isNoSuchUpload(error)) throw error;
-      });
+      const abortOnce = () =>
+        client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })).catch((error: unknown) => {
+          if (!isNoSuchUpload(error)) throw error;
+        });
+      await abortOnce();
+      // A part whose upload was still under way may be stored after the abort: S3 advises checking with
+      // ListParts and aborting again (AbortMultipartUpload API reference). Storage that cannot list, or
+      // refuses to, is left at the one abort that succeeded.
+      for (let check = 0; check < ABORT_CHECKS; check += 1) {
+        const remaining = await client
+          .send(new ListPartsCommand({ Bucket, Key: key, UploadId: uploadId, MaxParts: 1 }))
+          .then(() => true)
+          .catch(() => false);
+        if (!remaining) return;
+        await abortOnce();
+      }
     },
   };
 }

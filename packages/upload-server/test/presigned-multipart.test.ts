@@ -41,7 +41,8 @@ describe.each(storages)('presigned multipart upload against $name', ({ start, fa
   beforeAll(async () => {
     storage = await start();
     reader = storage.createClient();
-    handler = createUploadHandler(storage.handlerSettings);
+    // s3rver 5 answers AbortMultipartUpload with 405, which the handler logs: not worth printing there.
+    handler = createUploadHandler({ ...storage.handlerSettings, ...(faithful ? {} : { onError: () => {} }) });
   });
   afterAll(async () => {
     reader?.destroy();

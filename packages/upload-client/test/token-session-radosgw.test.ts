@@ -240,6 +240,30 @@ describe.skipIf(!connection)('token session on radosgw (STS AssumeRole, one-key 
     expect(tickets).toEqual(['ticket-1']);
   });
 
+  it("renews through the endpoint's own `_upload.renew`: fresh credentials for the same key", async (context) => {
+    const handler = createUploadHandler(tokenHandlerSettings(connection!, bucket, roleArn));
+    const post = async (marker: Record<string, unknown>) => {
+      const body = { filename: 'renew.bin', filetype: 'text/plain', _upload: { strategy: 'temporary-token', ...marker } };
+      const response = await handler(
+        new Request('http://127.0.0.1/api/s3-upload', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      );
+      expect(response.status).toBe(200);
+      return (await response.json()) as TemporaryTokenUploadResponse;
+    };
+    const first = await post({});
+    if (!first.ticket) context.skip('this upload server answers without a renew ticket');
+    // Credentials said to expire in 30 s: the first signature renews them.
+    const soon = new Date(Date.now() + 30_000).toISOString();
+    const prepared = { ...first, token: { Credentials: { ...first.token.Credentials, Expiration: soon } } };
+    const session = createTokenSession({ prepared, renew: (ticket) => post({ renew: { ticket } }), send: sendWithFetch });
+    const signed = await session.signPutObject('text/plain');
+    expect(session.prepared.key).toBe(first.key);
+    expect(session.prepared.token.Credentials.AccessKeyId).not.toBe(first.token.Credentials.AccessKeyId);
+    expect((await sendSigned(signed, 'renewed')).status).toBe(200);
+    const object = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: first.key }));
+    expect(await object.Body!.transformToString()).toBe('renewed');
+  });
+
   it('a clock 10 minutes ahead is corrected from the endpoint serverTime: storage never sees the skew', async () => {
     const answers: number[] = [];
     const counting: SendStorageRequest = async (request) => {

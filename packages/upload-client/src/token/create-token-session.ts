@@ -143,7 +143,8 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
       return send({ method: request.method, url, headers, body: request.body, signal });
     };
     const answer = await signAndSend();
-    return isSuccess(answer) || !recoverFrom(answer) ? answer : signAndSend();
+    if (isSuccess(answer) || !recoverFrom(answer)) return answer;
+    return signAndSend();
   };
 
   const retrying = <T>(attempt: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> =>

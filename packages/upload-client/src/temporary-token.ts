@@ -13,7 +13,7 @@ import { postToEndpoint } from './prepare';
 import { isExpiredUrlError, putObjectAnswer, refusedByStorage } from './put-object';
 import { retryDelay, withRetries } from './retry';
 import { tokenStarter, type SessionOpener } from './token-backend';
-import { createTokenSession, type TokenSession } from './token/index';
+import { createTokenSession, storageAnswerOf, type TokenSession } from './token/index';
 import type { UploadContext } from './types';
 
 /** Fields of the temporary-token answer that the engine reads. */
@@ -49,7 +49,7 @@ async function putWholeFile(upload: UploadContext, session: TokenSession): Promi
         const xhr = await putObjectAnswer(signed.url, signed.headers, file, options.signal, upload.report);
         const refused = refusedByStorage(xhr);
         if (refused) {
-          signAgain = session.recoverFrom({ status: xhr.status, body: xhr.responseText, headers: xhr.getAllResponseHeaders() });
+          signAgain = session.recoverFrom(storageAnswerOf(xhr));
           throw refused;
         }
       } catch (error) {

@@ -1,5 +1,5 @@
 import type { TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { UploadClientError } from '../errors';
 import { createTokenSession, MAX_SIGNATURE_AGE_MS, TOKEN_CACHE_CONTROL } from './create-token-session';
 import type { StorageAnswer, StorageRequest, TokenSessionOptions } from './token-session';
@@ -55,6 +55,15 @@ function withStubStorage(script: (StorageAnswer | Error)[], options: Partial<Tok
 }
 
 describe('createTokenSession: signed requests', () => {
+  it('refuses to start without WebCrypto (an http page that is not localhost), before any request', () => {
+    vi.stubGlobal('crypto', {});
+    try {
+      expect(() => withStubStorage([])).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/secure context/) }));
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('PutObject carries the object headers, signed; the signature is used 5 minutes at most', async () => {
     const { session } = withStubStorage([]);
     expect(session.objectUrl).toBe('http://127.0.0.1:9000/bucket/uploads/file.bin');

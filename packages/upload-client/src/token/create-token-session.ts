@@ -88,12 +88,21 @@ async function sha256Base64(text: string): Promise<string> {
  * (`withRetries`: the policy of every request of an upload); within an attempt, a refusal that signing
  * again cures (`RequestTimeTooSkewed`, `ExpiredToken`) is signed again and sent once more.
  *
+ * @throws {@link UploadClientError} `INVALID_OPTIONS` when WebCrypto is missing: browsers give
+ *   `crypto.subtle` only to secure contexts (https, localhost).
+ *
  * @example
  * const session = createTokenSession({ prepared, renew: (ticket) => postRenew(ticket) });
  * const { url, headers } = await session.signPutObject(file.type);
  * // PUT `file` to `url` with `headers` (XHR, for upload progress).
  */
 export function createTokenSession(options: TokenSessionOptions): TokenSession {
+  if (!globalThis.crypto?.subtle) {
+    throw new UploadClientError(
+      'INVALID_OPTIONS',
+      'The temporary-token strategy signs with WebCrypto (crypto.subtle), which browsers give only to secure contexts: serve the page over https (or from localhost).',
+    );
+  }
   const clock = createClock(options.now ?? Date.now);
   const keeper = createCredentialKeeper(options.prepared, options.renew, clock);
   const send = options.send ?? sendWithXhr;
@@ -134,7 +143,8 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
       return send({ method: request.method, url, headers, body: request.body, signal });
     };
     const answer = await signAndSend();
-    return isSuccess(answer) || !recoverFrom(answer) ? answer : signAndSend();
+    if (isSuccess(answer) || !recoverFrom(answer)) return answer;
+    return signAndSend();
   };
 
   const retrying = <T>(attempt: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> =>

@@ -105,6 +105,16 @@ describe('createCredentialKeeper', () => {
     expect(clock.now()).toBe(T0 + 2 * 60_000);
   });
 
+  it('parts refused ExpiredToken while a renewal is on its way wait for it, no second renewal', async () => {
+    const { keeper, tickets } = setUp();
+    keeper.requestRenewal({ clock: false });
+    const renewing = keeper.fresh();
+    expect(keeper.requestRenewal({ clock: false })).toBe(true);
+    await renewing;
+    await keeper.fresh();
+    expect(tickets).toEqual(['ticket-1']);
+  });
+
   it('refuses a renewal for another object or without credentials', async () => {
     let next: unknown;
     const clock = createClock(() => T0);

@@ -93,6 +93,8 @@ export function createCredentialKeeper(
     },
     requestRenewal(reason) {
       if (!current.ticket) return false;
+      // Credentials on their way serve the expired ones' signers too: one renewal for many refused parts.
+      if (renewing && !reason.clock) return true;
       requested = { clock: reason.clock || requested?.clock === true };
       return true;
     },

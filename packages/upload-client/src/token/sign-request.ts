@@ -14,7 +14,7 @@ export const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
 /** A request to sign: `method` to `url` (the object's address, no query) with `query` and `headers`. */
 export interface RequestToSign {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** The object's address ({@link objectUrl}): its path is already percent-encoded, as S3 signs it. */
+  /** The object's address (`objectUrl`): its path is already percent-encoded, as S3 signs it. */
   url: string;
   /** Query parameters, not encoded (`{ uploadId, partNumber: '1' }`); an empty value is sent bare (`?uploads`). */
   query?: Record<string, string>;
@@ -74,5 +74,6 @@ export async function signRequest(
   const search = Object.entries(query)
     .map(([name, value]) => (value === '' ? encodeQueryPart(name) : `${encodeQueryPart(name)}=${encodeQueryPart(value)}`))
     .join('&');
-  return { url: search ? `${address.origin}${address.pathname}?${search}` : `${address.origin}${address.pathname}`, headers };
+  const base = `${address.origin}${address.pathname}`;
+  return { url: search ? `${base}?${search}` : base, headers };
 }

@@ -5,7 +5,16 @@ function describe(error: unknown): string {
   return error instanceof Error || error instanceof DOMException ? `${error.name}: ${error.message}` : String(error);
 }
 
-function Upload({ tracked, onCancel }: { tracked: TrackedFile; onCancel: () => void }) {
+interface UploadActions {
+  onCancel: () => void;
+  onPause: () => void;
+  onResume: () => void;
+}
+
+function Upload({ tracked, onCancel, onPause, onResume }: { tracked: TrackedFile } & UploadActions) {
+  const running = tracked.status === 'uploading' || tracked.status === 'paused';
+  // Only a multipart upload pauses (a single PUT could only start over).
+  const pausable = tracked.multipart;
   const percent = Math.round(tracked.progress);
   return (
     <li className="upload" data-testid="upload" data-status={tracked.status} data-progress={tracked.progress}>
@@ -18,7 +27,12 @@ function Upload({ tracked, onCancel }: { tracked: TrackedFile; onCancel: () => v
         <span>
           {percent}% · {tracked.uploaded.toLocaleString()} of {tracked.size.toLocaleString()} bytes
         </span>
-        {tracked.status === 'uploading' && (
+        {running && pausable && (
+          <button type="button" onClick={tracked.status === 'paused' ? onResume : onPause}>
+            {tracked.status === 'paused' ? 'Resume' : 'Pause'}
+          </button>
+        )}
+        {running && (
           <button type="button" onClick={onCancel}>
             Cancel
           </button>
@@ -33,6 +47,15 @@ function Upload({ tracked, onCancel }: { tracked: TrackedFile; onCancel: () => v
   );
 }
 
+const MiB = 1024 * 1024;
+
+/**
+ * Where files go multipart here (the library's default is 100 MiB), so that the demo shows parts, pause and
+ * resume on files of modest size: from 32 MiB with presigned URLs (a photo still goes in one PUT), from 5 MiB
+ * (one part) with the temporary token, as its label says.
+ */
+const MULTIPART_THRESHOLD: Record<UploadStrategy, number> = { presigned: 32 * MiB, 'temporary-token': 5 * MiB };
+
 const STRATEGIES: { value: UploadStrategy; label: string }[] = [
   { value: 'presigned', label: 'Presigned URL (one PUT)' },
   { value: 'temporary-token', label: 'Temporary token (multipart)' },
@@ -40,7 +63,13 @@ const STRATEGIES: { value: UploadStrategy; label: string }[] = [
 
 export function App() {
   const [strategy, setStrategy] = useState<UploadStrategy>('presigned');
-  const { FileInput, openFileDialog, uploadToS3, files, cancel, resetFiles } = useS3Upload({ strategy });
+  // Off by default: a failed multipart upload is then aborted on storage; on, it is kept to continue.
+  const [resumable, setResumable] = useState(false);
+  const { FileInput, openFileDialog, uploadToS3, files, cancel, pause, resume, resetFiles } = useS3Upload({
+    strategy,
+    multipartThreshold: MULTIPART_THRESHOLD[strategy],
+    resume: resumable,
+  });
   const [error, setError] = useState<string>();
 
   const onFile = async (file: File) => {
@@ -74,12 +103,20 @@ export function App() {
           </label>
         ))}
       </fieldset>
+      <label className="resume">
+        <input type="checkbox" checked={resumable} onChange={(event) => setResumable(event.target.checked)} />
+        Resume interrupted uploads (parts kept in this browser)
+      </label>
       <FileInput onChange={onFile} data-testid="file-input" />
       <div className="actions">
         <button type="button" className="primary" onClick={openFileDialog}>
           Pick a file
         </button>
-        <button type="button" onClick={() => cancel()} disabled={!files.some((f) => f.status === 'uploading')}>
+        <button
+          type="button"
+          onClick={() => cancel()}
+          disabled={!files.some((f) => f.status === 'uploading' || f.status === 'paused')}
+        >
           Cancel all
         </button>
         <button type="button" onClick={resetFiles} disabled={files.length === 0}>
@@ -93,7 +130,13 @@ export function App() {
       )}
       <ul className="uploads">
         {files.map((tracked) => (
-          <Upload key={tracked.id} tracked={tracked} onCancel={() => cancel(tracked.id)} />
+          <Upload
+            key={tracked.id}
+            tracked={tracked}
+            onCancel={() => cancel(tracked.id)}
+            onPause={() => pause(tracked.id)}
+            onResume={() => resume(tracked.id)}
+          />
         ))}
       </ul>
     </main>

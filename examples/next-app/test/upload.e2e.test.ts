@@ -20,7 +20,6 @@ import {
   type ThrottleProxy,
 } from '@upbeam/test-browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalSts, type LocalSts } from '../scripts/local-sts';
 
 // The Next.js example as a user runs it after `pnpm build` with a bucket of their own: `pnpm start`
 // (scripts/with-local-s3.ts, which then runs `next start` as is) as a child process, with S3_UPLOAD_*
@@ -43,7 +42,6 @@ let app: ChildProcess | undefined;
 let output = '';
 let origin: string;
 let storage: LocalS3;
-let sts: LocalSts;
 let proxy: ThrottleProxy;
 let s3: S3Client;
 let workDir: string;
@@ -102,7 +100,6 @@ beforeAll(async () => {
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
   storage = await startLocalS3({ allowedOrigins: [origin], directory: join(workDir, 's3') });
-  sts = await startLocalSts(storage);
   proxy = await startThrottleProxy(storage.endpoint, UPLOAD_BYTES_PER_SECOND);
   s3 = storage.createClient();
   app = spawn(
@@ -120,7 +117,8 @@ beforeAll(async () => {
         ...storage.env,
         S3_UPLOAD_ENDPOINT: proxy.url,
         S3_UPLOAD_FORCE_PATH_STYLE: 'true',
-        S3_UPLOAD_STS_ENDPOINT: sts.endpoint,
+        // The STS stand-in answers on the storage's own port (not through the throttle).
+        S3_UPLOAD_STS_ENDPOINT: storage.endpoint,
       },
     },
   );
@@ -133,7 +131,6 @@ afterAll(async () => {
   s3?.destroy();
   await stopApp();
   await proxy?.close();
-  await sts?.close();
   await storage?.close();
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });

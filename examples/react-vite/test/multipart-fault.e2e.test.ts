@@ -1,7 +1,7 @@
 import { DeleteObjectCommand, GetObjectCommand, ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { createBucket, createUploadRole, radosgwS3Client, tokenHandlerSettings } from '@upbeam/ceph-rgw';
 import { FAULT_KINDS, startFaultProxy, type FaultProxy } from '@upbeam/fault-proxy';
-import { launchBrowser, type TestBrowser } from '@upbeam/test-browser';
+import { launchChromiumContext, type ChromiumContext } from '@upbeam/test-browser';
 import { createUploadHandler } from '@upbeam/upload-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
@@ -21,11 +21,11 @@ const SEED = 8430;
 const RUN_TIMEOUT_MS = 240_000;
 
 let example: RunningExample;
-let browser: TestBrowser;
+let browser: ChromiumContext;
 const proxies: FaultProxy[] = [];
 
 beforeAll(async () => {
-  [example, browser] = await Promise.all([startExample(), launchBrowser()]);
+  [example, browser] = await Promise.all([startExample(), launchChromiumContext()]);
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createBucket, createUploadRole, radosgwS3Client, tokenHandlerSettings } from '@upbeam/ceph-rgw';
-import { launchBrowser, openPage, progressSeen, type TestBrowser } from '@upbeam/test-browser';
+import { chromiumProgressSeen, launchChromiumContext, openChromiumPage, type ChromiumContext } from '@upbeam/test-browser';
 import { createUploadHandler } from '@upbeam/upload-server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -22,7 +22,7 @@ const PARTS = 10;
 const bucket = `mp-${Date.now().toString(36)}`;
 
 let example: RunningExample;
-let browser: TestBrowser;
+let browser: ChromiumContext;
 let admin: S3Client;
 let dir: string;
 let filePath: string;
@@ -30,7 +30,7 @@ let fileBytes: Buffer;
 
 beforeAll(async () => {
   if (!connection) return;
-  [example, browser] = await Promise.all([startExample(), launchBrowser()]);
+  [example, browser] = await Promise.all([startExample(), launchChromiumContext()]);
   await createBucket(connection, bucket, { allowedOrigins: [example.origin] });
   const roleArn = await createUploadRole(connection);
   admin = radosgwS3Client(connection);
@@ -69,12 +69,12 @@ const strategies = [
 
 describe.skipIf(!connection)('example page in chromium, multipart upload, radosgw', () => {
   it.each(strategies)('$strategy: 48 MiB in 10 parts, byte-identical, progress monotone', async ({ label }) => {
-    const page = await openPage(browser.context, example.origin, -1);
+    const page = await openChromiumPage(browser.context, example.origin, -1);
     await page.getByLabel(label).check();
     await page.setInputFiles('[data-testid="file-input"]', filePath);
     const item = page.getByTestId('upload');
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 110_000, interval: 250 }).toBe('done');
-    const seen = await progressSeen(page);
+    const seen = await chromiumProgressSeen(page);
     expect(seen.filter((value) => value > 0 && value < 100).length, seen.join(', ')).toBeGreaterThanOrEqual(2);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     const object = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: await keyOfUpload(page) }));
@@ -86,7 +86,7 @@ describe.skipIf(!connection)('example page in chromium, multipart upload, radosg
 
   it.each(strategies)('$strategy: cancel mid-upload rejects with AbortError and leaves no incomplete upload', async ({ label }) => {
     // 4 MiB/s: the file takes ~12 s, and the cancel comes once the first part is stored.
-    const page = await openPage(browser.context, example.origin, 4 * MiB);
+    const page = await openChromiumPage(browser.context, example.origin, 4 * MiB);
     const parts = logParts(page);
     await page.getByLabel(label).check();
     await page.setInputFiles('[data-testid="file-input"]', filePath);
@@ -102,7 +102,7 @@ describe.skipIf(!connection)('example page in chromium, multipart upload, radosg
   });
 
   it.each(strategies)('$strategy: after a reload, the upload continues with the missing parts only', async ({ strategy, label }) => {
-    const page = await openPage(browser.context, example.origin, 6 * MiB);
+    const page = await openChromiumPage(browser.context, example.origin, 6 * MiB);
     await page.getByLabel(label).check();
     await page.getByLabel('Resume interrupted uploads', { exact: false }).check();
     const first = logParts(page);

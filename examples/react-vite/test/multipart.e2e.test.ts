@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { launchBrowser, openPage, progressSeen, type TestBrowser } from '@upbeam/test-browser';
+import { chromiumProgressSeen, launchChromiumContext, openChromiumPage, type ChromiumContext } from '@upbeam/test-browser';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
@@ -19,13 +19,13 @@ const FILE_SIZE = 48 * MiB + 123;
 const PARTS = 10;
 
 let example: RunningExample;
-let browser: TestBrowser;
+let browser: ChromiumContext;
 let dir: string;
 let filePath: string;
 let fileBytes: Buffer;
 
 beforeAll(async () => {
-  [example, browser] = await Promise.all([startExample(), launchBrowser()]);
+  [example, browser] = await Promise.all([startExample(), launchChromiumContext()]);
   dir = await mkdtemp(join(tmpdir(), 'upbeam-multipart-e2e-'));
   fileBytes = randomBytes(FILE_SIZE);
   filePath = join(dir, 'dataset.bin');
@@ -56,13 +56,13 @@ const strategies = [
 
 describe('example page in chromium, multipart upload, embedded storage', () => {
   it.each(strategies)('$strategy: 48 MiB in 10 parts, byte-identical, progress monotone', async ({ label }) => {
-    const page = await openPage(browser.context, example.origin, -1);
+    const page = await openChromiumPage(browser.context, example.origin, -1);
     const parts = logParts(page);
     await page.getByLabel(label).check();
     await page.setInputFiles('[data-testid="file-input"]', filePath);
     const item = page.getByTestId('upload');
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 90_000, interval: 250 }).toBe('done');
-    const seen = await progressSeen(page);
+    const seen = await chromiumProgressSeen(page);
     expect(seen.filter((value) => value > 0 && value < 100).length, seen.join(', ')).toBeGreaterThanOrEqual(2);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(seen.at(-1)).toBe(100);
@@ -74,7 +74,7 @@ describe('example page in chromium, multipart upload, embedded storage', () => {
 
   it.each(strategies)('$strategy: after a reload, the same file sends only the missing parts', async ({ label }) => {
     // 6 MiB/s: about 8 s for the file, so that the reload lands with parts stored and parts missing.
-    const page = await openPage(browser.context, example.origin, 6 * MiB);
+    const page = await openChromiumPage(browser.context, example.origin, 6 * MiB);
     await page.getByLabel(label).check();
     await page.getByLabel('Resume interrupted uploads', { exact: false }).check();
     const first = logParts(page);
@@ -106,7 +106,7 @@ describe('example page in chromium, multipart upload, embedded storage', () => {
   });
 
   it('pause stops the parts in flight and sends none until resume; the file is then stored whole', async () => {
-    const page = await openPage(browser.context, example.origin, 8 * MiB);
+    const page = await openChromiumPage(browser.context, example.origin, 8 * MiB);
     const parts = logParts(page);
     await page.setInputFiles('[data-testid="file-input"]', filePath);
     await waitUntil(() => parts.stored.size >= 1, 60_000, 'a part stored');
@@ -118,7 +118,7 @@ describe('example page in chromium, multipart upload, embedded storage', () => {
     expect(parts.sent.length).toBe(sentAtPause);
     await page.getByRole('button', { name: 'Resume', exact: true }).click({ force: true });
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 90_000, interval: 250 }).toBe('done');
-    const seen = await progressSeen(page);
+    const seen = await chromiumProgressSeen(page);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(sha256(await storedBytes(page))).toBe(sha256(fileBytes));
     parts.stop();

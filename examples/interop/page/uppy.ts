@@ -19,16 +19,17 @@ export interface UppyUploadInput {
   adapter: UppyS3AdapterOptions;
   /** Cancel (remove the file) once this many parts are stored; Uppy then aborts the multipart upload. */
   cancelAfterParts?: number;
+  /** Pause once this many parts are stored, and resume 300 ms later: Uppy lists the stored parts. */
+  pauseAfterParts?: number;
 }
 
 declare global {
   interface Window {
     uppyUpload(input: UppyUploadInput): Promise<UppyOutcome>;
-    uppyAbortSettled?: Promise<void>;
   }
 }
 
-window.uppyUpload = async ({ adapter, cancelAfterParts }) => {
+window.uppyUpload = async ({ adapter, cancelAfterParts, pauseAfterParts }) => {
   const file = (document.getElementById('file') as HTMLInputElement).files![0]!;
   const options = uppyS3Options(adapter);
   const uppy = new Uppy().use(AwsS3, { ...options, limit: 4 });
@@ -39,6 +40,10 @@ window.uppyUpload = async ({ adapter, cancelAfterParts }) => {
   uppy.on('s3-multipart:part-uploaded', (_, part) => {
     partsUploaded.push(part.PartNumber);
     if (partsUploaded.length === cancelAfterParts) uppy.removeFile(id);
+    if (partsUploaded.length === pauseAfterParts) {
+      uppy.pauseResume(id);
+      setTimeout(() => uppy.pauseResume(id), 300);
+    }
   });
   const result = await uppy.upload();
   return {

@@ -27,7 +27,7 @@ export interface InteropServer {
   storage: LocalS3;
   /** Every request the handler answered, in order. */
   handled: HandledRequest[];
-  /** Replaces the handler's configuration (storage settings are always s3rver's). */
+  /** Replaces the handler's configuration; storage settings default to s3rver's. */
   configure(config: UploadHandlerConfig): void;
   close(): Promise<void>;
 }
@@ -83,7 +83,7 @@ export async function startInteropServer(): Promise<InteropServer> {
     storage,
     handled,
     configure(config) {
-      handler = createUploadHandler({ ...config, ...storage.handlerSettings });
+      handler = createUploadHandler({ ...storage.handlerSettings, ...config });
     },
     async close() {
       server.closeAllConnections();

@@ -2,16 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
+import { createTestBucket, type RadosgwBucket } from '@upbeam/ceph-rgw';
 import { launchBrowser, type TestBrowser, type TestPage } from '@upbeam/test-browser';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { NextS3UploadOutcome } from '../page/next-s3-upload';
 import type { UppyOutcome, UppyUploadInput } from '../page/uppy';
 import { startInteropServer, type InteropServer } from './interop-server';
 
-// Migration, in chromium, against s3rver on another origin: next-s3-upload's own client (0.3.4, unchanged)
+// Migration, in chromium, against storage on another origin: next-s3-upload's own client (0.3.4, unchanged)
 // and Uppy (@uppy/core 5 + @uppy/aws-s3 5, with the adapter of @upbeam/upload-client/uppy), each talking
-// to a real createUploadHandler at /api/s3-upload.
+// to a real createUploadHandler at /api/s3-upload. s3rver for the uploads; Ceph radosgw for what s3rver
+// lacks (ListParts for a resume, AbortMultipartUpload for a cancel).
+
+const radosgw = inject('radosgw');
 
 const MiB = 1024 * 1024;
 /** Three parts of 5 MiB, 5 MiB and 2 MiB + 321 bytes. */
@@ -61,20 +65,21 @@ async function openPage(name: 'next-s3-upload' | 'uppy', file: keyof typeof file
   return page;
 }
 
-async function stored(key: string) {
-  const object = await s3.send(new GetObjectCommand({ Bucket: server.storage.bucket, Key: key }));
+async function stored(key: string, client = s3, bucket = server.storage.bucket) {
+  const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
   return { object, bytes: Buffer.from(await object.Body!.transformToByteArray()) };
 }
 
 /** The object key in a stored object's URL `{endpoint}/{bucket}/{key}`. */
-function keyOf(url: string | undefined): string {
-  const prefix = `${server.storage.endpoint}/${server.storage.bucket}/`;
+function keyOf(url: string | undefined, endpoint = server.storage.endpoint, bucket = server.storage.bucket): string {
+  const prefix = `${endpoint}/${bucket}/`;
   expect(url?.startsWith(prefix), String(url)).toBe(true);
   return decodeURIComponent(url!.slice(prefix.length));
 }
 
 describe("next-s3-upload's unchanged client (usePresignedUpload) against createUploadHandler", () => {
-  const upload = (page: TestPage) => page.evaluate(() => window.nextS3Upload(), null) as Promise<NextS3UploadOutcome>;
+  // evaluate() awaits the page's promise: its result is the outcome itself.
+  const upload = async (page: TestPage): Promise<NextS3UploadOutcome> => page.evaluate(() => window.nextS3Upload(), null);
 
   it('prepares with its _nextS3 marker, PUTs with its own headers, and resolves the stored object', async () => {
     const outcome = await upload(await openPage('next-s3-upload', 'photo'));
@@ -108,10 +113,13 @@ describe("next-s3-upload's unchanged client (usePresignedUpload) against createU
   });
 });
 
+const uppyUpload = async (page: TestPage, input: UppyUploadInput): Promise<UppyOutcome> =>
+  page.evaluate((argument) => window.uppyUpload(argument), input);
+/** The operations the endpoint answered, in order: `put` for a single PUT's preparation. */
+const actions = () => server.handled.map(({ marker }) => (marker?.multipart as { action?: string } | undefined)?.action ?? 'put');
+
 describe('Uppy (@uppy/aws-s3 5) with uppyS3Options against createUploadHandler', () => {
-  const upload = (page: TestPage, input: UppyUploadInput) =>
-    page.evaluate((argument) => window.uppyUpload(argument), input) as Promise<UppyOutcome>;
-  const actions = () => server.handled.map(({ marker }) => (marker?.multipart as { action?: string } | undefined)?.action ?? 'put');
+  const upload = uppyUpload;
 
   it('sends a file under the threshold with one presigned PUT', async () => {
     server.configure({ maxFileSize: 100 * MiB });
@@ -152,5 +160,40 @@ describe('Uppy (@uppy/aws-s3 5) with uppyS3Options against createUploadHandler',
     expect(outcome.failed).toEqual([`File is ${LARGE} bytes; the largest accepted is ${10 * MiB} bytes.`]);
     expect(actions()).toEqual(['create']);
     expect(server.handled[0]!.status).toBe(413);
+  });
+});
+
+describe.skipIf(!radosgw)('Uppy multipart with uppyS3Options on Ceph radosgw: resume (list parts), cancel (abort)', () => {
+  let bucket: RadosgwBucket;
+  let admin: S3Client;
+  const large = { adapter: { multipartThreshold: 5 * MiB } };
+
+  beforeAll(async () => {
+    bucket = await createTestBucket(radosgw!, 'interop');
+    admin = bucket.createClient();
+  });
+  afterAll(() => admin?.destroy());
+  beforeEach(() => server.configure(bucket.handlerSettings));
+
+  const openUploads = async () => (await admin.send(new ListMultipartUploadsCommand({ Bucket: bucket.bucket }))).Uploads ?? [];
+
+  it('resumes a paused upload from the parts storage lists, then completes it', async () => {
+    const outcome = await uppyUpload(await openPage('uppy', 'large'), { ...large, pauseAfterParts: 1 });
+    expect(outcome.failed).toEqual([]);
+    expect(actions()).toContain('list-parts');
+    expect(actions().at(-1)).toBe('complete');
+    expect(server.handled.every(({ status }) => status === 200)).toBe(true);
+    const key = keyOf(outcome.uploaded[0]?.uploadURL, radosgw!.endpoint, bucket.bucket);
+    const { bytes } = await stored(key, admin, bucket.bucket);
+    expect(bytes.equals(files.large.bytes)).toBe(true);
+    expect(await openUploads()).toEqual([]);
+  });
+
+  it('aborts the multipart upload when the file is removed mid-upload: no part is left on storage', async () => {
+    const outcome = await uppyUpload(await openPage('uppy', 'large'), { ...large, cancelAfterParts: 1 });
+    expect(outcome.uploaded).toEqual([]);
+    await expect.poll(() => server.handled.find(({ marker }) => (marker?.multipart as { action?: string })?.action === 'abort')?.status).toBe(200);
+    expect(actions()).not.toContain('complete');
+    expect(await openUploads()).toEqual([]);
   });
 });

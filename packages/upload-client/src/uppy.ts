@@ -40,9 +40,9 @@ export interface UppyFileLike {
   size: number | null;
 }
 
-/** The upload Uppy names in its multipart calls: storage's upload id and the object key. */
+/** The upload Uppy names in its multipart calls: storage's upload id (always set there) and the object key. */
 export interface UppyUploadIdentity {
-  uploadId: string;
+  uploadId?: string | undefined;
   key: string;
   signal?: AbortSignal | undefined;
 }
@@ -93,7 +93,11 @@ export interface UppyS3Options {
   createMultipartUpload(file: UppyFileLike): Promise<{ uploadId: string; key: string }>;
   /** A presigned UploadPart URL for one part (`sign-parts`); it signs the part's exact Content-Length. */
   signPart(file: UppyFileLike, options: UppyUploadIdentity & { partNumber: number }): Promise<UppyUploadParameters>;
-  /** The parts storage holds (`list-parts`), to resume; none when storage cannot list them. */
+  /**
+   * The parts storage holds (`list-parts`), when Uppy resumes a paused upload. Uppy drops a part's bytes
+   * once it is stored, so it resumes only on storage with ListParts (S3, R2, MinIO, Ceph); elsewhere this
+   * rejects with the endpoint's 501 `NOT_SUPPORTED`.
+   */
   listParts(file: UppyFileLike, options: UppyUploadIdentity): Promise<UppyPart[]>;
   /** CompleteMultipartUpload, by the endpoint (`complete`); resolves the object's URL as `location`. */
   completeMultipartUpload(file: UppyFileLike, options: UppyUploadIdentity & { parts: UppyPart[] }): Promise<{ location: string }>;
@@ -165,9 +169,9 @@ export function uppyS3Options(options: UppyS3AdapterOptions = {}): UppyS3Options
     post<T>(file, { strategy: 'presigned', multipart: operation }, signal);
 
   /** The upload this page created for the file, checked against the id Uppy names. */
-  function openUpload(file: UppyFileLike, uploadId: string): OpenUpload {
+  function openUpload(file: UppyFileLike, uploadId: string | undefined): OpenUpload {
     const upload = uploads.get(file.id);
-    if (upload?.uploadId !== uploadId) {
+    if (upload === undefined || upload.uploadId !== uploadId) {
       throw new UploadClientError('INVALID_OPTIONS', `No ticket for multipart upload ${uploadId} of ${file.name ?? file.id}: start it again.`);
     }
     return upload;
@@ -200,14 +204,8 @@ export function uppyS3Options(options: UppyS3AdapterOptions = {}): UppyS3Options
 
     async listParts(file, { uploadId, signal }) {
       const upload = openUpload(file, uploadId);
-      try {
-        const { parts } = await multipart<ListPartsResponse>(file, { action: 'list-parts', ticket: upload.ticket }, signal);
-        return parts.map(({ partNumber, etag, size }) => ({ PartNumber: partNumber, ETag: etag, Size: size }));
-      } catch (error) {
-        // 501 NOT_SUPPORTED: storage cannot list parts (s3rver): Uppy sends every part again.
-        if (error instanceof UploadClientError && error.answerCode === 'NOT_SUPPORTED') return [];
-        throw error;
-      }
+      const { parts } = await multipart<ListPartsResponse>(file, { action: 'list-parts', ticket: upload.ticket }, signal);
+      return parts.map(({ partNumber, etag, size }) => ({ PartNumber: partNumber, ETag: etag, Size: size }));
     },
 
     async completeMultipartUpload(file, { uploadId, parts, signal }) {

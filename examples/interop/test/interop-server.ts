@@ -22,7 +22,7 @@ export interface HandledRequest {
 }
 
 export interface InteropServer {
-  /** `http://127.0.0.1:{port}`: `/next-s3-upload.html`, `/uppy.html`, `/api/s3-upload`. */
+  /** `http://127.0.0.1:{port}`: `/{page}.html` and `/api/s3-upload`. */
   origin: string;
   storage: LocalS3;
   /** Every request the handler answered, in order. */
@@ -32,14 +32,27 @@ export interface InteropServer {
   close(): Promise<void>;
 }
 
-/** A page running `{script}.js`; the React page renders into `#root`, the Uppy page reads `#file`. */
+/** A page running `{script}.js` after `body`. */
 const html = (script: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${script}</title></head>` +
   `<body>${body}<script type="module" src="/${script}.js"></script></body></html>`;
 
-async function buildPages(outdir: string): Promise<void> {
+/** A page: its script's entry file, and the HTML body the script runs in. */
+export interface InteropPage {
+  entry: string;
+  body: string;
+}
+
+/** The pages of `examples/interop`: next-s3-upload's React page, and the Uppy 5 page. */
+export const INTEROP_PAGES: Record<string, InteropPage> = {
+  'next-s3-upload': { entry: join(PAGE_DIR, 'next-s3-upload.tsx'), body: '<div id="root"></div>' },
+  uppy: { entry: join(PAGE_DIR, 'uppy.ts'), body: '<input type="file" id="file">' },
+};
+
+/** Bundles each page's script (its imports resolved from the entry's own package) and writes its HTML. */
+async function buildPages(outdir: string, pages: Record<string, InteropPage>): Promise<void> {
   await build({
-    entryPoints: { 'next-s3-upload': join(PAGE_DIR, 'next-s3-upload.tsx'), uppy: join(PAGE_DIR, 'uppy.ts') },
+    entryPoints: Object.fromEntries(Object.entries(pages).map(([name, page]) => [name, page.entry])),
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -49,13 +62,13 @@ async function buildPages(outdir: string): Promise<void> {
     outdir,
     logLevel: 'error',
   });
-  await writeFile(join(outdir, 'next-s3-upload.html'), html('next-s3-upload', '<div id="root"></div>'));
-  await writeFile(join(outdir, 'uppy.html'), html('uppy', '<input type="file" id="file">'));
+  for (const [name, page] of Object.entries(pages)) await writeFile(join(outdir, `${name}.html`), html(name, page.body));
 }
 
-export async function startInteropServer(): Promise<InteropServer> {
+/** Builds and serves `pages` (`/{name}.html`), with s3rver and the handler. */
+export async function startInteropServer(pages: Record<string, InteropPage> = INTEROP_PAGES): Promise<InteropServer> {
   const outdir = await mkdtemp(join(tmpdir(), 'upbeam-interop-'));
-  await buildPages(outdir);
+  await buildPages(outdir, pages);
   const storage = await startLocalS3();
   const handled: HandledRequest[] = [];
   let handler: UploadHandler = createUploadHandler(storage.handlerSettings);

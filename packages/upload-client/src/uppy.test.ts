@@ -39,3 +39,15 @@ describe('uppyS3Options', () => {
     },
   );
 });
+
+describe('uppyS3Options: the endpoint unreachable', () => {
+  it('rejects with NETWORK_ERROR naming the endpoint', async () => {
+    // Port 9 (discard) on 127.0.0.1: nothing listens there, the connection is refused.
+    const options = uppyS3Options({ endpoint: { url: 'http://127.0.0.1:9/api/s3-upload' } });
+    await expect(options.getUploadParameters(file(1))).rejects.toMatchObject({
+      name: 'UploadClientError',
+      code: 'NETWORK_ERROR',
+      message: 'No answer from the upload endpoint http://127.0.0.1:9/api/s3-upload.',
+    });
+  });
+});

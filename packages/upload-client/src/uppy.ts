@@ -121,12 +121,14 @@ interface OpenUpload {
  * size is the one `getChunkSize` gives Uppy, so Uppy's parts have exactly the sizes the endpoint signed
  * (each UploadPart URL signs its part's Content-Length: a part of another size gets 403 from storage).
  *
- * Every call POSTs `{ filename, filetype, filesize, _upload, ...endpoint.body }`: `filesize` is always sent,
- * so a server with `maxFileSize` works. A file without a media type is sent as `application/octet-stream`.
+ * Every call POSTs `{ filename, filetype, filesize, _upload }` and the extra fields of `endpoint.body` (which
+ * cannot replace those): `filesize` is always sent, so a server with `maxFileSize` works. A file without a
+ * media type is sent as `application/octet-stream`. One request a call: `signPart` asks for one part's URL.
  *
  * @throws {@link UploadClientError} (from the returned functions) `PREPARE_FAILED` with the endpoint's `error`
- *   text, `status` and `answerCode` on a non-2xx answer; `INVALID_OPTIONS` when a multipart call names an
- *   upload this page did not create.
+ *   text, `status` and `answerCode` on a non-2xx answer; `NETWORK_ERROR` when the endpoint cannot be reached
+ *   (Uppy retries `signPart`); `INVALID_OPTIONS` when a multipart call names an upload this page did not
+ *   create. An aborted call rejects with the `signal`'s `AbortError`, which Uppy expects.
  * @example
  * import Uppy from '@uppy/core';
  * import AwsS3 from '@uppy/aws-s3';
@@ -154,6 +156,9 @@ export function uppyS3Options(options: UppyS3AdapterOptions = {}): UppyS3Options
       headers: { ...options.endpoint?.headers, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
       signal: signal ?? null,
+    }).catch((error: unknown) => {
+      if (signal?.aborted) throw error;
+      throw new UploadClientError('NETWORK_ERROR', `No answer from the upload endpoint ${url}.`, { cause: error });
     });
     const answer = (await response.json().catch(() => undefined)) as (T & Partial<UploadErrorBody>) | undefined;
     if (!response.ok || answer === undefined) {

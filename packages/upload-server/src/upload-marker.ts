@@ -8,6 +8,7 @@ import {
   type UploadStrategy,
 } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
+import { readNextS3Strategy } from './next-s3-marker';
 import { MAX_TICKET_LENGTH } from './ticket';
 
 /**
@@ -98,12 +99,19 @@ function readMultipart(operation: unknown): MultipartRequest {
 /**
  * Reads the `_upload` marker of a request body: the strategy and at most one operation (`complete`,
  * `multipart` for the presigned strategy, `renew` for the temporary-token strategy). Own properties only.
+ * A body with next-s3-upload's marker instead (`_nextS3: { strategy: 'presigned' | 'aws-sdk' }`, from its
+ * unchanged client) prepares an upload of the matching strategy (`presigned`, `temporary-token`).
  *
  * @throws {@link UploadError} `INVALID_REQUEST` (400) naming the field that is missing, of the wrong type,
- *   out of range, or given with the other strategy.
+ *   out of range, or given with the other strategy; or when the body holds both `_upload` and `_nextS3`.
  */
 export function readMarker(body: Record<string, unknown>): UploadMarker {
   const marker = own(body, '_upload');
+  const nextS3 = own(body, '_nextS3');
+  if (nextS3 !== undefined) {
+    if (marker !== undefined) throw invalid('Send one marker, "_upload" or "_nextS3" (next-s3-upload\'s client), not both.');
+    return { strategy: readNextS3Strategy(nextS3) };
+  }
   const strategy = readStrategy(marker);
   const complete = own(marker, 'complete');
   const multipart = own(marker, 'multipart');

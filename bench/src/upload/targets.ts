@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
-import { DeleteObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createBucket, createUploadRole, radosgwS3Client, startRadosgw, type Radosgw } from '@upbeam/ceph-rgw';
 import { startLocalS3 } from '@upbeam/local-s3';
 import { createUploadHandler, type UploadHandler } from '@upbeam/upload-server';
@@ -22,6 +22,8 @@ export interface Target {
   description: string;
   endpoint: string;
   bucket: string;
+  /** An S3 client with the storage's own keys (checksums only where required, path style). */
+  admin: S3Client;
   upbeam: UploadHandler;
   nextS3Upload: RequestListener;
   /** The stored object's size, or undefined when there is none. */
@@ -49,13 +51,23 @@ function adminOps(admin: S3Client, bucket: string) {
 export async function startS3rverTarget(pageOrigin: string, version: string): Promise<Target> {
   const directory = await mkdtemp(join('/dev/shm', 'upbeam-bench-s3-'));
   const local = await startLocalS3({ directory, allowedOrigins: [pageOrigin] });
-  const admin = local.createClient();
   const settings = local.handlerSettings;
+  // Not `local.createClient()`: its default CRC32 checksums would also sign an empty body's checksum into
+  // the floor's presigned UploadPart URLs.
+  const admin = new S3Client({
+    region: settings.region,
+    endpoint: settings.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
   return {
     name: 's3rver',
     description: `@20minutes/s3rver ${version} in the benchmark's process, objects in /dev/shm`,
     endpoint: local.endpoint,
     bucket: local.bucket,
+    admin,
     // s3rver has no STS: the local stand-in mints key pairs it accepts.
     upbeam: createUploadHandler({ ...settings, stsClient: local.stsClient }),
     nextS3Upload: nextPagesRoute(APIRoute.configure({ ...settings })),
@@ -92,6 +104,7 @@ export async function radosgwTarget(radosgw: Radosgw, pageOrigin: string, versio
     description: `Ceph radosgw ${version} (memstore OSD, objects in RAM; each object deleted after its run)`,
     endpoint: radosgw.endpoint,
     bucket,
+    admin,
     upbeam: createUploadHandler({ ...settings, roleArn, stsEndpoint: radosgw.endpoint }),
     nextS3Upload: nextPagesRoute(APIRoute.configure({ ...settings })),
     ...adminOps(admin, bucket),

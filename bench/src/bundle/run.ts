@@ -64,6 +64,20 @@ export interface Sizes {
   brotli: number;
 }
 
+/**
+ * One chunk loaded with `import()`, with the chunks it imports statically (those not loaded at first):
+ * what the page downloads when the code first asks for it.
+ */
+export interface LazyChunk {
+  /** The package file it is made of, hash removed (`temporary-token`), else the package of its largest input. */
+  name: string;
+  sizes: Sizes;
+  /** Names of the lazy chunks it may load in turn with `import()`. */
+  loads: string[];
+  /** All it may download, its own `import()`s followed to the end: gzip bytes, each chunk counted once. */
+  gzipWithLoads: number;
+}
+
 export interface BundleRow {
   id: string;
   label: string;
@@ -71,6 +85,8 @@ export interface BundleRow {
   initial: Sizes;
   /** Chunks loaded later with `import()` (the temporary-token path's AWS SDK), if any. */
   lazy?: Sizes;
+  /** The same lazy chunks, one `import()` at a time. */
+  lazyChunks?: LazyChunk[];
 }
 
 export interface BundleResult extends ResultMeta {
@@ -114,6 +130,65 @@ function splitChunks(metafile: Metafile, entryOutput: string): { initial: Set<st
   return { initial, lazy };
 }
 
+/**
+ * Names a chunk and the chunks it imports for the report: an Upbeam package file's name
+ * (`temporary-token-QSY3HAWQ.js` -> `upload-client/temporary-token`), else the package of the largest input.
+ */
+function chunkName(outputs: Metafile['outputs'][string][]): string {
+  const inputs = outputs.flatMap((output) => Object.entries(output.inputs)).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput);
+  for (const [path] of inputs) {
+    const named = /(?:^|\/)packages\/([\w-]+)\/dist\/([\w-]+?)(?:-[A-Z0-9]{8})?\.js$/.exec(path);
+    if (named && named[2] !== 'chunk' && named[2] !== 'index') return `${named[1]}/${named[2]}`;
+  }
+  const largest = inputs[0]?.[0] ?? '';
+  const parts = largest.split('node_modules/');
+  const last = parts[parts.length - 1] ?? largest;
+  const segments = last.split('/');
+  return parts.length > 1 ? (segments[0]!.startsWith('@') ? `${segments[0]}/${segments[1]}` : segments[0]!) : last;
+}
+
+/** Each chunk loaded with `import()`: its static closure outside `initial`, its size, and what it loads in turn. */
+function lazyChunks(metafile: Metafile, initial: Set<string>, sizesOfPaths: (paths: Set<string>) => Sizes): LazyChunk[] {
+  const outputs = metafile.outputs;
+  const roots = new Set<string>();
+  for (const output of Object.values(outputs)) {
+    for (const imported of output.imports) if (!imported.external && imported.kind === 'dynamic-import') roots.add(imported.path);
+  }
+  const closure = (root: string) => {
+    const paths = new Set<string>();
+    const visit = (path: string) => {
+      if (initial.has(path) || paths.has(path)) return;
+      paths.add(path);
+      for (const imported of outputs[path]?.imports ?? []) {
+        if (!imported.external && imported.kind === 'import-statement') visit(imported.path);
+      }
+    };
+    visit(root);
+    return paths;
+  };
+  const dynamicFrom = (paths: Set<string>) =>
+    [...paths].flatMap((path) =>
+      (outputs[path]?.imports ?? []).filter((imported) => !imported.external && imported.kind === 'dynamic-import').map((imported) => imported.path),
+    );
+  return [...roots].map((root) => {
+    const own = closure(root);
+    const everything = new Set(own);
+    for (let queue = dynamicFrom(own); queue.length > 0; ) {
+      const next = queue.shift()!;
+      const more = [...closure(next)].filter((path) => !everything.has(path));
+      for (const path of more) everything.add(path);
+      queue.push(...dynamicFrom(new Set(more)));
+    }
+    const nameOf = (path: string) => chunkName([...closure(path)].map((member) => outputs[member]!));
+    return {
+      name: nameOf(root),
+      sizes: sizesOfPaths(own),
+      loads: [...new Set(dynamicFrom(own))].map(nameOf),
+      gzipWithLoads: sizesOfPaths(everything).gzip,
+    };
+  });
+}
+
 export async function bundleEntry(entry: BundleEntry): Promise<BundleRow> {
   const outdir = join(TMP_DIR, 'bundle', entry.id);
   await rm(outdir, { recursive: true, force: true });
@@ -149,7 +224,9 @@ export async function bundleEntry(entry: BundleEntry): Promise<BundleRow> {
     id: entry.id,
     label: entry.label,
     initial: sizesOf(contents(initial)),
-    ...(lazy.size > 0 ? { lazy: sizesOf(contents(lazy)) } : {}),
+    ...(lazy.size > 0
+      ? { lazy: sizesOf(contents(lazy)), lazyChunks: lazyChunks(result.metafile, initial, (paths) => sizesOf(contents(paths))) }
+      : {}),
   };
 }
 
@@ -159,7 +236,8 @@ export async function runBundleBench(): Promise<BundleResult> {
   for (const entry of BUNDLE_ENTRIES) {
     const row = await bundleEntry(entry);
     rows.push(row);
-    console.log(`[bundle] ${entry.id}: initial ${row.initial.gzip} B gzip${row.lazy ? `, lazy ${row.lazy.gzip} B gzip` : ''}`);
+    const lazyText = (row.lazyChunks ?? []).map((chunk) => `${chunk.name} ${chunk.sizes.gzip} B (with its loads ${chunk.gzipWithLoads} B)`);
+    console.log(`[bundle] ${entry.id}: initial ${row.initial.gzip} B gzip${lazyText.length > 0 ? `; lazy: ${lazyText.join(', ')}` : ''}`);
   }
   const result: BundleResult = {
     machine: describeMachine(['esbuild', 'next-s3-upload', '@better-upload/client', '@aws-sdk/client-s3']),

@@ -168,7 +168,7 @@ export interface UploadResult extends ResultMeta {
 }
 
 /** Writes `bytes` of random data (not compressible) in 8 MiB blocks. */
-async function makeFile(path: string, bytes: number): Promise<void> {
+export async function makeFile(path: string, bytes: number): Promise<void> {
   const handle = await open(path, 'w');
   try {
     for (let written = 0; written < bytes; ) {
@@ -204,14 +204,27 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   ]).finally(() => clearTimeout(timer!));
 }
 
-async function runInPage(
+/** How one page upload runs besides its mode: bounded in time, optionally profiled, optionally checked further. */
+export interface PageRunOptions {
+  timeoutMs: number;
+  /** Name of the CPU profile to write, when the upload is profiled. */
+  profileName?: string;
+  /** Called with the object key once the stored size is checked, before the object is deleted. */
+  verify?(key: string): Promise<void>;
+}
+
+/**
+ * Uploads `filePath` from a fresh page with `mode.page`, samples the page heap meanwhile, checks the stored
+ * size and deletes the object.
+ */
+export async function runInPage(
   browser: CdpBrowser,
   server: PageServer,
   target: Target,
-  mode: UploadMode,
+  mode: Pick<UploadMode, 'id' | 'page'>,
   filePath: string,
   size: number,
-  profileName: string | undefined,
+  { timeoutMs, profileName, verify }: PageRunOptions,
 ): Promise<UploadSample> {
   const page = await browser.newPage(server.origin);
   try {
@@ -234,7 +247,7 @@ async function runInPage(
     try {
       result = await withTimeout(
         page.evaluate<PageUploadResult>(`window.benchUpload(${JSON.stringify(mode.page)})`),
-        UPLOAD_TIMEOUT_MS,
+        timeoutMs,
         mode.id,
       );
     } finally {
@@ -243,9 +256,13 @@ async function runInPage(
     const profile = profileName ? await stopProfile(page, profileName) : undefined;
     heapPeak = Math.max(heapPeak, await heapNow(page).catch(() => 0));
     const key = keyOf(result.url, target.bucket);
-    const stored = await target.storedSize(key);
-    await target.remove(key);
-    if (stored !== size) throw new Error(`stored ${stored} bytes instead of ${size}`);
+    try {
+      const stored = await target.storedSize(key);
+      if (stored !== size) throw new Error(`stored ${stored} bytes instead of ${size}`);
+      await verify?.(key);
+    } finally {
+      await target.remove(key);
+    }
     const seconds = result.ms / 1000;
     return {
       seconds,
@@ -362,7 +379,7 @@ export async function runUploadBench(): Promise<UploadResult> {
                 sample = fromCurl(await curlMultipart(target, parts, size, mode.parts!.queueSize, UPLOAD_TIMEOUT_MS), size);
               } else {
                 const profileName = profiled.has(mode.id) ? `${target.name}-${mib}MiB-${mode.id}-round${round + 1}` : undefined;
-                sample = await runInPage(browser, server, target, mode, path, size, profileName);
+                sample = await runInPage(browser, server, target, mode, path, size, { timeoutMs: UPLOAD_TIMEOUT_MS, profileName });
               }
             } catch (error) {
               sample = { error: error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error) };
@@ -411,13 +428,13 @@ export async function runUploadBench(): Promise<UploadResult> {
   }
 }
 
-function describeSample(sample: UploadSample): string {
+export function describeSample(sample: UploadSample): string {
   if (sample.error) return `FAILED ${sample.error}`;
   const parts = [`${sample.mbPerSecond!.toFixed(0)} MB/s`];
   if (sample.heapPeak !== undefined) parts.push(`heap +${((sample.heapPeak - sample.heapBefore!) / MiB).toFixed(1)} MiB`);
   if (sample.longTasks) parts.push(`long tasks ${sample.longTasks.count} (max ${sample.longTasks.maxMs} ms)`);
   if (sample.partsSeconds !== undefined) parts.push(`parts ${sample.partsSeconds.toFixed(1)} s, complete ${sample.completeSeconds!.toFixed(1)} s`);
   if (sample.profile) parts.push(`main thread busy ${sample.profile.busyMs} of ${sample.profile.wallMs} ms (${sample.profile.file})`);
-  parts.push(`load ${sample.load}`);
+  if (sample.load !== undefined) parts.push(`load ${sample.load}`);
   return parts.join(', ');
 }

@@ -47,9 +47,9 @@ function adminOps(admin: S3Client, bucket: string) {
   };
 }
 
-/** The embedded storage (@20minutes/s3rver, in this process), objects kept under `/dev/shm`. */
-export async function startS3rverTarget(pageOrigin: string, version: string): Promise<Target> {
-  const directory = await mkdtemp(join('/dev/shm', 'upbeam-bench-s3-'));
+/** The embedded storage (@20minutes/s3rver, in this process), objects kept under `parent` (RAM by default). */
+export async function startS3rverTarget(pageOrigin: string, version: string, parent = '/dev/shm'): Promise<Target> {
+  const directory = await mkdtemp(join(parent, 'upbeam-bench-s3-'));
   const local = await startLocalS3({ directory, allowedOrigins: [pageOrigin] });
   const settings = local.handlerSettings;
   // Not `local.createClient()`: its default CRC32 checksums would also sign an empty body's checksum into
@@ -64,7 +64,7 @@ export async function startS3rverTarget(pageOrigin: string, version: string): Pr
   });
   return {
     name: 's3rver',
-    description: `@20minutes/s3rver ${version} in the benchmark's process, objects in /dev/shm`,
+    description: `@20minutes/s3rver ${version} in the benchmark's process, objects in ${parent}`,
     endpoint: local.endpoint,
     bucket: local.bucket,
     admin,

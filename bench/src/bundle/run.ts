@@ -4,8 +4,10 @@
  * splitting so that a dynamic `import()` becomes a chunk of its own), then gzip (level 9) and brotli
  * (quality 11) per chunk, as a server would send them. Sizes are deterministic: one build each.
  */
+import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { describeMachine, packageVersion } from '../lib/machine';
@@ -89,9 +91,34 @@ export interface BundleRow {
   lazyChunks?: LazyChunk[];
 }
 
+/** One byte budget of the repository's `.size-limit.js`, as `size-limit --json` measured it (gzip bytes). */
+export interface Budget {
+  name: string;
+  size: number;
+  limit: number;
+  passed: boolean;
+}
+
 export interface BundleResult extends ResultMeta {
   settings: string;
   rows: BundleRow[];
+  /** The size-limit budgets (`pnpm size`), measured in the same run; absent when size-limit failed to run. */
+  budgets?: Budget[];
+}
+
+/** Runs the repository's size-limit (the budgets CI holds) and reads its JSON. */
+async function measureBudgets(): Promise<Budget[] | undefined> {
+  try {
+    const { stdout } = await promisify(execFile)('npx', ['size-limit', '--json'], { cwd: join(BENCH_DIR, '..'), timeout: 120_000 }).catch(
+      // size-limit exits 1 when a budget is exceeded: its JSON is still the answer.
+      (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
+    );
+    const rows = JSON.parse(stdout.slice(stdout.indexOf('['))) as { name: string; size: number; sizeLimit: number; passed: boolean }[];
+    return rows.map(({ name, size, sizeLimit, passed }) => ({ name, size, limit: sizeLimit, passed }));
+  } catch (error) {
+    console.error(`[bundle] size-limit did not run: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
 }
 
 const EXTERNAL = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client'];
@@ -239,7 +266,12 @@ export async function runBundleBench(): Promise<BundleResult> {
     const lazyText = (row.lazyChunks ?? []).map((chunk) => `${chunk.name} ${chunk.sizes.gzip} B (with its loads ${chunk.gzipWithLoads} B)`);
     console.log(`[bundle] ${entry.id}: initial ${row.initial.gzip} B gzip${lazyText.length > 0 ? `; lazy: ${lazyText.join(', ')}` : ''}`);
   }
+  const budgets = await measureBudgets();
+  for (const budget of budgets ?? []) {
+    console.log(`[bundle] size-limit: ${budget.name}: ${budget.size} B of ${budget.limit} B${budget.passed ? '' : ' EXCEEDED'}`);
+  }
   const result: BundleResult = {
+    ...(budgets ? { budgets } : {}),
     machine: describeMachine(['esbuild', 'next-s3-upload', '@better-upload/client', '@aws-sdk/client-s3']),
     seconds: (performance.now() - started) / 1000,
     settings: `esbuild ${packageVersion('esbuild')}: bundle, minify, ESM, code splitting, platform browser, target es2022, process.env.NODE_ENV="production", external react/react-dom; gzip level 9 and brotli quality 11 per chunk`,

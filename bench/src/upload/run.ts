@@ -155,6 +155,7 @@ export interface UploadCell {
     /** Longest main-thread task over all runs (ms) and the tasks over 50 ms in all runs. */
     longTaskMaxMs?: number;
     longTaskCount?: number;
+    createSeconds?: number;
     partsSeconds?: number;
     completeSeconds?: number;
   };
@@ -192,6 +193,9 @@ async function heapNow(page: CdpPage): Promise<number> {
   const usage = await page.send<{ usedSize: number; backingStorageSize?: number }>('Runtime.getHeapUsage');
   return usage.usedSize + (usage.backingStorageSize ?? 0);
 }
+
+/** The warm-up file, in MiB: two parts of the largest part size, and a short third. */
+const WARM_UP_MIB = (2 * Math.max(...UPLOAD_MODES.map((mode) => mode.parts?.partSize ?? 0))) / MiB + 1;
 
 /** Upper bound of one upload: 1 GiB at the slowest rate seen here (~25 MB/s) and then some. */
 const UPLOAD_TIMEOUT_MS = 240_000;
@@ -301,6 +305,7 @@ function summarize(samples: UploadSample[]): UploadCell['median'] {
   const growth = withHeap.map((sample) => sample.heapPeak! - sample.heapBefore!);
   const longTasks = good.map((sample) => sample.longTasks).filter((tasks): tasks is LongTasks => tasks !== undefined);
   const defined = (values: (number | undefined)[]) => values.filter((value): value is number => value !== undefined);
+  const create = defined(good.map((sample) => sample.createSeconds));
   const parts = defined(good.map((sample) => sample.partsSeconds));
   const complete = defined(good.map((sample) => sample.completeSeconds));
   return {
@@ -314,7 +319,7 @@ function summarize(samples: UploadSample[]): UploadCell['median'] {
           longTaskCount: longTasks.reduce((sum, tasks) => sum + tasks.count, 0),
         }
       : {}),
-    ...(parts.length > 0 ? { partsSeconds: median(parts), completeSeconds: median(complete) } : {}),
+    ...(parts.length > 0 ? { createSeconds: median(create), partsSeconds: median(parts), completeSeconds: median(complete) } : {}),
   };
 }
 
@@ -336,7 +341,7 @@ export async function runUploadBench(): Promise<UploadResult> {
   const descriptions: Record<string, string> = {};
   const loads: number[] = [];
   try {
-    const sizes = [...new Set(plans.flatMap((entry) => entry.sizes))];
+    const sizes = [...new Set([WARM_UP_MIB, ...plans.flatMap((entry) => entry.sizes)])];
     const files = new Map<number, string>();
     /** The curl multipart floor's part files, by file size and part size. */
     const partFiles = new Map<string, PartFiles>();
@@ -360,9 +365,29 @@ export async function runUploadBench(): Promise<UploadResult> {
       targets.push(target);
       descriptions[target.name] = target.description;
       server.setTarget(target);
-      for (const mib of entry.sizes) {
+      const pages = { browser, server };
+      /** One upload of `mib` by `mode`; a failure becomes the sample's error. */
+      const runMode = async (mode: UploadMode, mib: number, profileName?: string): Promise<UploadSample> => {
         const size = mib * MiB;
         const path = files.get(mib)!;
+        try {
+          if (mode.kind === 'curl-put') return fromCurl(await curlPut(target, path, size, UPLOAD_TIMEOUT_MS), size);
+          if (mode.kind === 'curl-multipart') {
+            const parts = partFiles.get(`${mib}:${partsKey(mode.parts!)}`)!;
+            return fromCurl(await curlMultipart(target, parts, size, mode.parts!.queueSize, UPLOAD_TIMEOUT_MS), size);
+          }
+          return await runInPage(pages.browser, pages.server, target, mode, path, size, { timeoutMs: UPLOAD_TIMEOUT_MS, profileName });
+        } catch (error) {
+          return { error: error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error) };
+        }
+      };
+      // One small upload by every mode first, not counted: the first use of a client, a connection or a
+      // code path (SDK loading, the page's lazy chunks, storage's first bucket access) would fall in round 1.
+      for (const mode of modes) {
+        const sample = await runMode(mode, WARM_UP_MIB);
+        if (sample.error) console.log(`[upload] ${target.name} warm-up ${mode.id}: FAILED ${sample.error}`);
+      }
+      for (const mib of entry.sizes) {
         const sizeModes = modes.filter((mode) => mode.maxMiB === undefined || mib <= mode.maxMiB);
         const bySize = new Map(sizeModes.map((mode) => [mode.id, [] as UploadSample[]]));
         const runs = entry.runs[mib]!;
@@ -371,19 +396,8 @@ export async function runUploadBench(): Promise<UploadResult> {
           for (const mode of order) {
             const load = Math.round(os.loadavg()[0]! * 10) / 10;
             loads.push(load);
-            let sample: UploadSample;
-            try {
-              if (mode.kind === 'curl-put') sample = fromCurl(await curlPut(target, path, size, UPLOAD_TIMEOUT_MS), size);
-              else if (mode.kind === 'curl-multipart') {
-                const parts = partFiles.get(`${mib}:${partsKey(mode.parts!)}`)!;
-                sample = fromCurl(await curlMultipart(target, parts, size, mode.parts!.queueSize, UPLOAD_TIMEOUT_MS), size);
-              } else {
-                const profileName = profiled.has(mode.id) ? `${target.name}-${mib}MiB-${mode.id}-round${round + 1}` : undefined;
-                sample = await runInPage(browser, server, target, mode, path, size, { timeoutMs: UPLOAD_TIMEOUT_MS, profileName });
-              }
-            } catch (error) {
-              sample = { error: error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error) };
-            }
+            const profileName = profiled.has(mode.id) ? `${target.name}-${mib}MiB-${mode.id}-round${round + 1}` : undefined;
+            const sample = await runMode(mode, mib, profileName);
             sample.load = load;
             bySize.get(mode.id)!.push(sample);
             console.log(`[upload] ${target.name} ${mib} MiB round ${round + 1}/${runs} ${mode.id}: ${describeSample(sample)}`);
@@ -433,7 +447,9 @@ export function describeSample(sample: UploadSample): string {
   const parts = [`${sample.mbPerSecond!.toFixed(0)} MB/s`];
   if (sample.heapPeak !== undefined) parts.push(`heap +${((sample.heapPeak - sample.heapBefore!) / MiB).toFixed(1)} MiB`);
   if (sample.longTasks) parts.push(`long tasks ${sample.longTasks.count} (max ${sample.longTasks.maxMs} ms)`);
-  if (sample.partsSeconds !== undefined) parts.push(`parts ${sample.partsSeconds.toFixed(1)} s, complete ${sample.completeSeconds!.toFixed(1)} s`);
+  if (sample.partsSeconds !== undefined) {
+    parts.push(`create + presign ${sample.createSeconds!.toFixed(2)} s, parts ${sample.partsSeconds.toFixed(1)} s, complete ${sample.completeSeconds!.toFixed(1)} s`);
+  }
   if (sample.profile) parts.push(`main thread busy ${sample.profile.busyMs} of ${sample.profile.wallMs} ms (${sample.profile.file})`);
   if (sample.load !== undefined) parts.push(`load ${sample.load}`);
   return parts.join(', ');

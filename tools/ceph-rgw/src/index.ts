@@ -20,14 +20,13 @@ import { CreateBucketCommand, PutBucketCorsCommand, S3Client, type S3ClientConfi
 // Types only: brings vitest into the program for the `ProvidedContext` augmentation at the end.
 import type {} from 'vitest';
 
-/** The shared script, beside the repository (`<repo>/../shared`), as in CI. */
-export const CEPH_RGW_SCRIPT = join(
-  resolve(dirname(fileURLToPath(import.meta.url)), '../../..'),
-  '..',
-  'shared',
-  'tools',
-  'ceph-rgw.sh',
-);
+/**
+ * The shared script, beside the repository (`<repo>/../shared`), as in CI; `UPBEAM_CEPH_RGW_SCRIPT` names
+ * another place (a git worktree sits deeper than the repository).
+ */
+export const CEPH_RGW_SCRIPT =
+  process.env.UPBEAM_CEPH_RGW_SCRIPT ??
+  join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), '..', 'shared', 'tools', 'ceph-rgw.sh');
 
 /** What to run when radosgw is missing. */
 export const RADOSGW_MISSING =

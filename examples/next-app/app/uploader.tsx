@@ -11,8 +11,23 @@ function describe(error: unknown): string {
   return error instanceof Error || error instanceof DOMException ? `${error.name}: ${error.message}` : String(error);
 }
 
-/** One tracked file: name, status, a progress bar (percent) and, once stored, the object's URL. */
-function Upload({ tracked, onCancel }: { tracked: TrackedFile; onCancel: () => void }) {
+/**
+ * Files of at least 32 MiB go multipart here (the library's default is 100 MiB), so that the demo shows
+ * parts, pause and resume on files of modest size.
+ */
+const MULTIPART_THRESHOLD = 32 * 1024 * 1024;
+
+interface UploadActions {
+  onCancel: () => void;
+  onPause: () => void;
+  onResume: () => void;
+}
+
+/** One tracked file: name, status, a progress bar (percent), its buttons and, once stored, the object's URL. */
+function Upload({ tracked, onCancel, onPause, onResume }: { tracked: TrackedFile } & UploadActions) {
+  const running = tracked.status === 'uploading' || tracked.status === 'paused';
+  // Only a multipart upload pauses (a single PUT could only start over).
+  const pausable = tracked.size >= MULTIPART_THRESHOLD;
   return (
     <li className="upload" data-testid="upload" data-status={tracked.status} data-progress={tracked.progress}>
       <div className="upload-head">
@@ -25,7 +40,12 @@ function Upload({ tracked, onCancel }: { tracked: TrackedFile; onCancel: () => v
           {Math.round(tracked.progress)}% · {tracked.uploaded.toLocaleString('en-US')} of{' '}
           {tracked.size.toLocaleString('en-US')} bytes
         </span>
-        {tracked.status === 'uploading' && (
+        {running && pausable && (
+          <button type="button" onClick={tracked.status === 'paused' ? onResume : onPause}>
+            {tracked.status === 'paused' ? 'Resume' : 'Pause'}
+          </button>
+        )}
+        {running && (
           <button type="button" onClick={onCancel}>
             Cancel
           </button>
@@ -43,7 +63,11 @@ function Upload({ tracked, onCancel }: { tracked: TrackedFile; onCancel: () => v
 /** The file picker, the strategy selector and the list of uploads with their progress. */
 export function Uploader() {
   const [strategy, setStrategy] = useState<UploadStrategy>('presigned');
-  const { FileInput, openFileDialog, uploadToS3, files, cancel, resetFiles } = useS3Upload({ strategy });
+  const { FileInput, openFileDialog, uploadToS3, files, cancel, pause, resume, resetFiles } = useS3Upload({
+    strategy,
+    multipartThreshold: MULTIPART_THRESHOLD,
+    resume: true,
+  });
   const [error, setError] = useState<string>();
 
   const onFile = async (file: File) => {
@@ -77,7 +101,11 @@ export function Uploader() {
         <button type="button" className="primary" onClick={openFileDialog}>
           Pick a file
         </button>
-        <button type="button" onClick={() => cancel()} disabled={!files.some((f) => f.status === 'uploading')}>
+        <button
+          type="button"
+          onClick={() => cancel()}
+          disabled={!files.some((f) => f.status === 'uploading' || f.status === 'paused')}
+        >
           Cancel all
         </button>
         <button type="button" onClick={resetFiles} disabled={files.length === 0}>
@@ -91,7 +119,13 @@ export function Uploader() {
       )}
       <ul className="uploads">
         {files.map((tracked) => (
-          <Upload key={tracked.id} tracked={tracked} onCancel={() => cancel(tracked.id)} />
+          <Upload
+            key={tracked.id}
+            tracked={tracked}
+            onCancel={() => cancel(tracked.id)}
+            onPause={() => pause(tracked.id)}
+            onResume={() => resume(tracked.id)}
+          />
         ))}
       </ul>
     </>

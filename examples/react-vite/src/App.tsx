@@ -5,7 +5,16 @@ function describe(error: unknown): string {
   return error instanceof Error || error instanceof DOMException ? `${error.name}: ${error.message}` : String(error);
 }
 
-function Upload({ tracked, onCancel }: { tracked: TrackedFile; onCancel: () => void }) {
+interface UploadActions {
+  onCancel: () => void;
+  onPause: () => void;
+  onResume: () => void;
+}
+
+function Upload({ tracked, onCancel, onPause, onResume }: { tracked: TrackedFile } & UploadActions) {
+  const running = tracked.status === 'uploading' || tracked.status === 'paused';
+  // Only a multipart upload pauses (a single PUT could only start over).
+  const pausable = tracked.size >= MULTIPART_THRESHOLD;
   const percent = Math.round(tracked.progress);
   return (
     <li className="upload" data-testid="upload" data-status={tracked.status} data-progress={tracked.progress}>
@@ -18,7 +27,12 @@ function Upload({ tracked, onCancel }: { tracked: TrackedFile; onCancel: () => v
         <span>
           {percent}% · {tracked.uploaded.toLocaleString()} of {tracked.size.toLocaleString()} bytes
         </span>
-        {tracked.status === 'uploading' && (
+        {running && pausable && (
+          <button type="button" onClick={tracked.status === 'paused' ? onResume : onPause}>
+            {tracked.status === 'paused' ? 'Resume' : 'Pause'}
+          </button>
+        )}
+        {running && (
           <button type="button" onClick={onCancel}>
             Cancel
           </button>
@@ -33,6 +47,12 @@ function Upload({ tracked, onCancel }: { tracked: TrackedFile; onCancel: () => v
   );
 }
 
+/**
+ * Files of at least 32 MiB go multipart here (the library's default is 100 MiB), so that the demo shows
+ * parts, pause and resume on files of modest size.
+ */
+const MULTIPART_THRESHOLD = 32 * 1024 * 1024;
+
 const STRATEGIES: { value: UploadStrategy; label: string }[] = [
   { value: 'presigned', label: 'Presigned URL (one PUT)' },
   { value: 'temporary-token', label: 'Temporary token (multipart)' },
@@ -40,7 +60,11 @@ const STRATEGIES: { value: UploadStrategy; label: string }[] = [
 
 export function App() {
   const [strategy, setStrategy] = useState<UploadStrategy>('presigned');
-  const { FileInput, openFileDialog, uploadToS3, files, cancel, resetFiles } = useS3Upload({ strategy });
+  const { FileInput, openFileDialog, uploadToS3, files, cancel, pause, resume, resetFiles } = useS3Upload({
+    strategy,
+    multipartThreshold: MULTIPART_THRESHOLD,
+    resume: true,
+  });
   const [error, setError] = useState<string>();
 
   const onFile = async (file: File) => {
@@ -79,7 +103,11 @@ export function App() {
         <button type="button" className="primary" onClick={openFileDialog}>
           Pick a file
         </button>
-        <button type="button" onClick={() => cancel()} disabled={!files.some((f) => f.status === 'uploading')}>
+        <button
+          type="button"
+          onClick={() => cancel()}
+          disabled={!files.some((f) => f.status === 'uploading' || f.status === 'paused')}
+        >
           Cancel all
         </button>
         <button type="button" onClick={resetFiles} disabled={files.length === 0}>
@@ -93,7 +121,13 @@ export function App() {
       )}
       <ul className="uploads">
         {files.map((tracked) => (
-          <Upload key={tracked.id} tracked={tracked} onCancel={() => cancel(tracked.id)} />
+          <Upload
+            key={tracked.id}
+            tracked={tracked}
+            onCancel={() => cancel(tracked.id)}
+            onPause={() => pause(tracked.id)}
+            onResume={() => resume(tracked.id)}
+          />
         ))}
       </ul>
     </main>

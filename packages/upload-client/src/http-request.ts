@@ -2,28 +2,40 @@ import { createAbortError, onAbort } from './abort';
 import { UploadClientError, type UploadClientErrorCode } from './errors';
 import { retryAfterIn } from './s3-answer';
 
+/** One request for {@link sendRequest}. */
+export interface XhrRequest {
+  /**
+   * `POST` (the endpoint; CreateMultipartUpload, CompleteMultipartUpload), `PUT` (the file or a part),
+   * `GET` (ListParts), `DELETE` (AbortMultipartUpload).
+   */
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  headers: Record<string, string>;
+  /**
+   * A JSON or XML text, or the file or a `Blob.slice()` of it (sent from disk by the browser, never read
+   * into memory); `null` for none.
+   */
+  body: string | Blob | null;
+  signal?: AbortSignal | undefined;
+  /** Message of the `NETWORK_ERROR` thrown when no answer comes. */
+  noAnswer: string;
+  /**
+   * Called with the bytes of the body sent so far, as the browser reports them. Set it only when wanted: an
+   * upload listener makes the browser send a CORS preflight before a cross-origin request.
+   */
+  onProgress?: ((sent: number) => void) | undefined;
+}
+
 /**
  * Sends one request with `XMLHttpRequest`, the one browser API that reports upload progress (`fetch` has
  * no upload progress events). Cookies go with it as with `fetch`: to the page's own origin only.
  *
- * @param method - `POST` (the preparation) or `PUT` (the file).
- * @param body - A JSON text, or the file: sent as a stream by the browser, never read into memory.
- * @param noAnswer - Message of the `NETWORK_ERROR` thrown when no answer comes.
- * @param onProgress - Called with the bytes of the body sent so far, as the browser reports them. Set it
- *   only when wanted: an upload listener makes the browser send a CORS preflight before a cross-origin request.
  * @returns the finished request, whatever its status: read `status`, `responseText` and the headers.
  * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts; {@link UploadClientError}
  *   `NETWORK_ERROR` (`noAnswer`) when no answer came (a connection reset, or a missing CORS rule).
  */
-export function sendRequest(
-  method: 'POST' | 'PUT',
-  url: string,
-  headers: Record<string, string>,
-  body: string | Blob,
-  signal: AbortSignal | undefined,
-  noAnswer: string,
-  onProgress?: (sent: number) => void,
-): Promise<XMLHttpRequest> {
+export function sendRequest(request: XhrRequest): Promise<XMLHttpRequest> {
+  const { signal, onProgress } = request;
   if (signal?.aborted) return Promise.reject(createAbortError());
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -33,13 +45,13 @@ export function sendRequest(
         stop();
         settle();
       });
-    xhr.open(method, url);
-    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    xhr.open(request.method, request.url);
+    for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value);
     if (onProgress) xhr.upload.addEventListener('progress', (event) => onProgress(event.loaded));
     on('load', () => resolve(xhr));
-    on('error', () => reject(new UploadClientError('NETWORK_ERROR', noAnswer)));
+    on('error', () => reject(new UploadClientError('NETWORK_ERROR', request.noAnswer)));
     on('abort', () => reject(createAbortError()));
-    xhr.send(body);
+    xhr.send(request.body);
   });
 }
 

@@ -3,12 +3,12 @@
  * `@upbeam/upload-client`: the framework-free browser engine of Upbeam. It asks your preparation endpoint
  * for a presigned URL and sends the file straight to S3-compatible storage, with progress and cancel.
  */
-export { uploadFile, type UploadOptions } from './upload-file';
+export { uploadFile } from './upload-file';
 export { UploadTracker, type TrackedFile, type TrackedFileStatus } from './upload-tracker';
-export type { PrepareEndpoint } from './prepare';
+export { PauseController } from './pause';
 // Types only: the multipart constants and objectUrl are values of `@upbeam/upload-client/multipart`, so that
-// the presigned path's chunk does not carry the temporary-token code (see src/multipart.ts).
-export type { MultipartOptions, ObjectTag } from './multipart-options';
+// the presigned path's chunk does not carry the multipart code (see src/multipart.ts).
+export type { MultipartOptions, ObjectTag, PrepareEndpoint, UploadOptions } from './types';
 export {
   DEFAULT_MAX_ATTEMPTS,
   MAX_RETRY_DELAY_MS,

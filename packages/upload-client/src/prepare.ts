@@ -1,17 +1,22 @@
-import { DEFAULT_UPLOAD_ENDPOINT, type UploadErrorBody, type UploadRequestBody } from '@upbeam/upload-protocol';
+import { DEFAULT_UPLOAD_ENDPOINT, type UploadErrorBody, type UploadMarker, type UploadRequestBody } from '@upbeam/upload-protocol';
 import { UploadClientError } from './errors';
 import { refusal, sendRequest } from './http-request';
-import { withRetries } from './retry';
-import type { UploadContext } from './upload-file';
+import { withRetries, type RetryListener } from './retry';
+import type { UploadContext } from './types';
 
-/** Where and how to reach the preparation endpoint. */
-export interface PrepareEndpoint {
-  /** URL of the preparation endpoint. @default '/api/s3-upload' */
-  url?: string;
-  /** Extra request headers (e.g. an auth token). `Content-Type: application/json` is always sent. */
-  headers?: Record<string, string>;
-  /** Extra JSON body fields sent beside `filename`, `filetype` and `_upload`; they cannot replace those. */
-  body?: Record<string, unknown>;
+/** One call of the preparation endpoint, for {@link postToEndpoint}. */
+export interface EndpointCall {
+  /** The `_upload` marker: the strategy, and the operation when it is not a plain preparation. */
+  marker: UploadMarker;
+  /** Dotted paths (`token.Credentials.SessionToken`) the answer must hold as non-empty strings. */
+  fields?: readonly string[];
+  /**
+   * Cancels the call; when the property is absent, the upload's own signal. The abort of a cancelled upload
+   * passes `undefined`, so that it still reaches the server.
+   */
+  signal?: AbortSignal | undefined;
+  /** Hears of each retry of this call (after the upload's own `onRetry`). */
+  onRetry?: RetryListener;
 }
 
 /** The value at a dotted path (`token.Credentials.AccessKeyId`) of a JSON answer. */
@@ -20,58 +25,63 @@ const valueAt = (answer: unknown, path: string): unknown =>
 
 /**
  * POSTs `{ filename, filetype, filesize, _upload: marker, ...body }` to the preparation endpoint and checks
- * that its answer has `fields` (dotted paths, e.g. `token.Credentials.SessionToken`) as non-empty strings,
- * so that a wrong answer fails here with a clear message, not later. A network error or a 408, 429, 500,
- * 502, 503 or 504 answer is retried (`upload.options.maxAttempts` attempts in all, backoff or the
- * endpoint's `Retry-After`); any other answer is final.
+ * that its answer has `fields`, so that a wrong answer fails here with a clear message, not later. A network
+ * error or a 408, 429, 500, 502, 503 or 504 answer is retried (`upload.options.maxAttempts` attempts in all,
+ * backoff or the endpoint's `Retry-After`); any other answer is final.
  *
  * @returns the answer's JSON body.
- * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts (a retry wait ends at once).
+ * @throws `AbortError` DOMException (`Upload aborted.`) when the signal aborts (a retry wait ends at once).
  * @throws {@link UploadClientError} `PREPARE_FAILED` with the endpoint's `error` text (e.g.
- *   `Internal Server Error`) and `status` on a non-2xx answer; `NETWORK_ERROR` when the endpoint cannot be
- *   reached (both after the last attempt); `INVALID_PREPARE_RESPONSE`, naming the missing fields.
+ *   `Internal Server Error`), `status` and `code` (as `answerCode`) on a non-2xx answer; `NETWORK_ERROR` when
+ *   the endpoint cannot be reached (both after the last attempt); `INVALID_PREPARE_RESPONSE`, naming the
+ *   missing fields.
  */
-export function postToEndpoint<T>(
-  upload: UploadContext,
-  marker: UploadRequestBody['_upload'],
-  fields: readonly string[] = [],
-): Promise<T> {
+export function postToEndpoint<T>(upload: UploadContext, call: EndpointCall): Promise<T> {
   const { file, options } = upload;
   const { endpoint } = options;
+  const { fields = [] } = call;
+  const signal = 'signal' in call ? call.signal : options.signal;
   const url = endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT;
   const body: UploadRequestBody = {
     ...endpoint?.body,
     filename: file.name,
     filetype: upload.filetype,
     filesize: file.size,
-    _upload: marker,
+    _upload: call.marker,
   };
-  return withRetries(async () => {
-    const xhr = await sendRequest(
-      'POST',
-      url,
-      { ...endpoint?.headers, 'Content-Type': 'application/json' },
-      JSON.stringify(body),
-      options.signal,
-      `No answer from the upload endpoint ${url}.`,
-    );
-    let answer: Partial<UploadErrorBody> | undefined;
-    try {
-      answer = JSON.parse(xhr.responseText);
-    } catch {
-      // Not JSON: a proxy's error page, say.
-    }
-    const refused = refusal(xhr, 'PREPARE_FAILED', String(answer?.error || `Upload endpoint answered ${xhr.status}.`), answer?.code);
-    if (refused) throw refused;
-    const missing = fields.filter((path) => {
-      const value = valueAt(answer, path);
-      return typeof value !== 'string' || !value;
-    });
-    if (missing.length > 0) {
-      throw new UploadClientError('INVALID_PREPARE_RESPONSE', `Upload endpoint ${url} answered without ${missing.join(', ')}.`, {
-        status: xhr.status,
+  const onRetry: RetryListener = (event) => {
+    options.onRetry?.(event);
+    call.onRetry?.(event);
+  };
+  return withRetries(
+    async () => {
+      const xhr = await sendRequest({
+        method: 'POST',
+        url,
+        headers: { ...endpoint?.headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+        signal,
+        noAnswer: `No answer from the upload endpoint ${url}.`,
       });
-    }
-    return answer as T;
-  }, options);
+      let answer: Partial<UploadErrorBody> | undefined;
+      try {
+        answer = JSON.parse(xhr.responseText);
+      } catch {
+        // Not JSON: a proxy's error page, say.
+      }
+      const refused = refusal(xhr, 'PREPARE_FAILED', String(answer?.error || `Upload endpoint answered ${xhr.status}.`), answer?.code);
+      if (refused) throw refused;
+      const missing = fields.filter((path) => {
+        const value = valueAt(answer, path);
+        return typeof value !== 'string' || !value;
+      });
+      if (missing.length > 0) {
+        throw new UploadClientError('INVALID_PREPARE_RESPONSE', `Upload endpoint ${url} answered without ${missing.join(', ')}.`, {
+          status: xhr.status,
+        });
+      }
+      return answer as T;
+    },
+    { ...options, signal, onRetry },
+  );
 }

@@ -8,20 +8,42 @@ export interface UploadProgress {
   progress: number;
 }
 
-/** Receives progress; called with non-decreasing `uploaded`, and once with 100 % when the upload is stored. */
+/**
+ * Receives progress: non-decreasing `uploaded`, at most 20 times a second, and once with 100 % when the
+ * upload is stored.
+ */
 export type ProgressListener = (progress: UploadProgress) => void;
 
 /**
+ * Shortest time between two progress reports, in milliseconds (at most 20 a second). WebKit fires an
+ * upload progress event per 8 KiB sent, thousands a second: more reports than a screen can show, each a
+ * re-render of the page.
+ */
+export const PROGRESS_INTERVAL_MS = 50;
+
+/**
  * Wraps a listener so that it never sees progress go backwards or past the file size (a browser may
- * report `loaded` above the body size, and a retried request starts again from 0). `uploaded` is never
- * negative (the browser's `loaded`).
+ * report `loaded` above the body size, and a retried request starts again from 0), and hears at most one
+ * report per {@link PROGRESS_INTERVAL_MS}: the first at once, later ones held until the interval has passed
+ * (the latest value then). The whole size is reported at once, whatever the interval.
  */
 export function monotonicProgress(size: number, listener: ProgressListener | undefined): (uploaded: number) => void {
-  let last = -1;
+  let latest = -1;
+  let reported = -1;
+  let reportedAt = Number.NEGATIVE_INFINITY;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const report = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (latest <= reported) return;
+    reported = latest;
+    reportedAt = Date.now();
+    listener?.({ uploaded: latest, size, progress: size === 0 ? 100 : (latest / size) * 100 });
+  };
   return (uploaded) => {
-    const clamped = Math.min(uploaded, size);
-    if (clamped <= last) return;
-    last = clamped;
-    listener?.({ uploaded: clamped, size, progress: size === 0 ? 100 : (clamped / size) * 100 });
+    latest = Math.max(latest, Math.min(uploaded, size));
+    const wait = reportedAt + PROGRESS_INTERVAL_MS - Date.now();
+    if (latest === size || wait <= 0) report();
+    else timer ??= setTimeout(report, wait);
   };
 }

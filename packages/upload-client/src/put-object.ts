@@ -1,4 +1,4 @@
-import { isUploadClientError, NO_ANSWER_MESSAGE, storageRefusalMessage } from './errors';
+import { isUploadClientError, NO_ANSWER_MESSAGE, storageRefusalMessage, type UploadClientError } from './errors';
 import { refusal, sendRequest } from './http-request';
 import { parseS3Error } from './s3-answer';
 
@@ -6,12 +6,12 @@ import { parseS3Error } from './s3-answer';
  * PUTs `body` to `url` (with `XMLHttpRequest`, for upload progress).
  *
  * @param headers - Request headers; for a presigned URL exactly the signed ones.
- * @param body - The file; sent as a stream by the browser, never read into memory.
+ * @param body - The file or a part of it (`Blob.slice()`); sent from disk by the browser, never read into memory.
  * @param onProgress - Called with the bytes sent so far, as the browser reports them.
  * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts.
- * @throws {@link UploadClientError} `STORAGE_ERROR` on a non-2xx answer (`status`, S3's `<Code>` as
- *   `answerCode`, `<Message>` in the message, `retryAfter` when readable); `NETWORK_ERROR` when no
- *   answer came (a connection reset, or a CORS rule missing on the bucket, looks like this too).
+ * @throws {@link UploadClientError} `STORAGE_ERROR` on a non-2xx answer ({@link refusedByStorage});
+ *   `NETWORK_ERROR` when no answer came (a connection reset, or a CORS rule missing on the bucket, looks
+ *   like this too).
  */
 export async function putObject(
   url: string,
@@ -20,10 +20,28 @@ export async function putObject(
   signal: AbortSignal | undefined,
   onProgress?: (uploaded: number) => void,
 ): Promise<void> {
-  const xhr = await sendRequest('PUT', url, headers, body, signal, NO_ANSWER_MESSAGE, onProgress);
-  const { code, message } = parseS3Error(xhr.responseText);
-  const refused = refusal(xhr, 'STORAGE_ERROR', storageRefusalMessage(xhr.status, code, message), code);
+  const refused = refusedByStorage(await putObjectAnswer(url, headers, body, signal, onProgress));
   if (refused) throw refused;
+}
+
+/** As {@link putObject}, but resolves with the finished request whatever its status (read it yourself). */
+export function putObjectAnswer(
+  url: string,
+  headers: Record<string, string>,
+  body: Blob,
+  signal: AbortSignal | undefined,
+  onProgress?: (uploaded: number) => void,
+): Promise<XMLHttpRequest> {
+  return sendRequest({ method: 'PUT', url, headers, body, signal, noAnswer: NO_ANSWER_MESSAGE, onProgress });
+}
+
+/**
+ * The `STORAGE_ERROR` of a storage answer that is not a success: `status`, S3's `<Code>` as `answerCode`,
+ * `<Message>` in the message, `retryAfter` when readable. `undefined` for a success.
+ */
+export function refusedByStorage(xhr: XMLHttpRequest): UploadClientError | undefined {
+  const { code, message } = parseS3Error(xhr.responseText);
+  return refusal(xhr, 'STORAGE_ERROR', storageRefusalMessage(xhr.status, code, message), code);
 }
 
 /**

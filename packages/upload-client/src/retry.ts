@@ -1,6 +1,6 @@
 /**
- * The retry policy of every request the engine sends (preparation POST, presigned PUT, and, through the
- * AWS SDK's retry strategy, the multipart requests): how many attempts, which failures deserve another
+ * The retry policy of every request the engine sends (endpoint POSTs, PUTs of the file and of each part,
+ * the temporary-token strategy's storage requests): how many attempts, which failures deserve another
  * one, and how long to wait before it (exponential backoff with full jitter, or the server's Retry-After).
  */
 import { createAbortError, onAbort } from './abort';
@@ -43,7 +43,7 @@ export interface RetryEvent {
   delayMs: number;
   /**
    * Why the previous attempt failed: an `UploadClientError` with the answer's `status`, `answerCode` and
-   * `retryAfter` when there was one (on the multipart path, `cause` holds the AWS SDK's error).
+   * `retryAfter` when there was one.
    */
   error: unknown;
 }
@@ -54,9 +54,10 @@ export type RetryListener = (event: RetryEvent) => void;
 /** Retry options of an upload. */
 export interface RetryOptions {
   /**
-   * Attempts per request (preparation POST, PUT, each multipart request), the first included; an integer
-   * of at least 1 (1 = never retry). A failure is retried on a network error, 408, 429, 500, 502, 503,
-   * 504 or S3 `SlowDown`; an expired presigned URL is prepared again. Other answers are not retried.
+   * Attempts per request (endpoint POST, PUT, each part), the first included; an integer of at least 1
+   * (1 = never retry). A failure is retried on a network error, 408, 429, 500, 502, 503, 504, S3
+   * `SlowDown`, or a part answer without a readable ETag; an expired presigned URL is signed again. Other
+   * answers are not retried.
    * @default 3
    */
   maxAttempts?: number;
@@ -119,8 +120,11 @@ export function isRetryableAnswer(status: number, s3Code?: string): boolean {
  */
 export function retryDelay(error: unknown, retry: number): number | undefined {
   // Only answers carry a status: a refused option or an unreadable preparation answer is never retried.
+  // A part answer without a readable ETag is sent again: a proxy can lose a header once, while a bucket
+  // whose CORS rule does not expose it fails every attempt and ends with the hint.
   const retryable =
-    isUploadClientError(error) && (error.code === 'NETWORK_ERROR' || isRetryableAnswer(error.status ?? 0, error.answerCode));
+    isUploadClientError(error) &&
+    (error.code === 'NETWORK_ERROR' || error.code === 'MISSING_ETAG' || isRetryableAnswer(error.status ?? 0, error.answerCode));
   return retryable ? (parseRetryAfter(error.retryAfter) ?? backoffDelay(retry)) : undefined;
 }
 

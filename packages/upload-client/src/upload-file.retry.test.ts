@@ -158,7 +158,8 @@ describe('uploadFile, presigned: retries', () => {
     const { progress, options } = collect();
     await uploadFile(file, options);
     const uploaded = progress.map((p) => p.uploaded);
-    expect(uploaded).toEqual([300, 600, 1000]);
+    // 600 came within 50 ms of 300 (at most 20 reports a second): held, then passed by the whole size.
+    expect(uploaded).toEqual([300, 1000]);
     expect(progress.at(-1)).toEqual({ uploaded: 1000, size: 1000, progress: 100 });
   });
 

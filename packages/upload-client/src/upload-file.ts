@@ -1,50 +1,14 @@
-import {
-  FALLBACK_CONTENT_TYPE,
-  OBJECT_CACHE_CONTROL,
-  type PresignedUploadResponse,
-  type UploadResult,
-  type UploadStrategy,
-} from '@upbeam/upload-protocol';
+import { FALLBACK_CONTENT_TYPE, OBJECT_CACHE_CONTROL, type PresignedUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
-import type { MultipartOptions } from './multipart-options';
-import { postToEndpoint, type PrepareEndpoint } from './prepare';
-import { monotonicProgress, type ProgressListener } from './progress';
+import { usesMultipart } from './multipart-threshold';
+import { postToEndpoint } from './prepare';
+import { monotonicProgress } from './progress';
 import { isExpiredUrlError, presignedUrlExpiry, putObject } from './put-object';
-import { resolveRetrySettings, retryDelay, withRetries, type RetryOptions, type RetrySettings } from './retry';
-
-/**
- * Options of {@link uploadFile}. The multipart options apply to the temporary-token strategy; the retry
- * options (`maxAttempts`, default 3; `onRetry`) to every request.
- */
-export interface UploadOptions extends MultipartOptions, RetryOptions {
-  /**
-   * How the server prepares the upload: `presigned` (one PUT to a signed URL) or `temporary-token`
-   * (temporary credentials for one object key; multipart upload with `@aws-sdk/lib-storage`, loaded on
-   * first use only).
-   * @default 'presigned'
-   */
-  strategy?: UploadStrategy;
-  /** The preparation endpoint: URL (default `/api/s3-upload`), extra headers, extra body fields. */
-  endpoint?: PrepareEndpoint;
-  /** Receives `{ uploaded, size, progress }` (bytes, bytes, percent) as the file is sent; never goes back. */
-  onProgress?: ProgressListener;
-  /** Cancels the upload; the promise then rejects with an `AbortError` DOMException, `Upload aborted.`. */
-  signal?: AbortSignal;
-}
+import { resolveRetrySettings, retryDelay, withRetries } from './retry';
+import type { UploadContext, UploadOptions } from './types';
 
 /** Fields of the presigned answer that the engine reads. */
 const PRESIGNED_FIELDS = ['key', 'bucket', 'url'];
-
-/** One upload as the strategies and the endpoint requests see it. */
-export interface UploadContext {
-  file: File;
-  /** Content type sent (and signed): `file.type`, or `application/octet-stream` when the browser has none. */
-  filetype: string;
-  /** The options, `maxAttempts` resolved (default 3). */
-  options: UploadOptions & RetrySettings;
-  /** Reports the bytes sent so far (never backwards: see `monotonicProgress`). */
-  report: (uploaded: number) => void;
-}
 
 /**
  * The presigned strategy: prepare, then PUT the file to the signed URL. A PUT that fails on the network
@@ -61,7 +25,7 @@ async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
     async () => {
       expired = false;
       if (!prepared) {
-        prepared = await postToEndpoint<PresignedUploadResponse>(upload, { strategy: 'presigned' }, PRESIGNED_FIELDS);
+        prepared = await postToEndpoint<PresignedUploadResponse>(upload, { marker: { strategy: 'presigned' }, fields: PRESIGNED_FIELDS });
         expiresAt = presignedUrlExpiry(prepared.url);
       }
       try {
@@ -84,21 +48,24 @@ async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
 
 /**
  * Uploads one file straight from the browser to S3-compatible storage. The server prepares the upload
- * (a presigned PUT URL, or temporary credentials for one key); the browser then sends the file with
- * progress. The file is streamed (presigned) or read one part at a time (multipart), never whole into memory.
- * The temporary-token strategy's code and the AWS SDK are loaded with `import()` on its first use, so an
- * app that only uses presigned URLs never downloads them.
+ * (presigned URLs, or temporary credentials for one key); the browser then sends the file with progress:
+ * one PUT below `multipartThreshold` (default 100 MiB), else a multipart upload, `queueSize` parts at once,
+ * each part a `Blob.slice()` sent with `XMLHttpRequest`. No byte of the file is read into JavaScript memory.
+ * The multipart engine and the temporary-token strategy are loaded with `import()` on first use, so a
+ * page that only sends small files with presigned URLs never downloads them.
  *
  * @returns `{ url, bucket, key }` of the stored object.
  * @throws `AbortError` DOMException with message `Upload aborted.` when `signal` aborts (at any stage; a
- *   multipart upload is aborted on storage first).
+ *   multipart upload is aborted on storage first, unless `leavePartsOnError`).
  * @throws {@link UploadClientError}: `INVALID_OPTIONS` before any request to the endpoint or storage (part
- *   size under 5 MiB, queue size under 1, `Exceeded 10000 parts in multipart upload`, unknown strategy,
- *   `maxAttempts` under 1); `PREPARE_FAILED` with the endpoint's error message (e.g. `Internal Server Error`);
- *   `INVALID_PREPARE_RESPONSE` when the endpoint's answer lacks fields; `STORAGE_ERROR` when storage
- *   refuses; `MISSING_ETAG` when the bucket's CORS rule does not expose ETag; `NETWORK_ERROR`. Failures
- *   that another attempt may cure (network errors, 408, 429, 500, 502, 503, 504, S3 `SlowDown`, an expired
- *   presigned URL) are retried first, `maxAttempts` (default 3) attempts per request.
+ *   size outside 5 MiB to 5 GiB, queue size under 1, `Exceeded 10000 parts in multipart upload`, unknown
+ *   strategy, `maxAttempts` under 1); `PREPARE_FAILED` with the endpoint's error message (e.g.
+ *   `Internal Server Error`); `INVALID_PREPARE_RESPONSE` when the endpoint's answer lacks fields;
+ *   `STORAGE_ERROR` when storage refuses; `MISSING_ETAG` when the bucket's CORS rule does not expose ETag;
+ *   `NETWORK_ERROR`. Failures that another attempt may cure (network errors, 408, 429, 500, 502, 503, 504,
+ *   S3 `SlowDown`, an expired presigned URL) are retried first, `maxAttempts` (default 3) attempts per
+ *   request (per part, for a multipart upload). After the last, a multipart upload is aborted on storage,
+ *   unless `leavePartsOnError`, or `resume` (then it is kept, to continue when the same file is given again).
  *
  * @example
  * const controller = new AbortController();
@@ -119,10 +86,14 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
   };
   if (signal?.aborted) throw createAbortError();
   // Any other strategy goes to the temporary-token module, which refuses what is not `temporary-token`.
-  const result =
-    (options.strategy ?? 'presigned') === 'presigned'
-      ? await uploadPresigned(upload)
-      : await (await import('./temporary-token')).uploadWithTemporaryToken(upload);
+  let result: UploadResult;
+  if ((options.strategy ?? 'presigned') !== 'presigned') {
+    result = await (await import('./temporary-token')).uploadWithTemporaryToken(upload);
+  } else if (usesMultipart(file.size, options.multipartThreshold)) {
+    result = await (await import('./presigned-multipart')).uploadPresignedMultipart(upload);
+  } else {
+    result = await uploadPresigned(upload);
+  }
   upload.report(file.size);
   return result;
 }

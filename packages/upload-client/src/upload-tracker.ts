@@ -1,10 +1,24 @@
 import type { UploadResult } from '@upbeam/upload-protocol';
 import { nanoid } from 'nanoid';
 import { isAbortError, onAbort } from './abort';
-import { uploadFile, type UploadOptions } from './upload-file';
+import { usesMultipart } from './multipart-threshold';
+import { PauseController } from './pause';
+import type { UploadOptions } from './types';
+import { uploadFile } from './upload-file';
 
-/** Where a tracked upload stands. */
-export type TrackedFileStatus = 'uploading' | 'done' | 'error' | 'aborted';
+/**
+ * Where a tracked upload stands: `uploading`, `paused` (a multipart upload between `pause(id)` and
+ * `resume(id)`), then `done`, `error` or `aborted`.
+ */
+export type TrackedFileStatus = 'uploading' | 'paused' | 'done' | 'error' | 'aborted';
+
+/** A running upload: what cancels it and what pauses it. */
+interface Running {
+  abort: AbortController;
+  pause: PauseController;
+  /** Whether it goes multipart (only a multipart upload can pause). */
+  multipart: boolean;
+}
 
 /** One file in the tracked list (SPEC 3). Snapshots are immutable: a change makes a new object. */
 export interface TrackedFile {
@@ -18,7 +32,7 @@ export interface TrackedFile {
   uploaded: number;
   /** File size in bytes. */
   size: number;
-  /** `uploading` from the moment the file is picked, then `done`, `error` or `aborted`. */
+  /** `uploading` from the moment the file is picked (`paused` between pause and resume), then `done`, `error` or `aborted`. */
   status: TrackedFileStatus;
   /** Object URL once `done`. */
   url?: string;
@@ -28,7 +42,7 @@ export interface TrackedFile {
 
 /**
  * The tracked-file list behind `useS3Upload`, framework-free: starts uploads, keeps each file's
- * progress, cancels. Subscribe with {@link UploadTracker.subscribe} and read
+ * progress, pauses, resumes and cancels. Subscribe with {@link UploadTracker.subscribe} and read
  * {@link UploadTracker.getSnapshot} (the `useSyncExternalStore` contract).
  *
  * @example
@@ -40,7 +54,7 @@ export class UploadTracker {
   #options: UploadOptions;
   #files: readonly TrackedFile[] = [];
   readonly #listeners = new Set<() => void>();
-  readonly #controllers = new Map<string, AbortController>();
+  readonly #running = new Map<string, Running>();
 
   /** @param options - Defaults for every upload; `upload(file, options)` overrides them per call. */
   constructor(options: UploadOptions = {}) {
@@ -68,15 +82,20 @@ export class UploadTracker {
    */
   upload = async (file: File, options: UploadOptions = {}): Promise<UploadResult> => {
     const id = nanoid();
-    const controller = new AbortController();
     const merged = { ...this.#options, ...options };
-    const stop = onAbort(merged.signal, () => controller.abort());
-    this.#controllers.set(id, controller);
+    const running: Running = {
+      abort: new AbortController(),
+      pause: merged.pauseController ?? new PauseController(),
+      multipart: usesMultipart(file.size, merged.multipartThreshold),
+    };
+    const stop = onAbort(merged.signal, () => running.abort.abort());
+    this.#running.set(id, running);
     this.#set([...this.#files, { id, file, progress: 0, uploaded: 0, size: file.size, status: 'uploading' }]);
     try {
       const result = await uploadFile(file, {
         ...merged,
-        signal: controller.signal,
+        signal: running.abort.signal,
+        pauseController: running.pause,
         onProgress: (progress) => {
           this.#update(id, progress);
           merged.onProgress?.(progress);
@@ -89,13 +108,33 @@ export class UploadTracker {
       throw error;
     } finally {
       stop();
-      this.#controllers.delete(id);
+      this.#running.delete(id);
     }
   };
 
-  /** Cancels the upload with this id, or every running upload when no id is given. */
+  /** Cancels the upload with this id (paused or not), or every running upload when no id is given. */
   cancel = (id?: string): void => {
-    for (const [key, controller] of this.#controllers) if (id === undefined || id === key) controller.abort();
+    for (const [key, running] of this.#running) if (id === undefined || id === key) running.abort.abort();
+  };
+
+  /**
+   * Pauses the multipart upload with this id: its parts in flight stop at once, the upload stays on storage,
+   * status `paused`. A single PUT (a file under `multipartThreshold`) is not paused: it could only start
+   * again from its first byte.
+   */
+  pause = (id: string): void => {
+    const running = this.#running.get(id);
+    if (!running?.multipart || running.abort.signal.aborted) return;
+    running.pause.pause();
+    this.#update(id, { status: 'paused' });
+  };
+
+  /** Resumes the paused upload with this id: it sends the parts it still lacks, status `uploading`. */
+  resume = (id: string): void => {
+    const running = this.#running.get(id);
+    if (!running?.pause.paused) return;
+    running.pause.resume();
+    this.#update(id, { status: 'uploading' });
   };
 
   /** Empties the list. Running uploads go on (cancel them first to stop them); they are no longer tracked. */

@@ -8,6 +8,7 @@ export {
   ABORT_MESSAGE,
   isAbortError,
   isUploadClientError,
+  PauseController,
   UploadClientError,
   type TrackedFile,
   type TrackedFileStatus,

@@ -15,12 +15,22 @@ export interface UseS3Upload {
    * `UploadClientError` when the endpoint or storage refuses.
    */
   uploadToS3: (file: File, options?: UploadOptions) => Promise<UploadResult>;
-  /** Tracked files, in the order picked: `{ id, file, progress (percent), uploaded (bytes), size (bytes), status }`. */
+  /**
+   * Tracked files, in the order picked: `{ id, file, progress (percent), uploaded (bytes), size (bytes), status }`;
+   * `status` is `uploading`, `paused`, `done`, `error` or `aborted`.
+   */
   files: readonly TrackedFile[];
   /** Empties `files` (running uploads go on untracked: `cancel()` first to stop them). */
   resetFiles: () => void;
-  /** Cancels the upload with this id, or all running uploads. */
+  /** Cancels the upload with this id (paused or not), or all running uploads. */
   cancel: (id?: string) => void;
+  /**
+   * Pauses the multipart upload with this id (a file at or above `multipartThreshold`): its parts in flight
+   * stop, status `paused`. A single PUT is not paused.
+   */
+  pause: (id: string) => void;
+  /** Resumes the paused upload with this id: only the parts it lacks are sent. */
+  resume: (id: string) => void;
   /** A hidden `<input type="file">`; its `onChange` gets the picked `File`. Render it once. */
   FileInput: ReturnType<typeof createFileInput>['FileInput'];
   /** Opens the browser's file dialog of `FileInput`. */
@@ -48,5 +58,6 @@ export function useS3Upload(options: UseS3UploadOptions = {}): UseS3Upload {
   useEffect(() => tracker.setOptions(options));
   const files = useSyncExternalStore(tracker.subscribe, tracker.getSnapshot, tracker.getSnapshot);
   const [{ FileInput, openFileDialog }] = useState(createFileInput);
-  return { uploadToS3: tracker.upload, files, resetFiles: tracker.reset, cancel: tracker.cancel, FileInput, openFileDialog };
+  const { upload: uploadToS3, reset: resetFiles, cancel, pause, resume } = tracker;
+  return { uploadToS3, files, resetFiles, cancel, pause, resume, FileInput, openFileDialog };
 }

@@ -1,15 +1,27 @@
 import { INTERNAL_ERROR_BODY, type UploadErrorBody } from '@upbeam/upload-protocol';
 
 /**
- * Every error the handler can answer with, mapped to its HTTP status. 4xx codes are sent to the browser
- * with their message; 5xx codes are logged and answered with the SPEC's `{ error: 'Internal Server Error' }`.
+ * Every error the handler can answer with, mapped to its HTTP status. 4xx codes (and 501 `NOT_SUPPORTED`)
+ * are sent to the browser with their message; other 5xx codes are logged and answered with the SPEC's
+ * `{ error: 'Internal Server Error' }`.
+ *
+ * Multipart and renew operations add: `TOO_MANY_PARTS` (400, SPEC 8 `Exceeded 10000 parts in multipart
+ * upload`), `INVALID_PART` (400: a part's ETag is not the one storage holds), `INVALID_TICKET` (403: forged,
+ * altered, or of another upload), `TICKET_EXPIRED` (403: past its 24 hours), `NO_SUCH_UPLOAD` (404: storage
+ * no longer has the multipart upload: it was completed or aborted), `NOT_SUPPORTED` (501: storage has no
+ * ListParts).
  */
 export const UPLOAD_ERROR_STATUS = {
   INVALID_JSON: 400,
   INVALID_REQUEST: 400,
   FILE_TYPE_NOT_ALLOWED: 400,
+  TOO_MANY_PARTS: 400,
+  INVALID_PART: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  INVALID_TICKET: 403,
+  TICKET_EXPIRED: 403,
+  NO_SUCH_UPLOAD: 404,
   METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
   FILE_TOO_LARGE: 413,
@@ -18,6 +30,7 @@ export const UPLOAD_ERROR_STATUS = {
   INVALID_SETTINGS: 500,
   INVALID_OBJECT_KEY: 500,
   INTERNAL_SERVER_ERROR: 500,
+  NOT_SUPPORTED: 501,
 } as const;
 
 /** A code from {@link UPLOAD_ERROR_STATUS}. */
@@ -51,14 +64,19 @@ export function isUploadError(value: unknown): value is UploadError {
   return value instanceof Error && value.name === NAME && 'code' in value;
 }
 
+/** True for an error whose message and code the browser may see: every 4xx, and 501 `NOT_SUPPORTED`. */
+function isForTheBrowser(error: UploadError): boolean {
+  return error.status < 500 || error.code === 'NOT_SUPPORTED';
+}
+
 /**
- * Turns any thrown value into the endpoint's answer. A 4xx {@link UploadError} becomes
- * `{ error, code }` with its status; anything else is passed to `log` and becomes the 500
+ * Turns any thrown value into the endpoint's answer. A 4xx {@link UploadError} (or 501 `NOT_SUPPORTED`)
+ * becomes `{ error, code }` with its status; anything else is passed to `log` and becomes the 500
  * `{ error: 'Internal Server Error' }`, so that storage or STS error text (which can hold account ARNs)
  * never reaches the browser.
  */
 export function errorToResponse(error: unknown, log: (error: unknown) => void): Response {
-  if (isUploadError(error) && error.status < 500) {
+  if (isUploadError(error) && isForTheBrowser(error)) {
     const body: UploadErrorBody = { error: error.message, code: error.code };
     const headers = error.code === 'METHOD_NOT_ALLOWED' ? { Allow: 'POST' } : undefined;
     return Response.json(body, { status: error.status, headers });

@@ -1,4 +1,6 @@
 import type {
+  MultipartRequest,
+  MultipartUploadResponse,
   PresignedUploadResponse,
   TemporaryTokenUploadResponse,
   UploadCompleteResponse,
@@ -13,6 +15,9 @@ import { present, processEnv, resolveStorageSettings, type ResolvedStorageSettin
 import { createStorageClient } from './storage-client';
 import { createTokenIssuer, type TokenIssuer, type TokenSettings } from './temporary-token';
 import { checkUploadPolicy, defaultContentDisposition, type UploadPolicySettings } from './upload-policy';
+import { createMultipartStorage } from './multipart-storage';
+import { createMultipartOperations, createMultipartTickets, type MultipartOperations } from './multipart-upload';
+import { createPartPresigner } from './part-presign';
 import { createObjectInspector, createReceipts, type ObjectInspector, type Receipts } from './upload-receipt';
 
 /**
@@ -133,17 +138,51 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
     return Response.json(answer);
   };
 
+  const multipart = once(
+    (): MultipartOperations =>
+      createMultipartOperations({
+        bucket: settings().bucket,
+        storage: createMultipartStorage(settings(), client()),
+        presignPart: createPartPresigner(settings(), client()),
+        tickets: createMultipartTickets(settings().secretAccessKey),
+        expiresIn,
+      }),
+  );
+
+  /**
+   * The object a new upload will store: `onBeforeUpload` (authorization, key, metadata, disposition) runs
+   * first, then the declared type and size are checked, then the key.
+   */
+  const decideObject = async (body: UploadRequestBody, request: Request) => {
+    const decided: BeforeUploadResult = (await config.onBeforeUpload?.({ body, request })) ?? {};
+    checkUploadPolicy(config, body);
+    const key = decided.key ?? (config.key ? await config.key(body, request) : defaultObjectKey(body.filename, keyPrefix));
+    assertValidObjectKey(key, keyPrefix);
+    const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
+    return { key, contentDisposition, metadata: decided.metadata };
+  };
+
+  /** `_upload.multipart`: `create` is a new upload (decided like a single PUT); the rest act on its ticket. */
+  const runMultipart = async (operation: MultipartRequest, body: UploadRequestBody, request: Request): Promise<Response> => {
+    if (operation.action !== 'create') return Response.json(await multipart().continue(operation));
+    const object = await decideObject(body, request);
+    const created = await multipart().create({
+      ...object,
+      contentType: body.filetype,
+      filesize: body.filesize,
+      partSize: operation.partSize,
+    });
+    const answer: MultipartUploadResponse = { ...baseAnswer(settings(), object.key), ...created };
+    return Response.json(answer);
+  };
+
   return async (request) => {
     try {
       const body = await readUploadRequest(request);
       const resolved = settings();
       if (body._upload.complete) return await complete(body._upload.complete);
-      const decided: BeforeUploadResult = (await config.onBeforeUpload?.({ body, request })) ?? {};
-      checkUploadPolicy(config, body);
-      const key =
-        decided.key ?? (config.key ? await config.key(body, request) : defaultObjectKey(body.filename, keyPrefix));
-      assertValidObjectKey(key, keyPrefix);
-      const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
+      if (body._upload.multipart) return await runMultipart(body._upload.multipart, body, request);
+      const { key, contentDisposition, metadata } = await decideObject(body, request);
 
       if (body._upload.strategy === 'presigned') {
         const { url, headers } = await presign()({
@@ -152,7 +191,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
           expiresIn,
           contentLength: config.maxFileSize === undefined ? undefined : body.filesize,
           contentDisposition,
-          metadata: decided.metadata,
+          metadata,
         });
         const answer: PresignedUploadResponse = { ...baseAnswer(resolved, key), url, headers };
         return Response.json(answer);
@@ -163,7 +202,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
         ...baseAnswer(resolved, key),
         ...(resolved.forcePathStyle ? { forcePathStyle: true } : {}),
         ...(contentDisposition === undefined ? {} : { contentDisposition }),
-        ...(decided.metadata === undefined ? {} : { metadata: decided.metadata }),
+        ...(metadata === undefined ? {} : { metadata }),
         ...(config.maxFileSize === undefined ? {} : { receipt: await receipts().issue(key) }),
       };
       return Response.json(answer);

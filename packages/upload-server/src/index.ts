@@ -15,7 +15,7 @@ export {
 export type { BeforeUploadContext, BeforeUploadHook, BeforeUploadResult } from './hooks';
 export type { UploadPolicySettings } from './upload-policy';
 export { PRESIGNED_URL_EXPIRES_IN } from './presign';
-export { MAX_BODY_BYTES, MAX_OBJECT_BYTES } from './request-body';
+export { MAX_BODY_BYTES, MAX_COMPLETE_BODY_BYTES, MAX_OBJECT_BYTES } from './request-body';
 export {
   arnPartition,
   TEMPORARY_TOKEN_DURATION_SECONDS,

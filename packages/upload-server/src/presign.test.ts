@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createCommandPartPresigner, createPartPresigner, type PartPresignInput } from './part-presign';
 import { createCommandPresigner, createPresigner, type PresignInput } from './presign';
 import { resolveStorageSettings, type StorageSettings } from './settings';
 import { createStorageClient } from './storage-client';
@@ -53,6 +54,29 @@ describe.each(storages)('fast presigner = getSignedUrl: %s', (_, storage) => {
     const [ours, theirs] = await Promise.all([fast({ ...input, signingDate }), reference({ ...input, signingDate })]);
     expect(normalized(ours.url)).toEqual(normalized(theirs.url));
     expect(ours.headers).toEqual(theirs.headers);
+  });
+});
+
+const parts: [string, Omit<PartPresignInput, 'signingDate'>][] = [
+  ['first part', { key: 'next-s3-uploads/abc/video.mp4', uploadId: 'VXBsb2FkIElE-2~x.y', partNumber: 1, contentLength: 5 * 1024 * 1024, expiresIn: 3600 }],
+  ['last part, unicode key', { key: 'users/42/résumé final 写真.pdf', uploadId: '2~abc', partNumber: 10000, contentLength: 17, expiresIn: 900 }],
+];
+
+describe.each(storages)('fast UploadPart presigner = getSignedUrl(UploadPartCommand): %s', (_, storage) => {
+  const settings = resolveStorageSettings(storage, {});
+  const client = createStorageClient(settings);
+  const fast = createPartPresigner(settings, client);
+  const reference = createCommandPartPresigner(settings, client);
+
+  it.each(parts)('%s', async (_, input) => {
+    const signingDate = new Date('2026-11-22T10:00:00Z');
+    const [ours, theirs] = await Promise.all([fast({ ...input, signingDate }), reference({ ...input, signingDate })]);
+    expect(normalized(ours.url)).toEqual(normalized(theirs.url));
+    expect(ours.headers).toEqual(theirs.headers);
+    const url = new URL(ours.url);
+    expect(url.searchParams.get('partNumber')).toBe(String(input.partNumber));
+    expect(url.searchParams.get('uploadId')).toBe(input.uploadId);
+    expect(url.searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain('content-length');
   });
 });
 

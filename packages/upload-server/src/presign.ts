@@ -55,22 +55,29 @@ interface ObjectBase {
   prefix: string;
 }
 
+/** One request to presign: `PUT` of `key` with `query` and `headers` (lower-case names). */
+export interface UrlSignRequest {
+  key: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  /** Headers bound into the signature beyond the presigner's own choice (Content-Type, Cache-Control, Content-Length). */
+  signed: Set<string>;
+  /** Lifetime of the URL, in seconds. */
+  expiresIn: number;
+  signingDate?: Date | undefined;
+}
+
+/** Presigns `PUT` URLs of the bucket's objects without a command stack: see {@link createPresigner}. */
+export type UrlSigner = (request: UrlSignRequest) => Promise<string>;
+
 /**
- * Builds the presigner of one handler around its long-lived `S3Client` ({@link createStorageClient}).
- *
- * Fast path: the bucket's address is resolved once (one `getSignedUrl` for a probe key: the SDK's endpoint
- * rules decide host, path style and port), and each URL is then signed with one `S3RequestPresigner` built
- * once, with its signing-key cache: no command middleware stack per request. `getSignedUrl` built a presigner
- * and ran the whole stack for every URL (the preparation benchmark measured 7.7× fewer answers per second).
- * Access-point ARN buckets keep the `getSignedUrl` path. `presign.test.ts` proves both give the same URL.
- *
- * `getSignedUrl` signs only `host` by default, which would let the browser store any Content-Type (an
- * HTML file served as `text/html` from your bucket); Content-Type, Cache-Control, Content-Disposition
- * and Content-Length are signed here, so storage answers 403 SignatureDoesNotMatch to a PUT that differs.
+ * The fast path shared by the PutObject and UploadPart presigners: the bucket's address is resolved once
+ * (one `getSignedUrl` for a probe key: the SDK's endpoint rules decide host, path style and port), and each
+ * URL is then signed with one `S3RequestPresigner` built once, with its signing-key cache. Undefined for an
+ * access-point ARN bucket, whose address only the command path resolves.
  */
-export function createPresigner(settings: ResolvedStorageSettings, client: S3Client): Presigner {
-  const viaCommand = createCommandPresigner(settings, client);
-  if (settings.bucket.startsWith('arn:')) return viaCommand;
+export function createUrlSigner(settings: ResolvedStorageSettings, client: S3Client): UrlSigner | undefined {
+  if (settings.bucket.startsWith('arn:')) return undefined;
   const presigner = new S3RequestPresigner({ ...client.config });
   let base: Promise<ObjectBase> | undefined;
   const resolveBase = () =>
@@ -85,48 +92,68 @@ export function createPresigner(settings: ResolvedStorageSettings, client: S3Cli
         };
       },
     ));
-  const sse = sseHeaders(settings.sseCustomerKey);
-
   return async (input) => {
     const where = await resolveBase().catch((error: unknown) => {
       base = undefined;
       throw error;
     });
-    const { signed, headers } = signedHeaders(input);
-    const extra = await sse;
     const path = `${where.prefix}${input.key.split('/').map(escape).join('/')}`;
     const request = await presigner.presign(
-      {
-        method: 'PUT',
-        protocol: where.protocol,
-        hostname: where.hostname,
-        port: where.port,
-        path,
-        query: { 'x-id': 'PutObject' },
-        headers: {
-          ...lowerCase(headers),
-          ...(input.contentLength === undefined ? {} : { 'content-length': String(input.contentLength) }),
-          ...Object.fromEntries(Object.entries(input.metadata ?? {}).map(([name, value]) => [`x-amz-meta-${name.toLowerCase()}`, value])),
-          ...lowerCase(extra),
-        },
-      },
-      { expiresIn: input.expiresIn, signableHeaders: signed, ...(input.signingDate ? { signingDate: input.signingDate } : {}) },
+      { method: 'PUT', protocol: where.protocol, hostname: where.hostname, port: where.port, path, query: input.query, headers: input.headers },
+      { expiresIn: input.expiresIn, signableHeaders: input.signed, ...(input.signingDate ? { signingDate: input.signingDate } : {}) },
     );
     const query = Object.keys(request.query ?? {})
       .sort()
       .map((name) => `${escape(name)}=${escape(String(request.query![name]))}`)
       .join('&');
     const host = where.port === undefined ? where.hostname : `${where.hostname}:${where.port}`;
-    return { url: `${where.protocol}//${host}${path}?${query}`, headers: { ...headers, ...extra } };
+    return `${where.protocol}//${host}${path}?${query}`;
   };
 }
 
-function lowerCase(headers: Record<string, string>): Record<string, string> {
+/**
+ * Builds the presigner of one handler around its long-lived `S3Client` ({@link createStorageClient}).
+ *
+ * Fast path ({@link createUrlSigner}): no command middleware stack per request. `getSignedUrl` built a
+ * presigner and ran the whole stack for every URL (the preparation benchmark measured 7.7× fewer answers
+ * per second). Access-point ARN buckets keep the `getSignedUrl` path. `presign.test.ts` proves both give the
+ * same URL.
+ *
+ * `getSignedUrl` signs only `host` by default, which would let the browser store any Content-Type (an
+ * HTML file served as `text/html` from your bucket); Content-Type, Cache-Control, Content-Disposition
+ * and Content-Length are signed here, so storage answers 403 SignatureDoesNotMatch to a PUT that differs.
+ */
+export function createPresigner(settings: ResolvedStorageSettings, client: S3Client): Presigner {
+  const sign = createUrlSigner(settings, client);
+  if (!sign) return createCommandPresigner(settings, client);
+  const sse = sseHeaders(settings.sseCustomerKey);
+  return async (input) => {
+    const { signed, headers } = signedHeaders(input);
+    const extra = await sse;
+    const url = await sign({
+      key: input.key,
+      query: { 'x-id': 'PutObject' },
+      headers: {
+        ...lowerCase(headers),
+        ...(input.contentLength === undefined ? {} : { 'content-length': String(input.contentLength) }),
+        ...Object.fromEntries(Object.entries(input.metadata ?? {}).map(([name, value]) => [`x-amz-meta-${name.toLowerCase()}`, value])),
+        ...lowerCase(extra),
+      },
+      signed,
+      expiresIn: input.expiresIn,
+      signingDate: input.signingDate,
+    });
+    return { url, headers: { ...headers, ...extra } };
+  };
+}
+
+/** Lower-cased header names, as the presigner wants them. */
+export function lowerCase(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
-/** The SSE-C headers the PUT must carry, when a customer key is configured. */
-function sseHeaders(sse: Uint8Array | undefined): Promise<Record<string, string>> {
+/** The SSE-C headers a PUT or UploadPart must carry, when a customer key is configured. */
+export function sseHeaders(sse: Uint8Array | undefined): Promise<Record<string, string>> {
   const headers = sse
     ? md5Base64(sse).then((md5) => ({
         'x-amz-server-side-encryption-customer-algorithm': 'AES256',

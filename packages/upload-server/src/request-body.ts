@@ -1,8 +1,17 @@
-import { UPLOAD_STRATEGIES, type UploadRequestBody, type UploadStrategy } from '@upbeam/upload-protocol';
+import type { UploadRequestBody } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
+import { readMarker } from './upload-marker';
 
-/** Largest request body the endpoint reads, in bytes (16 KiB): a file name, a type and a few fields. */
+/** Largest request body the endpoint accepts, in bytes (16 KiB): a file name, a type and a few fields. */
 export const MAX_BODY_BYTES = 16 * 1024;
+
+/**
+ * Largest body of a multipart `complete`, in bytes (1 MiB), the one request that may exceed
+ * {@link MAX_BODY_BYTES}: it lists every part's number and ETag, ~66 bytes a part as JSON with S3's
+ * 34-character ETags, so 10000 parts take ~660 KB. The endpoint reads up to this many bytes from any
+ * request, then answers 413 to a body over 16 KiB that is not a multipart `complete`.
+ */
+export const MAX_COMPLETE_BODY_BYTES = 1024 * 1024;
 
 /**
  * Longest accepted `filename`, in characters. S3 object keys are at most 1024 bytes of UTF-8
@@ -22,28 +31,29 @@ export const MAX_OBJECT_BYTES = 5 * 1024 ** 4;
  */
 const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;[\x20-\x7e]*)?$/;
 
-async function readCapped(request: Request): Promise<string> {
+/** The body's text and its length in bytes, reading at most `cap` bytes. */
+async function readCapped(request: Request, cap: number): Promise<{ text: string; bytes: number }> {
   const declared = Number(request.headers.get('content-length'));
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return '';
+  if (declared > cap) throw tooLarge(cap);
+  if (!request.body) return { text: '', bytes: 0 };
   const reader = request.body.getReader();
   const decoder = new TextDecoder();
   let text = '';
-  let total = 0;
+  let bytes = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    total += value.byteLength;
-    if (total > MAX_BODY_BYTES) {
+    if (done) return { text: text + decoder.decode(), bytes };
+    bytes += value.byteLength;
+    if (bytes > cap) {
       await reader.cancel();
-      throw tooLarge();
+      throw tooLarge(cap);
     }
     text += decoder.decode(value, { stream: true });
   }
 }
 
-function tooLarge(): UploadError {
-  return new UploadError('PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+function tooLarge(cap: number): UploadError {
+  return new UploadError('PAYLOAD_TOO_LARGE', `Request body is larger than ${cap} bytes.`);
 }
 
 function requireString(body: Record<string, unknown>, field: string, max: number): string {
@@ -66,51 +76,15 @@ function readFilesize(body: Record<string, unknown>): number | undefined {
   return size;
 }
 
-type Marker = UploadRequestBody['_upload'];
-
-function own(value: unknown, field: string): unknown {
-  return value !== null && typeof value === 'object' && Object.hasOwn(value, field)
-    ? (value as Record<string, unknown>)[field]
-    : undefined;
-}
-
-function readMarker(body: Record<string, unknown>): Marker {
-  const strategy = readStrategy(body);
-  const complete = own(own(body, '_upload'), 'complete');
-  if (complete === undefined) return { strategy };
-  const key = own(complete, 'key');
-  const receipt = own(complete, 'receipt');
-  if (strategy !== 'temporary-token' || typeof key !== 'string' || typeof receipt !== 'string' || receipt.length > 200) {
-    throw new UploadError(
-      'INVALID_REQUEST',
-      '"_upload.complete" must be { key, receipt } from a temporary-token preparation answer.',
-    );
-  }
-  return { strategy, complete: { key, receipt } };
-}
-
-function readStrategy(body: Record<string, unknown>): UploadStrategy {
-  const marker = Object.hasOwn(body, '_upload') ? body._upload : undefined;
-  const strategy =
-    marker !== null && typeof marker === 'object' && Object.hasOwn(marker, 'strategy')
-      ? (marker as { strategy: unknown }).strategy
-      : undefined;
-  if (!UPLOAD_STRATEGIES.includes(strategy as UploadStrategy)) {
-    throw new UploadError(
-      'INVALID_REQUEST',
-      `"_upload.strategy" must be one of: ${UPLOAD_STRATEGIES.map((s) => `"${s}"`).join(', ')}.`,
-    );
-  }
-  return strategy as UploadStrategy;
-}
-
 /**
  * Reads and checks the JSON body of a preparation request.
  *
  * @throws {@link UploadError} `METHOD_NOT_ALLOWED` (405) unless POST; `UNSUPPORTED_MEDIA_TYPE` (415) unless
- *   the content type is JSON; `PAYLOAD_TOO_LARGE` (413) over {@link MAX_BODY_BYTES}; `INVALID_JSON` (400);
+ *   the content type is JSON; `PAYLOAD_TOO_LARGE` (413) over {@link MAX_BODY_BYTES} (over
+ *   {@link MAX_COMPLETE_BODY_BYTES} for a multipart `complete`); `INVALID_JSON` (400);
  *   `INVALID_REQUEST` (400) when `filename`/`filetype` are not non-empty strings of bounded length, `filetype`
- *   is not a media type, `filesize` is not a whole number of bytes, or the strategy is unknown.
+ *   is not a media type, `filesize` is not a whole number of bytes, the strategy is unknown, or the
+ *   `_upload` operation is malformed (see `readMarker`).
  */
 export async function readUploadRequest(request: Request): Promise<UploadRequestBody> {
   if (request.method !== 'POST') {
@@ -121,8 +95,11 @@ export async function readUploadRequest(request: Request): Promise<UploadRequest
     throw new UploadError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
   }
   let parsed: unknown;
+  let bytes: number;
   try {
-    parsed = JSON.parse(await readCapped(request));
+    const read = await readCapped(request, MAX_COMPLETE_BODY_BYTES);
+    bytes = read.bytes;
+    parsed = JSON.parse(read.text);
   } catch (error) {
     if (error instanceof UploadError) throw error;
     throw new UploadError('INVALID_JSON', 'Request body is not valid JSON.', { cause: error });
@@ -131,6 +108,8 @@ export async function readUploadRequest(request: Request): Promise<UploadRequest
     throw new UploadError('INVALID_REQUEST', 'Request body must be a JSON object.');
   }
   const body = parsed as Record<string, unknown>;
+  const marker = readMarker(body);
+  if (bytes > MAX_BODY_BYTES && marker.multipart?.action !== 'complete') throw tooLarge(MAX_BODY_BYTES);
   const filetype = requireString(body, 'filetype', MAX_FILETYPE_LENGTH);
   if (!MEDIA_TYPE.test(filetype)) {
     throw new UploadError('INVALID_REQUEST', '"filetype" must be a media type such as "image/png".');
@@ -141,6 +120,6 @@ export async function readUploadRequest(request: Request): Promise<UploadRequest
     filename: requireString(body, 'filename', MAX_FILENAME_LENGTH),
     filetype,
     ...(filesize === undefined ? {} : { filesize }),
-    _upload: readMarker(body),
+    _upload: marker,
   };
 }

@@ -1,20 +1,12 @@
 import { DeleteObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { UploadError } from './errors';
+import { createHmac } from './hmac';
 import type { ResolvedStorageSettings } from './settings';
 
 /**
  * How long a receipt stays valid, in seconds: the credentials' 3600 s plus time for the upload to finish.
  */
 export const RECEIPT_TTL_SECONDS = 2 * 3600;
-
-const encoder = new TextEncoder();
-
-function base64url(bytes: ArrayBuffer): string {
-  return btoa(String.fromCharCode(...new Uint8Array(bytes)))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}
 
 /** Issues and checks receipts (`{expiry}.{HMAC-SHA256}`) for keys this handler handed out. WebCrypto: any runtime. */
 export interface Receipts {
@@ -23,26 +15,23 @@ export interface Receipts {
   verify(key: string, receipt: string): Promise<void>;
 }
 
-/** Receipts signed with a key derived from the server's secret access key (never the key itself). */
+/**
+ * Receipts signed with a key derived from the server's secret access key (never the key itself). The
+ * signature is checked in constant time ({@link createHmac}).
+ */
 export function createReceipts(secretAccessKey: string, now: () => number = Date.now): Receipts {
-  const hmacKey = crypto.subtle.importKey('raw', encoder.encode(`upbeam-receipt\n${secretAccessKey}`), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
-  const sign = async (key: string, expiry: number) =>
-    base64url(await crypto.subtle.sign('HMAC', await hmacKey, encoder.encode(`${expiry}\n${key}`)));
+  const hmac = createHmac(secretAccessKey, 'receipt');
+  const signed = (key: string, expiry: number) => `${expiry}\n${key}`;
   return {
     async issue(key) {
       const expiry = Math.floor(now() / 1000) + RECEIPT_TTL_SECONDS;
-      return `${expiry}.${await sign(key, expiry)}`;
+      return `${expiry}.${await hmac.sign(signed(key, expiry))}`;
     },
     async verify(key, receipt) {
-      const [expiryText, signature] = receipt.split('.');
-      const expiry = Number(expiryText);
-      const expected = Number.isSafeInteger(expiry) ? await sign(key, expiry) : undefined;
-      // Both sides are the same length when valid; compare every character so timing tells nothing.
-      let same = expected !== undefined && signature !== undefined && expected.length === signature.length;
-      for (let i = 0; same && i < expected!.length; i += 1) same = expected!.charCodeAt(i) === signature!.charCodeAt(i) && same;
-      if (!same) throw new UploadError('INVALID_REQUEST', 'The upload receipt is not valid for this key.');
+      const [expiryText = '', signature = '', ...rest] = receipt.split('.');
+      const expiry = /^\d{1,15}$/.test(expiryText) ? Number(expiryText) : undefined;
+      const valid = rest.length === 0 && expiry !== undefined && (await hmac.verify(signed(key, expiry), signature));
+      if (!valid) throw new UploadError('INVALID_REQUEST', 'The upload receipt is not valid for this key.');
       if (expiry * 1000 < now()) throw new UploadError('INVALID_REQUEST', 'The upload receipt has expired.');
     },
   };

@@ -7,7 +7,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPagesHandler } from '../src/adapters/next';
 import { toNodeHandler, type NodeHandlerOptions } from '../src/adapters/node';
-import { createUploadHandler, MAX_BODY_BYTES, type UploadHandler } from '../src/index';
+import { createUploadHandler, MAX_BODY_BYTES, MAX_COMPLETE_BODY_BYTES, type UploadHandler } from '../src/index';
 
 // The node adapter on real servers on 127.0.0.1: Express 5 (raw body, and behind express.json()) and a
 // plain node:http server. Each prepares an upload through the adapter, then the file is PUT to the
@@ -178,11 +178,29 @@ describe('node adapter: the request the handler sees', () => {
     const chunk = Buffer.alloc(4096, 'x');
     const tooLarge = await send(origins.nodeHttp, {
       headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
-      chunks: Array.from({ length: 8 }, () => chunk),
+      chunks: Array.from({ length: MAX_COMPLETE_BODY_BYTES / chunk.byteLength + 1 }, () => chunk),
     });
     expect(tooLarge.status).toBe(413);
     expect(JSON.parse(tooLarge.body)).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     expect(tooLarge.headers.connection).toBe('close');
+  });
+
+  it('lets a multipart complete of 10000 parts (~680 KB) through to the handler; any other body over 16 KiB gets 413', async () => {
+    const parts = Array.from({ length: 10_000 }, (_, index) => ({ partNumber: index + 1, etag: `"${createHash('md5').update(String(index)).digest('hex')}"` }));
+    const complete = JSON.stringify({
+      filename: 'big.bin',
+      filetype: 'application/octet-stream',
+      _upload: { strategy: 'presigned', multipart: { action: 'complete', ticket: 'not-a-ticket', parts } },
+    });
+    expect(Buffer.byteLength(complete)).toBeGreaterThan(600_000);
+    const response = await prepare(origins.nodeHttp, complete);
+    // It reached the handler, which refused the ticket (not the size).
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ code: 'INVALID_TICKET' });
+
+    const padded = await prepare(origins.nodeHttp, prepareBody('a.bin', { pad: 'x'.repeat(MAX_BODY_BYTES) }));
+    expect(padded.status).toBe(413);
+    expect(await padded.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', error: expect.stringContaining(`${MAX_BODY_BYTES} bytes`) });
   });
 
   it('applies a smaller maxBodyBytes before the handler sees the body', async () => {

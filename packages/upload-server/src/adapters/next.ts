@@ -18,7 +18,7 @@ export interface RouteHandlers {
  * The preparation endpoint as a Next.js App Router route handler. Settings are read on the first request
  * (not while `next build` imports the route), from `config` and then the `S3_UPLOAD_*` env variables,
  * which Next.js loads from `.env.local`. The request body is read by the handler itself, capped at
- * `MAX_BODY_BYTES` (16 KiB); answers and errors are those of `createUploadHandler`: 4xx `{ error, code }`,
+ * `MAX_BODY_BYTES` (16 KiB; `MAX_COMPLETE_BODY_BYTES`, 1 MiB, for a multipart `complete`); answers and errors are those of `createUploadHandler`: 4xx `{ error, code }`,
  * any other failure 500 `{ error: 'Internal Server Error' }` (passed to `config.onError`). Methods other
  * than POST get Next.js's own 405.
  *
@@ -50,8 +50,8 @@ export function createRouteHandler(config: UploadHandlerConfig = {}): RouteHandl
  * `export const config = { api: { bodyParser: false } };`. Next.js reads it by static analysis when it
  * builds: it must be an object literal in the route file itself (a re-exported or computed value fails
  * `next build` under Turbopack, hence no ready-made `config` to import). Then this route reads the raw body itself,
- * streaming and capped at 16 KiB (`options.maxBodyBytes`), and answers an oversized one with the
- * handler's 413 `{ error, code: 'PAYLOAD_TOO_LARGE' }`. Left on, Next.js buffers and parses up to its own
+ * streaming and capped at 1 MiB (`options.maxBodyBytes`; the handler refuses more than 16 KiB except for a
+ * multipart `complete`), and answers an oversized one with the handler's 413 `{ error, code: 'PAYLOAD_TOO_LARGE' }`. Left on, Next.js buffers and parses up to its own
  * 1 MB limit first (answering a larger body with a plain-text 413) and the route re-serializes the parsed
  * JSON: it works, with a weaker limit and one more parse.
  *
@@ -59,7 +59,7 @@ export function createRouteHandler(config: UploadHandlerConfig = {}): RouteHandl
  * `{ error: 'Internal Server Error' }`), plus the node adapter's 413; every method but POST gets 405.
  *
  * @param config - Handler settings; every storage setting left out falls back to its `S3_UPLOAD_*` variable.
- * @param options - Node adapter options: `maxBodyBytes` (default 16384), `trustProxy` (default false), `onError`.
+ * @param options - Node adapter options: `maxBodyBytes` (default 1048576), `trustProxy` (default false), `onError`.
  * @returns A `(req, res) => Promise<void>` API route, to be the file's default export.
  *
  * @example
@@ -68,7 +68,7 @@ export function createRouteHandler(config: UploadHandlerConfig = {}): RouteHandl
  *
  * export default createPagesHandler({ allowedContentTypes: ['image/*'] });
  *
- * // The route reads and caps the body itself (16 KiB, 413 in the handler's JSON shape).
+ * // The route reads and caps the body itself (413 in the handler's JSON shape).
  * export const config = { api: { bodyParser: false } };
  */
 export function createPagesHandler(config: UploadHandlerConfig = {}, options?: NodeHandlerOptions): NodeUploadHandler {

@@ -6,16 +6,17 @@
  * adapter, it uses only the package's public entry.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorToResponse, isUploadError, MAX_BODY_BYTES, UploadError, type UploadHandler } from '../index';
+import { errorToResponse, isUploadError, MAX_COMPLETE_BODY_BYTES, UploadError, type UploadHandler } from '../index';
 
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {
   /**
    * Largest request body read, in bytes. A larger declared `Content-Length`, or a body that grows past it
    * while streaming, is answered with 413 `{ error, code: 'PAYLOAD_TOO_LARGE' }` and never reaches the
-   * handler. `createUploadHandler` itself reads at most {@link MAX_BODY_BYTES}, so only a smaller value
-   * changes anything for it.
-   * @default MAX_BODY_BYTES (16384, 16 KiB)
+   * handler. `createUploadHandler` itself reads at most {@link MAX_COMPLETE_BODY_BYTES} (the multipart
+   * `complete` of up to 10000 parts) and refuses any other body over 16 KiB (`MAX_BODY_BYTES`), so only a
+   * smaller value changes anything for it; below 1 MiB, large multipart uploads cannot complete.
+   * @default MAX_COMPLETE_BODY_BYTES (1048576, 1 MiB)
    */
   maxBodyBytes?: number;
   /**
@@ -226,7 +227,7 @@ async function writeResponse(response: Response, res: ServerResponse, headOnly: 
  *
  * - Request: method, headers and URL (`http(s)://{Host}{path}`; with `trustProxy`, from `X-Forwarded-Proto`
  *   and `X-Forwarded-Host`) are copied; the body is streamed to the handler as it reads it, up to
- *   `maxBodyBytes` (16 KiB by default). A body that Express (`express.json()`, `express.text()`) or
+ *   `maxBodyBytes` (1 MiB by default; the handler refuses more than 16 KiB but for a multipart `complete`). A body that Express (`express.json()`, `express.text()`) or
  *   Next.js's Pages Router already parsed is accepted: it is serialized back to JSON (or used as is when a
  *   string or bytes), so the route works with or without a body parser in front of it.
  * - Answers the adapter gives itself, in the handler's own shape: 413 `{ error, code: 'PAYLOAD_TOO_LARGE' }`
@@ -258,7 +259,7 @@ async function writeResponse(response: Response, res: ServerResponse, headOnly: 
  * }).listen(3000);
  */
 export function toNodeHandler(handler: UploadHandler, options: NodeHandlerOptions = {}): NodeUploadHandler {
-  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_COMPLETE_BODY_BYTES;
   const trustProxy = options.trustProxy ?? false;
   const log = options.onError ?? ((error: unknown) => console.error('[upbeam] node adapter:', error));
 

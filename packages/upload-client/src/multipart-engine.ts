@@ -1,0 +1,258 @@
+/**
+ * The part engine of both strategies: one {@link MultipartUpload} per upload owns its AbortController, its
+ * parts and its progress (the shape of Uppy's `MultipartUploader`). Each part is a `Blob.slice()` sent with
+ * `XMLHttpRequest`: the browser reads it from disk as it sends, no byte of the file passes through
+ * JavaScript memory, and nothing is hashed.
+ */
+import type { CompletedPart } from '@upbeam/upload-protocol';
+import { createAbortError, onAbort } from './abort';
+import { NO_ANSWER_MESSAGE, UploadClientError } from './errors';
+import { sendRequest } from './http-request';
+import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
+import type { PauseController } from './pause';
+import { partRanges, type PartRange } from './part-math';
+import { isExpiredUrlError, refusedByStorage } from './put-object';
+import { retryDelay, withRetries, type RetrySettings } from './retry';
+import { etagIn } from './s3-answer';
+
+/** One multipart upload to send, its upload id already on storage. */
+export interface MultipartUploadInput {
+  file: Blob;
+  /** Size of every part but the last, in bytes. */
+  partSize: number;
+  /** Parts sent at once. */
+  queueSize: number;
+  /** Parts already on storage (a resumed upload): not sent again. */
+  completed: readonly CompletedPart[];
+  backend: MultipartBackend;
+  /** `maxAttempts` per part (and per completion), `onRetry`; `signal` cancels the upload. */
+  retry: RetrySettings;
+  pauseController?: PauseController | undefined;
+  /** Receives the bytes stored and in flight, summed over the parts (may go back when a part restarts). */
+  onProgress: (uploaded: number) => void;
+  /** Called when a part is stored, with its ETag (the resume journal keeps it). */
+  onPartStored?: ((part: CompletedPart) => void) | undefined;
+  /** Called with the first signed part URL (the object's address is that URL without its query). */
+  onFirstSigned?: ((request: SignedPartRequest) => void) | undefined;
+}
+
+/** The part's range, its ETag once stored, and the bytes of it sent so far. */
+interface Part extends PartRange {
+  etag?: string;
+  sent: number;
+}
+
+/** Message of `MISSING_ETAG`: SPEC 5, the hint about the bucket's cross-origin settings. */
+const missingEtagMessage = (partNumber: number) =>
+  `Part ${partNumber} is missing ETag in UploadPart response. Missing Bucket CORS configuration for ETag header? Add "ETag" to the bucket's CORS ExposeHeaders: without it the browser cannot read part ETags and the multipart upload cannot complete.`;
+
+/**
+ * Sends the parts a multipart upload lacks, `queueSize` at once, then completes it.
+ * - Each part is retried on its own (backoff with jitter, `Retry-After`), and signed again when its
+ *   signature expired; an answer without a readable `ETag` fails with `MISSING_ETAG` after the retries.
+ * - Progress is the sum of the parts' upload events: bytes of stored parts plus bytes in flight.
+ * - Pause (`pauseController`) stops the parts in flight at once; resume sends what is missing.
+ * - Cancel (`retry.signal`) stops the parts in flight at once; the promise rejects with `AbortError`.
+ * The caller decides what happens on storage after a failure or a cancel (abort, or keep for resume).
+ */
+export class MultipartUpload {
+  readonly #input: MultipartUploadInput;
+  readonly #parts: Part[];
+  /** Signed requests by part number, made or being made. */
+  readonly #signed = new Map<number, Promise<SignedPartRequest>>();
+  /** Stops the parts of the current run: aborted by a cancel, a pause, or a part's final failure. */
+  #run = new AbortController();
+  #firstSigned = false;
+
+  constructor(input: MultipartUploadInput) {
+    this.#input = input;
+    const stored = new Map(input.completed.map((part) => [part.partNumber, part.etag]));
+    this.#parts = partRanges(input.file.size, input.partSize).map((range) => {
+      const etag = stored.get(range.partNumber);
+      return { ...range, sent: etag ? range.end - range.start : 0, ...(etag && { etag }) };
+    });
+  }
+
+  /**
+   * Sends the missing parts and completes the upload.
+   * @throws `AbortError` DOMException (`Upload aborted.`) when cancelled, even while paused.
+   * @throws {@link UploadClientError} of the first part that failed after its retries, or of the completion.
+   */
+  async upload(): Promise<void> {
+    const { retry, pauseController } = this.#input;
+    const stopCancel = onAbort(retry.signal, () => this.#run.abort());
+    const stopPause = pauseController?.subscribe(() => {
+      if (pauseController.paused) this.#run.abort();
+    });
+    try {
+      for (;;) {
+        await waitWhilePaused(pauseController, retry.signal);
+        this.#run = new AbortController();
+        try {
+          await this.#sendParts(this.#run.signal);
+          break;
+        } catch (error) {
+          if (retry.signal?.aborted) throw createAbortError();
+          if (!pauseController?.paused) throw error;
+        }
+      }
+      this.#report();
+      await this.#input.backend.complete(this.#completedParts(), retry.signal);
+    } finally {
+      stopCancel();
+      stopPause?.();
+      this.#run.abort();
+    }
+  }
+
+  /** Every part with its ETag, in order (once all are stored). */
+  #completedParts(): CompletedPart[] {
+    return this.#parts.map(({ partNumber, etag }) => ({ partNumber, etag: etag! }));
+  }
+
+  #report(): void {
+    this.#input.onProgress(this.#parts.reduce((sum, part) => sum + part.sent, 0));
+  }
+
+  /** Runs `queueSize` senders over the parts still missing; the first final failure stops the others at once. */
+  async #sendParts(signal: AbortSignal): Promise<void> {
+    const missing = this.#parts.filter((part) => !part.etag);
+    let next = 0;
+    const sender = async () => {
+      while (next < missing.length) {
+        if (signal.aborted) throw createAbortError();
+        await this.#sendPart(missing[next++]!, signal);
+      }
+    };
+    const senders = Array.from({ length: Math.min(this.#input.queueSize, missing.length) }, sender);
+    try {
+      await Promise.all(senders);
+    } catch (error) {
+      this.#run.abort();
+      throw error;
+    }
+  }
+
+  /** Sends one part, with its retries; stores its ETag. */
+  async #sendPart(part: Part, signal: AbortSignal): Promise<void> {
+    const { backend, retry } = this.#input;
+    let signFailed = false;
+    let signAgain = false;
+    const etag = await withRetries(
+      async () => {
+        signFailed = signAgain = false;
+        part.sent = 0;
+        let request: SignedPartRequest;
+        try {
+          request = await this.#signedRequest(part.partNumber, signal);
+        } catch (error) {
+          signFailed = true;
+          throw error;
+        }
+        try {
+          const xhr = await this.#put(part, request, signal);
+          const headers = xhr.getAllResponseHeaders();
+          const refused = refusedByStorage(xhr);
+          if (refused) {
+            signAgain = backend.recoverFrom?.({ status: xhr.status, body: xhr.responseText, headers }) ?? false;
+            throw refused;
+          }
+          const answered = etagIn(headers);
+          if (!answered) throw new UploadClientError('MISSING_ETAG', missingEtagMessage(part.partNumber), { status: xhr.status });
+          return answered;
+        } catch (error) {
+          signAgain ||= isExpiredUrlError(error, request.expiresAt);
+          if (signAgain) this.#signed.delete(part.partNumber);
+          throw error;
+        }
+      },
+      { ...retry, signal },
+      // A fresh signature needs no wait; signing has used its own attempts already.
+      (error, retryNumber) => (signAgain ? 0 : signFailed ? undefined : retryDelay(error, retryNumber)),
+    );
+    part.etag = etag;
+    part.sent = part.end - part.start;
+    this.#signed.delete(part.partNumber);
+    this.#report();
+    this.#input.onPartStored?.({ partNumber: part.partNumber, etag });
+  }
+
+  /**
+   * PUTs the part's bytes with `request`: a `Blob.slice()`, read from disk by the browser as it sends.
+   * @returns the finished request, whatever its status.
+   * @throws {@link UploadClientError} `NETWORK_ERROR` when no answer came; `AbortError` when `signal` aborts.
+   */
+  #put(part: Part, request: SignedPartRequest, signal: AbortSignal): Promise<XMLHttpRequest> {
+    return sendRequest({
+      method: 'PUT',
+      url: request.url,
+      headers: request.headers,
+      body: this.#input.file.slice(part.start, part.end),
+      signal,
+      noAnswer: NO_ANSWER_MESSAGE,
+      onProgress: (sent) => {
+        part.sent = sent;
+        this.#report();
+      },
+    });
+  }
+
+  /**
+   * The signed request of a part: made before (and still valid), or signed now together with the next
+   * unsigned missing parts, up to the backend's batch size.
+   */
+  async #signedRequest(partNumber: number, signal: AbortSignal): Promise<SignedPartRequest> {
+    const cached = this.#signed.get(partNumber);
+    const request = await (cached ?? this.#signBatch(partNumber, signal));
+    if (request.expiresAt > Date.now()) return request;
+    this.#signed.delete(partNumber);
+    return this.#signBatch(partNumber, signal);
+  }
+
+  #signBatch(first: number, signal: AbortSignal): Promise<SignedPartRequest> {
+    const { backend } = this.#input;
+    const numbers = [first];
+    for (const part of this.#parts) {
+      if (numbers.length >= backend.signBatchSize) break;
+      if (part.partNumber > first && !part.etag && !this.#signed.has(part.partNumber)) numbers.push(part.partNumber);
+    }
+    const batch = backend.signParts(numbers, signal).then((requests) => {
+      if (!this.#firstSigned && requests[0]) {
+        this.#firstSigned = true;
+        this.#input.onFirstSigned?.(requests[0]);
+      }
+      return requests;
+    });
+    for (const partNumber of numbers) {
+      const request = batch.then((requests) => {
+        const found = requests.find((signed) => signed.partNumber === partNumber);
+        if (!found) throw new UploadClientError('INVALID_PREPARE_RESPONSE', `Part ${partNumber} was not signed.`);
+        return found;
+      });
+      // A failed batch is forgotten, so that the next attempt signs again; unused ones fail silently.
+      request.catch(() => {
+        if (this.#signed.get(partNumber) === request) this.#signed.delete(partNumber);
+      });
+      this.#signed.set(partNumber, request);
+    }
+    return this.#signed.get(first)!;
+  }
+}
+
+/** Resolves at once when not paused, else when resumed; rejects with `AbortError` when `signal` aborts. */
+function waitWhilePaused(pauseController: PauseController | undefined, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.reject(createAbortError());
+  if (!pauseController?.paused) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const stopPause = pauseController.subscribe(() => {
+      if (pauseController.paused) return;
+      stopCancel();
+      stopPause();
+      resolve();
+    });
+    const stopCancel = onAbort(signal, () => {
+      stopPause();
+      reject(createAbortError());
+    });
+  });
+}

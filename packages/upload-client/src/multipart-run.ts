@@ -1,0 +1,103 @@
+/**
+ * One multipart upload from start to end, the same on both strategies: resume from the journal or create,
+ * send the parts with the engine, complete; after a cancel or a failure, abort it on storage or keep it
+ * for a resume. The strategies provide only how to create and reopen an upload ({@link MultipartStarter}).
+ */
+import type { CompletedPart, UploadStrategy } from '@upbeam/upload-protocol';
+import { createAbortError } from './abort';
+import { isNoSuchUpload, type MultipartBackend } from './multipart-backend';
+import { MultipartUpload } from './multipart-engine';
+import type { MultipartSettings } from './part-math';
+import { openResumeJournal, resumeJournalId, type ResumeJournal, type ResumeRecord } from './resume-journal';
+import { DEFAULT_UPLOAD_ENDPOINT } from '@upbeam/upload-protocol';
+import type { UploadContext } from './types';
+
+/** A multipart upload on storage, ready for its parts. */
+export interface OpenedUpload {
+  backend: MultipartBackend;
+  /** What the journal keeps of it (its `parts` are the ones stored so far). */
+  record: ResumeRecord;
+}
+
+/** How a strategy starts a multipart upload. */
+export interface MultipartStarter {
+  strategy: UploadStrategy;
+  /** Creates a new multipart upload with parts of `partSize` bytes (the answer may choose another). */
+  create(partSize: number): Promise<OpenedUpload>;
+  /**
+   * Opens the upload of a journal record again, with the parts storage holds (ListParts where storage has
+   * it, else the record's). `undefined` when it can no longer be used (gone, or its ticket or credentials
+   * cannot be renewed): the upload then starts afresh.
+   */
+  reopen(record: ResumeRecord): Promise<OpenedUpload | undefined>;
+}
+
+/** A journal that keeps nothing, for uploads without `resume`. */
+const NO_JOURNAL: ResumeJournal = {
+  read: async () => undefined,
+  write: async () => {},
+  remove: async () => {},
+};
+
+/**
+ * Sends `upload.file` as a multipart upload.
+ * - With `resume`, an unfinished upload of the same file to the same endpoint is continued (only the
+ *   missing parts are sent); one that turns out to be gone (`NoSuchUpload` on a part or the completion)
+ *   is dropped and the file sent afresh, once.
+ * - A cancel aborts the upload on storage (unless `leavePartsOnError`) and forgets the record, then
+ *   rejects with `AbortError` `Upload aborted.`.
+ * - A failure after the retries aborts the upload likewise, except with `resume`: then parts and record
+ *   are kept so that the next attempt continues.
+ * @returns the journal record of the completed upload (key, url when known).
+ */
+export async function runMultipart(upload: UploadContext, settings: MultipartSettings, starter: MultipartStarter): Promise<ResumeRecord> {
+  const { file, options } = upload;
+  const journal = settings.resume
+    ? openResumeJournal(resumeJournalId(options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT, starter.strategy, file))
+    : NO_JOURNAL;
+  const kept = await journal.read();
+  const reopened = kept && (await starter.reopen(kept));
+  if (kept && !reopened) await journal.remove();
+  try {
+    return await send(reopened ?? (await starter.create(settings.partSize)));
+  } catch (error) {
+    if (!reopened || !isNoSuchUpload(error)) throw error;
+    await journal.remove();
+    return send(await starter.create(settings.partSize));
+  }
+
+  async function send({ backend, record }: OpenedUpload): Promise<ResumeRecord> {
+    await journal.write(record);
+    const engine = new MultipartUpload({
+      file,
+      partSize: record.partSize,
+      queueSize: settings.queueSize,
+      completed: record.parts,
+      backend,
+      retry: options,
+      pauseController: options.pauseController,
+      onProgress: upload.report,
+      onPartStored: (part: CompletedPart) => {
+        record.parts.push(part);
+        void journal.write(record);
+      },
+      onFirstSigned: ({ url }) => {
+        record.url ??= url.split('?')[0];
+      },
+    });
+    try {
+      await engine.upload();
+    } catch (error) {
+      const cancelled = options.signal?.aborted;
+      // Gone on storage: nothing to abort; the caller starts afresh or fails.
+      if (isNoSuchUpload(error)) throw error;
+      if (cancelled || !settings.resume) {
+        if (!settings.leavePartsOnError) await backend.abort().catch(() => {});
+        await journal.remove();
+      }
+      throw cancelled ? createAbortError() : error;
+    }
+    await journal.remove();
+    return record;
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The resume journal: what the browser keeps of an unfinished multipart upload so that the same file, given
+ * again to the same endpoint, continues where it stopped (after a lost network, exhausted retries, a
+ * reload or a closed tab). Kept in IndexedDB, one record per endpoint, strategy and file; removed when the
+ * upload completes or is aborted. The embedded s3rver has no ListParts, so the journal, not storage, is
+ * the record of which parts are sent; where storage lists parts, the list is checked against it.
+ */
+import type { CompletedPart, UploadStrategy } from '@upbeam/upload-protocol';
+
+/** One unfinished multipart upload. */
+export interface ResumeRecord {
+  bucket: string;
+  /** Object key. */
+  key: string;
+  /** Storage's id of the multipart upload. */
+  uploadId: string;
+  /** Part size the upload was cut in, in bytes. */
+  partSize: number;
+  /**
+   * What the strategy needs to act on the upload again: the presigned multipart `ticket`, or the
+   * temporary-token answer's renew `ticket`.
+   */
+  ticket: string;
+  /** When `ticket` stops being accepted, in milliseconds since the epoch, when known. */
+  ticketExpiresAt?: number | undefined;
+  /** Address of the stored object (no query string), once known. */
+  url?: string | undefined;
+  /** The parts stored so far, with the ETag storage answered each with. */
+  parts: CompletedPart[];
+}
+
+/** Reads and writes the record of one file. Never throws: a browser without IndexedDB keeps nothing. */
+export interface ResumeJournal {
+  read(): Promise<ResumeRecord | undefined>;
+  write(record: ResumeRecord): Promise<void>;
+  remove(): Promise<void>;
+}
+
+const DATABASE = 'upbeam-resume';
+const STORE = 'uploads';
+
+/** Which record is the file's: endpoint URL, strategy, and the file's name, size, lastModified and type. */
+export function resumeJournalId(endpointUrl: string, strategy: UploadStrategy, file: File): string {
+  const endpoint = new URL(endpointUrl, globalThis.location?.href).href;
+  return JSON.stringify([endpoint, strategy, file.name, file.size, file.lastModified, file.type]);
+}
+
+function request<T>(pending: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    pending.onsuccess = () => resolve(pending.result);
+    pending.onerror = () => reject(pending.error);
+  });
+}
+
+let database: Promise<IDBDatabase> | undefined;
+
+function openDatabase(): Promise<IDBDatabase> {
+  if (!database) {
+    const opening = indexedDB.open(DATABASE, 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore(STORE);
+    database = request(opening);
+    database.catch(() => (database = undefined));
+  }
+  return database;
+}
+
+async function inStore<T>(mode: IDBTransactionMode, act: (store: IDBObjectStore) => IDBRequest<T>): Promise<T | undefined> {
+  try {
+    const db = await openDatabase();
+    return await request(act(db.transaction(STORE, mode).objectStore(STORE)));
+  } catch {
+    // No IndexedDB (private mode of some browsers, a server render) or a full disk: nothing is kept.
+    return undefined;
+  }
+}
+
+/**
+ * The journal of the file with this id ({@link resumeJournalId}). Writes go one after another, in order, so
+ * that a record never goes back to an older list of parts.
+ */
+export function openResumeJournal(id: string): ResumeJournal {
+  let writes: Promise<unknown> = Promise.resolve();
+  const queue = <T>(work: () => Promise<T>): Promise<T> => {
+    const done = writes.then(work);
+    writes = done;
+    return done;
+  };
+  return {
+    read: () => queue(() => inStore('readonly', (store) => store.get(id) as IDBRequest<ResumeRecord | undefined>)),
+    write: (record) => queue(async () => void (await inStore('readwrite', (store) => store.put(record, id)))),
+    remove: () => queue(async () => void (await inStore('readwrite', (store) => store.delete(id)))),
+  };
+}

@@ -1,0 +1,182 @@
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  HeadObjectCommand,
+  ListPartsCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { MAX_PARTS, OBJECT_CACHE_CONTROL, type CompletedPart, type StoredPart } from '@upbeam/upload-protocol';
+import { UploadError } from './errors';
+import type { ResolvedStorageSettings } from './settings';
+
+/** What CreateMultipartUpload stores with the object: every header is set here, none by the parts. */
+export interface MultipartObject {
+  key: string;
+  contentType: string;
+  contentDisposition?: string | undefined;
+  metadata?: Record<string, string> | undefined;
+}
+
+/** One multipart upload on storage. */
+export interface UploadRef {
+  key: string;
+  uploadId: string;
+}
+
+/** The multipart calls the server makes itself, with its own credentials. */
+export interface MultipartStorage {
+  /** CreateMultipartUpload. @returns storage's upload id. */
+  create(object: MultipartObject): Promise<string>;
+  /**
+   * ListParts, every page (up to 10000 parts).
+   * @throws {@link UploadError} `NO_SUCH_UPLOAD` (404); `NOT_SUPPORTED` (501) when storage has no ListParts.
+   */
+  listParts(upload: UploadRef): Promise<StoredPart[]>;
+  /**
+   * CompleteMultipartUpload with `parts` (sorted, 1 to N). @returns the object's ETag.
+   * @throws {@link UploadError} `NO_SUCH_UPLOAD` (404) unless the object is already there (a retried
+   *   complete whose first answer was lost); `INVALID_PART` (400) when an ETag is not storage's.
+   */
+  complete(upload: UploadRef, parts: CompletedPart[], size: number): Promise<string>;
+  /** AbortMultipartUpload; an upload that no longer exists counts as aborted. */
+  abort(upload: UploadRef): Promise<void>;
+}
+
+/** Parts asked for per ListParts page (S3's maximum). */
+const LIST_PAGE_SIZE = 1000;
+
+interface StorageFailure {
+  name?: string;
+  Code?: string;
+  $metadata?: { httpStatusCode?: number };
+}
+
+function failure(error: unknown): { code: string | undefined; status: number | undefined } {
+  const { name, Code, $metadata } = (error ?? {}) as StorageFailure;
+  return { code: Code ?? name, status: $metadata?.httpStatusCode };
+}
+
+/** An ETag as S3 sends it, in double quotes (radosgw answers a repeated complete with a bare one). */
+const quoted = (etag: string) => (etag.startsWith('"') ? etag : `"${etag}"`);
+
+/**
+ * NoSuchUpload: the upload was completed or aborted. radosgw answers some calls on such an upload with 404
+ * NoSuchKey instead; on an upload id, a 404 means nothing else.
+ */
+const isNoSuchUpload = (error: unknown) => failure(error).code === 'NoSuchUpload' || failure(error).status === 404;
+
+function noSuchUpload(cause: unknown): UploadError {
+  return new UploadError('NO_SUCH_UPLOAD', 'This multipart upload no longer exists (completed or aborted): start the upload again.', {
+    cause,
+  });
+}
+
+/** SSE-C parameters of the SDK's commands, when a customer key is configured. */
+function customerKey(settings: ResolvedStorageSettings) {
+  const key = settings.sseCustomerKey;
+  // The SDK accepts the key's bytes and base64-encodes them (and adds the MD5) itself.
+  return key ? { SSECustomerAlgorithm: 'AES256', SSECustomerKey: key as unknown as string } : {};
+}
+
+/**
+ * The server's multipart calls, on the handler's one `S3Client`. Storage errors propagate as they are (the
+ * handler logs them and answers 500) except NoSuchUpload, answered 404 with our own text, and the ones
+ * named on each method. Needs, for the server's credentials: `s3:PutObject` (create, complete),
+ * `s3:AbortMultipartUpload`, `s3:ListMultipartUploadParts` (list-parts), `s3:GetObject` (HEAD after a lost
+ * complete answer).
+ */
+export function createMultipartStorage(settings: ResolvedStorageSettings, client: S3Client): MultipartStorage {
+  const Bucket = settings.bucket;
+  const sse = customerKey(settings);
+  return {
+    async create(object) {
+      const { UploadId } = await client.send(
+        new CreateMultipartUploadCommand({
+          Bucket,
+          Key: object.key,
+          ContentType: object.contentType,
+          CacheControl: OBJECT_CACHE_CONTROL,
+          ContentDisposition: object.contentDisposition,
+          Metadata: object.metadata,
+          ...sse,
+        }),
+      );
+      if (!UploadId) throw new Error('CreateMultipartUpload answered without an UploadId.');
+      return UploadId;
+    },
+
+    async listParts({ key, uploadId }) {
+      const parts: StoredPart[] = [];
+      let marker: string | undefined;
+      for (let page = 0; page <= MAX_PARTS / LIST_PAGE_SIZE; page += 1) {
+        const answer = await client
+          .send(new ListPartsCommand({ Bucket, Key: key, UploadId: uploadId, MaxParts: LIST_PAGE_SIZE, PartNumberMarker: marker, ...sse }))
+          .catch((error: unknown) => {
+            if (isNoSuchUpload(error)) throw noSuchUpload(error);
+            const { status } = failure(error);
+            // s3rver answers 405 MethodNotAllowed; S3 names an unimplemented operation 501 NotImplemented.
+            if (status === 405 || status === 501) {
+              throw new UploadError('NOT_SUPPORTED', 'This storage cannot list the parts of an upload (ListParts): send every part again.', {
+                cause: error,
+              });
+            }
+            throw error;
+          });
+        for (const part of answer.Parts ?? []) {
+          if (part.PartNumber !== undefined && part.ETag !== undefined) {
+            parts.push({ partNumber: part.PartNumber, etag: part.ETag, size: part.Size ?? 0 });
+          }
+        }
+        if (!answer.IsTruncated || answer.NextPartNumberMarker === undefined) return parts;
+        marker = answer.NextPartNumberMarker;
+      }
+      return parts;
+    },
+
+    async complete({ key, uploadId }, parts, size) {
+      /** The stored object's ETag when it is this upload's result (N parts, the declared size); HEAD. */
+      const assembled = async () => {
+        const stored = await client.send(new HeadObjectCommand({ Bucket, Key: key, ...sse })).catch((error: unknown) => {
+          if (failure(error).status === 404) return undefined;
+          throw error;
+        });
+        return stored?.ETag?.endsWith(`-${parts.length}"`) && stored.ContentLength === size ? stored.ETag : undefined;
+      };
+      try {
+        const { ETag } = await client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket,
+            Key: key,
+            UploadId: uploadId,
+            MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })) },
+            ...sse,
+          }),
+        );
+        if (ETag) return quoted(ETag);
+        // radosgw 16 answers an empty <ETag/>: the object's own ETag is in its HEAD.
+        const etag = await assembled();
+        if (!etag) throw new Error('CompleteMultipartUpload answered without an ETag, and HEAD found no object of this upload.');
+        return etag;
+      } catch (error) {
+        const { code } = failure(error);
+        if (code === 'InvalidPart' || code === 'InvalidPartOrder') {
+          throw new UploadError('INVALID_PART', 'A part is missing on storage or its ETag is not the stored one: list the parts and send it again.', {
+            cause: error,
+          });
+        }
+        if (!isNoSuchUpload(error)) throw error;
+        // A complete retried after its first answer was lost: storage has already assembled the object.
+        const etag = await assembled();
+        if (etag) return etag;
+        throw noSuchUpload(error);
+      }
+    },
+
+    async abort({ key, uploadId }) {
+      await client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })).catch((error: unknown) => {
+        if (!isNoSuchUpload(error)) throw error;
+      });
+    },
+  };
+}

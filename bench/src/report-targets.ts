@@ -4,7 +4,7 @@
  */
 import type { BundleResult } from './bundle/run';
 import type { HugeResult } from './huge/run';
-import { kib, mib } from './lib/stats';
+import { fmt, kib, mib } from './lib/stats';
 import { uploadLookups, type Add } from './report-upload';
 import type { UploadResult } from './upload/run';
 
@@ -93,10 +93,15 @@ export function targetsSection(
   if (bundle) {
     const hook = bundle.rows.find((row) => row.id === 'upbeam-hook');
     const token = hook?.lazyChunks?.find((chunk) => chunk.name.includes('temporary-token'));
+    // Judged as size-limit measures a budget (the chunks joined, one gzip); esbuild's split for this app is shown beside it.
     add(
-      `| temporary-token path's lazy chunk <= ${TOKEN_CHUNK_MAX / KiB} KiB gzip (all a token upload downloads after the initial chunk) | ` +
-        `${token ? `${kib(token.gzipWithLoads)} (its own chunk ${kib(token.sizes.gzip)}${token.loads.length > 0 ? `, then ${token.loads.join(', ')}` : ''})` : '–'} | ` +
-        `${verdict(token ? token.gzipWithLoads <= TOKEN_CHUNK_MAX : undefined)} |`,
+      `| temporary-token path's lazy chunk <= ${TOKEN_CHUNK_MAX / KiB} KiB gzip (all a token upload downloads after the initial chunk, as one file) | ` +
+        (token
+          ? `${kib(token.gzipWithLoadsOneFile)} (${fmt(token.gzipWithLoadsOneFile)} B); as esbuild splits it for the bench's app, ` +
+            `${token.sizes.files} chunks gzipped apart: ${kib(token.gzipWithLoads)} (${fmt(token.gzipWithLoads)} B)` +
+            `${token.loads.length > 0 ? `, then ${token.loads.join(', ')}` : ''}`
+          : '–') +
+        ` | ${verdict(token ? token.gzipWithLoadsOneFile <= TOKEN_CHUNK_MAX : undefined)} |`,
     );
     const budgets = bundle.budgets ?? [];
     add(

@@ -102,11 +102,13 @@ describe.skipIf(!connection)('example page in chromium, multipart upload, radosg
   });
 
   it.each(strategies)('$strategy: after a reload, the upload continues with the missing parts only', async ({ strategy, label }) => {
-    const page = await openPage(browser.context, example.origin, 8 * MiB);
+    const page = await openPage(browser.context, example.origin, 6 * MiB);
     await page.getByLabel(label).check();
     const first = logParts(page);
     await page.setInputFiles('[data-testid="file-input"]', filePath);
     await waitUntil(() => first.stored.size >= 3, 60_000, 'three parts stored');
+    // A second for the journal to hold them (parts are answered 4 at once, the reload must not race them).
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     await page.reload();
     first.stop();
     const reloadedAt = Date.now();

@@ -41,7 +41,8 @@ const STORE = 'uploads';
 
 /** Which record is the file's: endpoint URL, strategy, and the file's name, size, lastModified and type. */
 export function resumeJournalId(endpointUrl: string, strategy: UploadStrategy, file: File): string {
-  const endpoint = new URL(endpointUrl, globalThis.location?.href).href;
+  // Absolute, so that `/api/s3-upload` on two sites of one browser profile never share a record.
+  const endpoint = globalThis.location ? new URL(endpointUrl, globalThis.location.href).href : endpointUrl;
   return JSON.stringify([endpoint, strategy, file.name, file.size, file.lastModified, file.type]);
 }
 

@@ -109,6 +109,9 @@ export async function uploadWithTemporaryToken(upload: UploadContext): Promise<U
           return undefined;
         }
         session = openSession(upload, prepared);
+        // A server that cannot renew prepares a new key: the kept upload cannot continue there (the new
+        // credentials serve the fresh upload).
+        if (prepared.key !== record.key) return undefined;
         const current = session;
         let stored;
         try {

@@ -1,6 +1,7 @@
 import type {
   MultipartRequest,
   MultipartUploadResponse,
+  RenewRequest,
   PresignedUploadResponse,
   TemporaryTokenUploadResponse,
   UploadCompleteResponse,
@@ -13,7 +14,8 @@ import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './pre
 import { readUploadRequest } from './request-body';
 import { present, processEnv, resolveStorageSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
 import { createStorageClient } from './storage-client';
-import { createTokenIssuer, type TokenIssuer, type TokenSettings } from './temporary-token';
+import { createRenewTickets, createTokenIssuer, type RenewTicketFields, type TokenIssuer, type TokenSettings } from './temporary-token';
+import type { Tickets } from './ticket';
 import { checkUploadPolicy, defaultContentDisposition, type UploadPolicySettings } from './upload-policy';
 import { createMultipartStorage } from './multipart-storage';
 import { createMultipartOperations, createMultipartTickets, type MultipartOperations } from './multipart-upload';
@@ -51,6 +53,13 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * @default console.error
    */
   onError?: (error: unknown) => void;
+}
+
+/** The object a new upload stores: its key, and the headers set with it. */
+interface DecidedObject {
+  key: string;
+  contentDisposition: string | undefined;
+  metadata: Record<string, string> | undefined;
 }
 
 /** A Fetch API handler: works as-is in Next.js App Router, Hono, Bun, Deno and workers. */
@@ -149,17 +158,56 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
       }),
   );
 
-  /**
-   * The object a new upload will store: `onBeforeUpload` (authorization, key, metadata, disposition) runs
-   * first, then the declared type and size are checked, then the key.
-   */
-  const decideObject = async (body: UploadRequestBody, request: Request) => {
+  /** `onBeforeUpload` (authorization, and what it decides), then the declared type and size are checked. */
+  const authorize = async (body: UploadRequestBody, request: Request): Promise<BeforeUploadResult> => {
     const decided: BeforeUploadResult = (await config.onBeforeUpload?.({ body, request })) ?? {};
     checkUploadPolicy(config, body);
+    return decided;
+  };
+
+  /** The object a new upload will store: authorized and checked ({@link authorize}), then its key chosen. */
+  const decideObject = async (body: UploadRequestBody, request: Request): Promise<DecidedObject> => {
+    const decided = await authorize(body, request);
     const key = decided.key ?? (config.key ? await config.key(body, request) : defaultObjectKey(body.filename, keyPrefix));
     assertValidObjectKey(key, keyPrefix);
     const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
     return { key, contentDisposition, metadata: decided.metadata };
+  };
+
+  const renewTickets = once((): Tickets<RenewTicketFields> => createRenewTickets(settings().secretAccessKey));
+
+  /**
+   * Temporary credentials for `object.key`, a renew `ticket` for the same key, the server's time (the
+   * browser corrects a skewed clock by it) and, with `maxFileSize`, a receipt.
+   */
+  const tokenAnswer = async (object: DecidedObject): Promise<Response> => {
+    const resolved = settings();
+    const Credentials = await issueToken()(object.key);
+    const { ticket } = await renewTickets().issue({ bucket: resolved.bucket, key: object.key });
+    const answer: TemporaryTokenUploadResponse = {
+      token: { Credentials },
+      ...baseAnswer(resolved, object.key),
+      ...(resolved.forcePathStyle ? { forcePathStyle: true } : {}),
+      ...(object.contentDisposition === undefined ? {} : { contentDisposition: object.contentDisposition }),
+      ...(object.metadata === undefined ? {} : { metadata: object.metadata }),
+      ...(config.maxFileSize === undefined ? {} : { receipt: await receipts().issue(object.key) }),
+      ticket,
+      serverTime: new Date().toISOString(),
+    };
+    return Response.json(answer);
+  };
+
+  /**
+   * `_upload.renew`: fresh credentials for the key of the ticket. `onBeforeUpload` and the type and size
+   * checks run again (the user may have signed out); a key it returns is ignored: the ticket's key stays.
+   */
+  const renew = async ({ ticket }: RenewRequest, body: UploadRequestBody, request: Request): Promise<Response> => {
+    const { bucket, key } = await renewTickets().verify(ticket);
+    if (bucket !== settings().bucket) throw new UploadError('INVALID_TICKET', 'The upload ticket is not valid: start the upload again.');
+    const decided = await authorize(body, request);
+    assertValidObjectKey(key, keyPrefix);
+    const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
+    return tokenAnswer({ key, contentDisposition, metadata: decided.metadata });
   };
 
   /** `_upload.multipart`: `create` is a new upload (decided like a single PUT); the rest act on its ticket. */
@@ -182,6 +230,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
       const resolved = settings();
       if (body._upload.complete) return await complete(body._upload.complete);
       if (body._upload.multipart) return await runMultipart(body._upload.multipart, body, request);
+      if (body._upload.renew) return await renew(body._upload.renew, body, request);
       const { key, contentDisposition, metadata } = await decideObject(body, request);
 
       if (body._upload.strategy === 'presigned') {
@@ -196,16 +245,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
         const answer: PresignedUploadResponse = { ...baseAnswer(resolved, key), url, headers };
         return Response.json(answer);
       }
-      const Credentials = await issueToken()(key);
-      const answer: TemporaryTokenUploadResponse = {
-        token: { Credentials },
-        ...baseAnswer(resolved, key),
-        ...(resolved.forcePathStyle ? { forcePathStyle: true } : {}),
-        ...(contentDisposition === undefined ? {} : { contentDisposition }),
-        ...(metadata === undefined ? {} : { metadata }),
-        ...(config.maxFileSize === undefined ? {} : { receipt: await receipts().issue(key) }),
-      };
-      return Response.json(answer);
+      return await tokenAnswer({ key, contentDisposition, metadata });
     } catch (error) {
       return errorToResponse(error, log);
     }

@@ -1,5 +1,6 @@
 import { AssumeRoleCommand, GetFederationTokenCommand } from '@aws-sdk/client-sts';
 import { describe, expect, it, vi } from 'vitest';
+import { UploadError } from './errors';
 import { createUploadHandler } from './handler';
 import { arnPartition, uploadTokenPolicy } from './temporary-token';
 
@@ -58,12 +59,16 @@ describe('temporary-token strategy, GetFederationToken (stubbed STS client: no l
     });
   });
 
-  it('answers { token: { Credentials }, key, bucket, region } and nothing else of the STS answer', async () => {
+  it('answers { token: { Credentials }, key, bucket, region, ticket, serverTime } and nothing else of the STS answer', async () => {
     const { stsClient } = stubSts();
+    const before = Date.now();
     const response = await createUploadHandler({ ...settings, stsClient })(post({}));
     const text = await response.text();
     const body = JSON.parse(text);
-    expect(Object.keys(body).sort()).toEqual(['bucket', 'key', 'region', 'token']);
+    expect(Object.keys(body).sort()).toEqual(['bucket', 'key', 'region', 'serverTime', 'ticket', 'token']);
+    expect(Date.parse(body.serverTime)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(body.serverTime)).toBeLessThanOrEqual(Date.now());
+    expect(body.ticket).toMatch(/^[\w-]+\.[\w-]{43}$/);
     expect(body.token).toEqual({
       Credentials: {
         AccessKeyId: 'ASIATEMP',
@@ -116,6 +121,90 @@ describe('temporary-token strategy, GetFederationToken (stubbed STS client: no l
     expect(JSON.parse(text)).toEqual({ error: 'Internal Server Error' });
     expect(text).not.toContain('arn:');
     expect(onError).toHaveBeenCalledWith(failure);
+  });
+});
+
+describe('temporary-token lifetime and renewal', () => {
+  const renewBody = (ticket: string) => ({ _upload: { strategy: 'temporary-token', renew: { ticket } } });
+
+  it('asks STS for tokenDurationSeconds, and always answers an Expiration (computed when STS leaves it out)', async () => {
+    const { stsClient, sent } = stubSts({
+      Credentials: { AccessKeyId: 'ASIATEMP', SecretAccessKey: 'temp-secret', SessionToken: 'temp-token' },
+    });
+    const before = Date.now();
+    const body = await (await createUploadHandler({ ...settings, stsClient, tokenDurationSeconds: 900 })(post({}))).json();
+    expect((sent[0] as GetFederationTokenCommand).input.DurationSeconds).toBe(900);
+    const expiresIn = Date.parse(body.token.Credentials.Expiration) - before;
+    expect(expiresIn).toBeGreaterThanOrEqual(899_000);
+    expect(expiresIn).toBeLessThanOrEqual(901_000);
+  });
+
+  it.each([899, 129_601, 1800.5, Number.NaN])('refuses tokenDurationSeconds %s as an invalid setting (500, logged)', async (seconds) => {
+    const onError = vi.fn();
+    const { stsClient, sent } = stubSts();
+    const response = await createUploadHandler({ ...settings, stsClient, tokenDurationSeconds: seconds, onError })(post({}));
+    expect(response.status).toBe(500);
+    expect(onError.mock.calls[0]![0]).toMatchObject({ code: 'INVALID_SETTINGS' });
+    expect(sent).toHaveLength(0);
+  });
+
+  it('renews for the key of the ticket, whatever the body or onBeforeUpload say, with a fresh ticket', async () => {
+    const { stsClient, sent } = stubSts();
+    const onBeforeUpload = vi.fn(() => ({ key: `next-s3-uploads/new-${sent.length}/clip.mp4` }));
+    const handler = createUploadHandler({ ...settings, stsClient, onBeforeUpload });
+    const first = await (await handler(post({}))).json();
+    const renewed = await handler(post({ ...renewBody(first.ticket), filename: 'other.mp4' }));
+    expect(renewed.status).toBe(200);
+    const body = await renewed.json();
+    expect(body.key).toBe(first.key);
+    expect(onBeforeUpload).toHaveBeenCalledTimes(2);
+    expect(JSON.parse((sent[1] as GetFederationTokenCommand).input.Policy!).Statement[0].Resource).toEqual([
+      `arn:aws:s3:::my-bucket/${first.key}`,
+    ]);
+    expect(typeof body.ticket).toBe('string');
+    expect(typeof body.serverTime).toBe('string');
+  });
+
+  it('runs onBeforeUpload again on renewal: a signed-out user gets its 401, and no credentials', async () => {
+    const { stsClient, sent } = stubSts();
+    let signedIn = true;
+    const handler = createUploadHandler({
+      ...settings,
+      stsClient,
+      onBeforeUpload: () => {
+        if (!signedIn) throw new UploadError('UNAUTHORIZED', 'Sign in to upload.');
+      },
+    });
+    const first = await (await handler(post({}))).json();
+    signedIn = false;
+    const renewed = await handler(post(renewBody(first.ticket)));
+    expect(renewed.status).toBe(401);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('refuses a renew ticket that was altered, is of another kind, or is from another bucket (403 INVALID_TICKET)', async () => {
+    const { stsClient } = stubSts();
+    const handler = createUploadHandler({ ...settings, stsClient });
+    const first = await (await handler(post({}))).json();
+    const [payload, signature] = first.ticket.split('.');
+    const fields = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const altered = `${Buffer.from(JSON.stringify({ ...fields, key: 'next-s3-uploads/x/other.mp4' })).toString('base64url')}.${signature}`;
+    const otherBucket = await (await createUploadHandler({ ...settings, bucket: 'other-bucket', stsClient })(post({}))).json();
+    const receipt = await (await createUploadHandler({ ...settings, stsClient, maxFileSize: 10 })(post({ filesize: 1 }))).json();
+    for (const ticket of [altered, otherBucket.ticket, receipt.receipt, `${first.ticket}A`]) {
+      const response = await handler(post(renewBody(ticket)));
+      expect(response.status).toBe(403);
+      expect(await response.json()).toMatchObject({ code: 'INVALID_TICKET' });
+    }
+  });
+
+  it('gives a fresh receipt with renewed credentials when the size is limited', async () => {
+    const { stsClient } = stubSts();
+    const handler = createUploadHandler({ ...settings, stsClient, maxFileSize: 100 });
+    const first = await (await handler(post({ filesize: 50 }))).json();
+    const renewed = await (await handler(post({ ...renewBody(first.ticket), filesize: 50 }))).json();
+    expect(renewed.receipt).toMatch(/^\d+\.[\w-]{43}$/);
+    expect(renewed.key).toBe(first.key);
   });
 });
 

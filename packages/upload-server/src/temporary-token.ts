@@ -1,6 +1,8 @@
 import { AssumeRoleCommand, GetFederationTokenCommand, STSClient, type Credentials } from '@aws-sdk/client-sts';
 import type { TemporaryCredentials } from '@upbeam/upload-protocol';
+import { UploadError } from './errors';
 import type { ResolvedStorageSettings } from './settings';
+import { createTickets, type Tickets } from './ticket';
 
 /**
  * Name of the federated user / role session of every upload token. STS allows 2 to 32 characters of
@@ -10,6 +12,15 @@ export const UPLOAD_TOKEN_NAME = 'S3UploadWebToken';
 
 /** Lifetime of a temporary token, in seconds (SPEC 7.2; STS allows 900 to 129600 for federation tokens). */
 export const TEMPORARY_TOKEN_DURATION_SECONDS = 3600;
+
+/** Shortest token lifetime STS grants, in seconds (AssumeRole and GetFederationToken `DurationSeconds`). */
+export const MIN_TOKEN_DURATION_SECONDS = 900;
+
+/**
+ * Longest token lifetime STS grants, in seconds (GetFederationToken: 36 hours). AssumeRole allows at most
+ * the role's MaxSessionDuration (1 to 12 hours; AWS's default 1 hour) and refuses more.
+ */
+export const MAX_TOKEN_DURATION_SECONDS = 129_600;
 
 /** How the temporary-token strategy obtains credentials. */
 export interface TokenSettings {
@@ -30,6 +41,13 @@ export interface TokenSettings {
   allowObjectTagging?: boolean;
   /** An STS client to use instead of one built from the storage settings (custom credentials, tests). */
   stsClient?: Pick<STSClient, 'send'>;
+  /**
+   * Lifetime of each temporary token, in seconds (STS `DurationSeconds`), from 900 to 129600. A long upload
+   * renews its credentials (`_upload.renew`) 60 seconds before they expire, so a shorter lifetime means more
+   * renewals, not a shorter upload. With `roleArn`, at most the role's MaxSessionDuration.
+   * @default 3600
+   */
+  tokenDurationSeconds?: number;
 }
 
 /** Mints credentials for one object key. */
@@ -74,25 +92,45 @@ export function uploadTokenPolicy(input: { bucket: string; key: string; region: 
   });
 }
 
-function toWire(credentials: Credentials | undefined): TemporaryCredentials {
+/** The credentials as the browser gets them; `Expiration` is always set (issue time + duration if STS left it out). */
+function toWire(credentials: Credentials | undefined, issuedAt: number, durationSeconds: number): TemporaryCredentials {
   if (!credentials?.AccessKeyId || !credentials.SecretAccessKey || !credentials.SessionToken) {
     throw new Error('STS answered without credentials.');
   }
+  const expiration = credentials.Expiration ?? new Date(issuedAt + durationSeconds * 1000);
   return {
     AccessKeyId: credentials.AccessKeyId,
     SecretAccessKey: credentials.SecretAccessKey,
     SessionToken: credentials.SessionToken,
-    ...(credentials.Expiration ? { Expiration: credentials.Expiration.toISOString() } : {}),
+    Expiration: expiration.toISOString(),
   };
+}
+
+/**
+ * The token lifetime setting, checked.
+ * @throws {@link UploadError} `INVALID_SETTINGS` (500, logged) outside 900 to 129600 whole seconds.
+ */
+export function tokenDuration(seconds: number | undefined): number {
+  const duration = seconds ?? TEMPORARY_TOKEN_DURATION_SECONDS;
+  if (!Number.isSafeInteger(duration) || duration < MIN_TOKEN_DURATION_SECONDS || duration > MAX_TOKEN_DURATION_SECONDS) {
+    throw new UploadError(
+      'INVALID_SETTINGS',
+      `tokenDurationSeconds must be a whole number of seconds from ${MIN_TOKEN_DURATION_SECONDS} to ${MAX_TOKEN_DURATION_SECONDS} (STS DurationSeconds); got ${duration}.`,
+    );
+  }
+  return duration;
 }
 
 /**
  * Builds the token issuer of one handler around one long-lived STS client. With `roleArn` it calls
  * `AssumeRole`, otherwise `GetFederationToken` (AWS only; the server's credentials need
- * `sts:GetFederationToken`), both with {@link uploadTokenPolicy} and a duration of 3600 seconds.
- * STS errors propagate to the handler, which logs them and answers 500 without their text.
+ * `sts:GetFederationToken`), both with {@link uploadTokenPolicy} and a duration of `tokenDurationSeconds`
+ * (3600 seconds by default). STS errors propagate to the handler, which logs them and answers 500 without
+ * their text.
+ * @throws {@link UploadError} `INVALID_SETTINGS` for a `tokenDurationSeconds` outside 900 to 129600.
  */
 export function createTokenIssuer(settings: ResolvedStorageSettings, token: TokenSettings): TokenIssuer {
+  const DurationSeconds = tokenDuration(token.tokenDurationSeconds);
   const sts =
     token.stsClient ??
     new STSClient({
@@ -107,22 +145,42 @@ export function createTokenIssuer(settings: ResolvedStorageSettings, token: Toke
       region: settings.region,
       allowObjectTagging: token.allowObjectTagging,
     });
+    const issuedAt = Date.now();
     const answer = token.roleArn
       ? await sts.send(
           new AssumeRoleCommand({
             RoleArn: token.roleArn,
             RoleSessionName: UPLOAD_TOKEN_NAME,
-            DurationSeconds: TEMPORARY_TOKEN_DURATION_SECONDS,
+            DurationSeconds,
             Policy,
           }),
         )
       : await sts.send(
           new GetFederationTokenCommand({
             Name: UPLOAD_TOKEN_NAME,
-            DurationSeconds: TEMPORARY_TOKEN_DURATION_SECONDS,
+            DurationSeconds,
             Policy,
           }),
         );
-    return toWire(answer.Credentials);
+    return toWire(answer.Credentials, issuedAt, DurationSeconds);
   };
+}
+
+/** What a renew ticket binds: the one object key (in its bucket) that fresh credentials may write. */
+export interface RenewTicketFields {
+  bucket: string;
+  key: string;
+}
+
+function readRenewFields(fields: Record<string, unknown>): RenewTicketFields | undefined {
+  const { bucket, key } = fields;
+  return typeof bucket === 'string' && typeof key === 'string' ? { bucket, key } : undefined;
+}
+
+/**
+ * Renew tickets (`ticket` of the temporary-token answer), signed with a key derived from the server's secret
+ * access key: `_upload.renew` gets fresh credentials for the key the ticket names, never another.
+ */
+export function createRenewTickets(secretAccessKey: string, now?: () => number): Tickets<RenewTicketFields> {
+  return createTickets(secretAccessKey, 'renew', readRenewFields, now);
 }

@@ -66,6 +66,10 @@ const json = (body: unknown, headers: Record<string, string> = {}) =>
   new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 const raw = (body: BodyInit, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
   new Request(URL_, { method: 'POST', headers, body });
+const MiB5 = 5 * 1024 * 1024;
+/** A presigned multipart operation, with the body fields of a 20 MiB file. */
+const multipart = (operation: object, extra: object = {}) =>
+  json({ ...ok, filetype: 'application/octet-stream', filesize: 20 * 1024 * 1024, ...extra, _upload: { strategy: 'presigned', multipart: operation } });
 
 /** Requests the endpoint must refuse with a 4xx. */
 const refused: [string, () => Request][] = [
@@ -109,6 +113,46 @@ const refused: [string, () => Request][] = [
   ['strategy inherited via __proto__', () => raw('{"filename":"a.png","filetype":"image/png","filesize":1,"_upload":{"__proto__":{"strategy":"presigned"}}}')],
   ['filename inherited via __proto__', () => raw('{"__proto__":{"filename":"a.png"},"filetype":"image/png","filesize":1,"_upload":{"strategy":"presigned"}}')],
   ['invalid UTF-8 bytes', () => raw(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]))],
+  // The multipart and renew operations (`_upload.multipart`, `_upload.renew`).
+  ['multipart with the temporary-token strategy', () => json({ ...ok, _upload: { strategy: 'temporary-token', multipart: { action: 'create', partSize: MiB5 } } })],
+  ['renew with the presigned strategy', () => json({ ...ok, _upload: { strategy: 'presigned', renew: { ticket: 'x' } } })],
+  ['two operations at once', () => json({ ...ok, _upload: { strategy: 'presigned', multipart: { action: 'abort', ticket: 'x' }, renew: { ticket: 'x' } } })],
+  ['multipart null', () => json({ ...ok, _upload: { strategy: 'presigned', multipart: null } })],
+  ['multipart a string', () => json({ ...ok, _upload: { strategy: 'presigned', multipart: 'create' } })],
+  ['multipart unknown action', () => multipart({ action: 'delete-bucket' })],
+  ['multipart action inherited via __proto__', () => raw(`{"filename":"a.png","filetype":"image/png","filesize":1,"_upload":{"strategy":"presigned","multipart":{"__proto__":{"action":"create","partSize":${MiB5}}}}}`)],
+  ['create without partSize', () => multipart({ action: 'create' })],
+  ['create with partSize a string', () => multipart({ action: 'create', partSize: '5242880' })],
+  ['create with partSize under 5 MiB', () => multipart({ action: 'create', partSize: MiB5 - 1 })],
+  ['create with partSize over 5 GiB', () => multipart({ action: 'create', partSize: 5 * 1024 ** 3 + 1 })],
+  ['create with a fractional partSize', () => multipart({ action: 'create', partSize: MiB5 + 0.5 })],
+  ['create without filesize', () => multipart({ action: 'create', partSize: MiB5 }, { filesize: undefined })],
+  ['create of an empty file', () => multipart({ action: 'create', partSize: MiB5 }, { filesize: 0 })],
+  ['create over maxFileSize', () => multipart({ action: 'create', partSize: MiB5 }, { filesize: 100 * 1024 * 1024 + 1 })],
+  ['create of a type not allowed', () => multipart({ action: 'create', partSize: MiB5 }, { filetype: 'video/mp4' })],
+  ['sign-parts without ticket', () => multipart({ action: 'sign-parts', partNumbers: [1] })],
+  ['sign-parts with a ticket number', () => multipart({ action: 'sign-parts', ticket: 42, partNumbers: [1] })],
+  ['sign-parts with a forged ticket', () => multipart({ action: 'sign-parts', ticket: 'eyJrZXkiOiJhIn0.AAAA', partNumbers: [1] })],
+  ['sign-parts with a ticket of 10000 characters', () => multipart({ action: 'sign-parts', ticket: 'a'.repeat(10_000), partNumbers: [1] })],
+  ['sign-parts without partNumbers', () => multipart({ action: 'sign-parts', ticket: 'x' })],
+  ['sign-parts with no part number', () => multipart({ action: 'sign-parts', ticket: 'x', partNumbers: [] })],
+  ['sign-parts with part number 0', () => multipart({ action: 'sign-parts', ticket: 'x', partNumbers: [0] })],
+  ['sign-parts with part number 10001', () => multipart({ action: 'sign-parts', ticket: 'x', partNumbers: [10_001] })],
+  ['sign-parts with a part number string', () => multipart({ action: 'sign-parts', ticket: 'x', partNumbers: ['1'] })],
+  ['sign-parts with 101 part numbers', () => multipart({ action: 'sign-parts', ticket: 'x', partNumbers: Array.from({ length: 101 }, (_, i) => i + 1) })],
+  ['list-parts with a forged ticket', () => multipart({ action: 'list-parts', ticket: 'a.b' })],
+  ['complete without parts', () => multipart({ action: 'complete', ticket: 'x' })],
+  ['complete with parts an object', () => multipart({ action: 'complete', ticket: 'x', parts: { 1: '"a"' } })],
+  ['complete with a part without etag', () => multipart({ action: 'complete', ticket: 'x', parts: [{ partNumber: 1 }] })],
+  ['complete with an etag holding a line break', () => multipart({ action: 'complete', ticket: 'x', parts: [{ partNumber: 1, etag: '"a"\r\n<Part>' }] })],
+  ['complete with an etag of 300 characters', () => multipart({ action: 'complete', ticket: 'x', parts: [{ partNumber: 1, etag: 'a'.repeat(300) }] })],
+  ['complete with 10001 parts', () => multipart({ action: 'complete', ticket: 'x', parts: Array.from({ length: 10_001 }, (_, i) => ({ partNumber: (i % 10_000) + 1, etag: '"a"' })) })],
+  ['complete over 1 MiB', () => multipart({ action: 'complete', ticket: 'x', parts: Array.from({ length: 10_000 }, (_, i) => ({ partNumber: i + 1, etag: 'e'.repeat(120) })) })],
+  ['complete with a forged ticket', () => multipart({ action: 'complete', ticket: 'eyJ9.x', parts: [{ partNumber: 1, etag: '"a"' }] })],
+  ['abort with a forged ticket', () => multipart({ action: 'abort', ticket: 'eyJrZXkiOiJuZXh0LXMzLXVwbG9hZHMvYSJ9.' + 'A'.repeat(43) })],
+  ['renew without ticket', () => json({ ...ok, _upload: { strategy: 'temporary-token', renew: {} } })],
+  ['renew with a forged ticket', () => json({ ...ok, _upload: { strategy: 'temporary-token', renew: { ticket: 'eyJrZXkiOiJhIn0.AAAA' } } })],
+  ['renew with a receipt as ticket', () => json({ ...ok, _upload: { strategy: 'temporary-token', renew: { ticket: `${Math.floor(Date.now() / 1000) + 60}.${'A'.repeat(43)}` } } })],
 ];
 
 /** Requests that may succeed: whatever the name, the key must stay safe and under the prefix. */

@@ -7,7 +7,7 @@ import {
   GetObjectTaggingCommand,
   ListMultipartUploadsCommand,
   PutObjectCommand,
-  type S3Client,
+  S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -130,6 +130,96 @@ describe.skipIf(!connection)('temporary-token strategy on radosgw (STS AssumeRol
     const upload = new Upload({ client, params: { Bucket: bucket, Key: key, Body: 'x' }, tags: [{ Key: 'a', Value: 'b' }] });
     await expect(upload.done()).rejects.toSatisfy((e) => status(e) === 403);
     client.destroy();
+  });
+
+  it('renews with a short lifetime (DurationSeconds 900): fresh credentials write the same key, and nothing else', async () => {
+    const config = { tokenDurationSeconds: 900 };
+    const handler = createUploadHandler({ ...tokenHandlerSettings(connection!, bucket, roleArn), ...config });
+    const post = (body: object) =>
+      handler(
+        new Request('http://127.0.0.1/api/s3-upload', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ filename: 'long.bin', filetype: 'application/octet-stream', ...body }),
+        }),
+      );
+    const first = await (await post({ _upload: { strategy: 'temporary-token' } })).json();
+    const lifetime = (at: string) => (Date.parse(at) - Date.now()) / 1000;
+    expect(lifetime(first.token.Credentials.Expiration)).toBeGreaterThan(800);
+    expect(lifetime(first.token.Credentials.Expiration)).toBeLessThanOrEqual(900);
+    expect(Math.abs(Date.parse(first.serverTime) - Date.now())).toBeLessThan(5000);
+
+    const response = await post({ _upload: { strategy: 'temporary-token', renew: { ticket: first.ticket } } });
+    expect(response.status).toBe(200);
+    const renewed = await response.json();
+    expect(renewed.key).toBe(first.key);
+    expect(renewed.token.Credentials.AccessKeyId).not.toBe(first.token.Credentials.AccessKeyId);
+    expect(lifetime(renewed.token.Credentials.Expiration)).toBeGreaterThan(800);
+    const { Credentials } = renewed.token;
+    const client = radosgwS3Client(connection!, {
+      accessKeyId: Credentials.AccessKeyId,
+      secretAccessKey: Credentials.SecretAccessKey,
+      sessionToken: Credentials.SessionToken,
+    });
+    // A multipart upload started with the first credentials continues with the renewed ones.
+    const starter = radosgwS3Client(connection!, {
+      accessKeyId: first.token.Credentials.AccessKeyId,
+      secretAccessKey: first.token.Credentials.SecretAccessKey,
+      sessionToken: first.token.Credentials.SessionToken,
+    });
+    const { UploadId } = await starter.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: first.key }));
+    const part = randomBytes(1024);
+    const { ETag } = await client.send(new UploadPartCommand({ Bucket: bucket, Key: first.key, UploadId, PartNumber: 1, Body: part }));
+    await client.send(
+      new CompleteMultipartUploadCommand({ Bucket: bucket, Key: first.key, UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag }] } }),
+    );
+    const object = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: first.key }));
+    expect(sha256(await object.Body!.transformToByteArray())).toBe(sha256(part));
+    const other = first.key.replace(/long\.bin$/, 'other.bin');
+    await expect(client.send(new PutObjectCommand({ Bucket: bucket, Key: other, Body: 'x' }))).rejects.toSatisfy((e) => status(e) === 403);
+    client.destroy();
+    starter.destroy();
+  });
+
+  it('serverTime corrects a skewed browser clock: storage refuses a signature 30 minutes off, accepts the corrected one', async () => {
+    const handler = createUploadHandler(tokenHandlerSettings(connection!, bucket, roleArn));
+    const browserClockOffset = -30 * 60_000; // the browser's clock is 30 minutes behind
+    const browserNow = () => Date.now() + browserClockOffset;
+    const sentAt = browserNow();
+    const answer = await (
+      await handler(
+        new Request('http://127.0.0.1/api/s3-upload', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ filename: 'skew.txt', filetype: 'text/plain', _upload: { strategy: 'temporary-token' } }),
+        }),
+      )
+    ).json();
+    const { Credentials } = answer.token;
+    const credentials = { accessKeyId: Credentials.AccessKeyId, secretAccessKey: Credentials.SecretAccessKey, sessionToken: Credentials.SessionToken };
+    const signer = (systemClockOffset: number) =>
+      new S3Client({
+        region: connection!.region,
+        endpoint: connection!.endpoint,
+        forcePathStyle: true,
+        credentials,
+        systemClockOffset,
+        maxAttempts: 1, // no SDK retry that would correct the clock by itself
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+      });
+    const skewed = signer(browserClockOffset);
+    await expect(skewed.send(new PutObjectCommand({ Bucket: bucket, Key: answer.key, Body: 'x' }))).rejects.toMatchObject({
+      name: 'RequestTimeTooSkewed',
+    });
+    // The browser's correction: the server's clock minus its own when the answer arrived (over 5 minutes).
+    const correction = Date.parse(answer.serverTime) - sentAt;
+    expect(Math.abs(correction)).toBeGreaterThan(300_000);
+    const corrected = signer(browserClockOffset + correction);
+    await corrected.send(new PutObjectCommand({ Bucket: bucket, Key: answer.key, Body: 'corrected' }));
+    const object = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: answer.key }));
+    expect(await object.Body!.transformToString()).toBe('corrected');
+    skewed.destroy();
+    corrected.destroy();
   });
 
   // AWS IAM reads `${*}` as a literal `*` (IAM User Guide, policy variables, special characters); radosgw

@@ -1,0 +1,221 @@
+import type { CompletedPart } from '@upbeam/upload-protocol';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { isAbortError } from './abort';
+import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
+import { runMultipart, type MultipartStarter } from './multipart-run';
+import { PauseController } from './pause';
+import { resolveMultipartSettings } from './part-math';
+import { monotonicProgress } from './progress';
+import type { UploadContext, UploadOptions } from './types';
+
+// The part engine and the run around it without a network: `XMLHttpRequest` is scripted per part, the
+// backend (what the endpoint or the token session would do) is a stand-in that records its calls. The
+// browser suites (examples/react-vite/test/multipart*.e2e.test.ts) prove the same against real storage.
+
+const MiB = 1024 * 1024;
+const SIZE = 12 * MiB + 5; // parts 1, 2 of 5 MiB, part 3 of 2 MiB + 5
+
+/** What storage does with one part PUT: answer, or lose the connection, or never answer (until aborted). */
+type PartScript = { status: number; etag?: string | null; retryAfter?: string; body?: string } | 'network-error' | 'hang';
+
+let scripts: Map<number, PartScript[]>;
+let sent: { partNumber: number; bytes: number; url: string }[];
+let inFlight: number;
+let mostInFlight: number;
+
+class FakeXhr {
+  status = 0;
+  responseText = '';
+  readonly upload = new EventTarget();
+  readonly #events = new EventTarget();
+  #url = '';
+  #headers = '';
+  #settled = false;
+  open(_method: string, url: string) {
+    this.#url = url;
+  }
+  setRequestHeader() {}
+  addEventListener(type: string, listener: EventListener) {
+    this.#events.addEventListener(type, listener);
+  }
+  getAllResponseHeaders() {
+    return this.#headers;
+  }
+  abort() {
+    this.#finish('abort');
+  }
+  send(body: Blob) {
+    const partNumber = Number(new URL(this.#url).searchParams.get('partNumber'));
+    sent.push({ partNumber, bytes: body.size, url: this.#url });
+    inFlight += 1;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    const script = scripts.get(partNumber)?.shift() ?? { status: 200 };
+    if (script === 'hang') return;
+    setTimeout(() => {
+      if (this.#settled) return;
+      if (script === 'network-error') return this.#finish('error');
+      const progress = new Event('progress') as Event & { loaded: number };
+      progress.loaded = body.size;
+      this.upload.dispatchEvent(progress);
+      this.status = script.status;
+      this.responseText = script.body ?? '';
+      const etag = script.etag === undefined ? `"etag-${partNumber}"` : script.etag;
+      this.#headers = [etag && `etag: ${etag}`, script.retryAfter && `retry-after: ${script.retryAfter}`].filter(Boolean).join('\r\n');
+      this.#finish('load');
+    }, 5);
+  }
+  #finish(type: string) {
+    if (this.#settled) return;
+    this.#settled = true;
+    inFlight -= 1;
+    this.#events.dispatchEvent(new Event(type));
+  }
+}
+
+/** A backend stand-in: signs `https://storage.test/key?partNumber=N&sig=K`, records complete and abort. */
+function fakeBackend(expiresIn = 3_600_000) {
+  const calls = { signed: [] as number[][], completed: [] as CompletedPart[][], aborted: 0 };
+  let signature = 0;
+  const backend: MultipartBackend = {
+    signBatchSize: 100,
+    async signParts(partNumbers) {
+      calls.signed.push(partNumbers);
+      signature += 1;
+      return partNumbers.map<SignedPartRequest>((partNumber) => ({
+        partNumber,
+        url: `https://storage.test/key?partNumber=${partNumber}&sig=${signature}`,
+        headers: {},
+        expiresAt: Date.now() + expiresIn,
+      }));
+    },
+    async complete(parts) {
+      calls.completed.push(parts);
+    },
+    async abort() {
+      calls.aborted += 1;
+    },
+  };
+  return { backend, calls };
+}
+
+function starter(backend: MultipartBackend): MultipartStarter {
+  return {
+    strategy: 'presigned',
+    create: async (partSize) => ({ backend, record: { bucket: 'b', key: 'key', uploadId: 'u1', partSize, ticket: 't', parts: [] } }),
+    reopen: async () => undefined,
+  };
+}
+
+function context(options: UploadOptions, seen: number[] = []): UploadContext {
+  const file = new File([new Uint8Array(SIZE)], 'big.bin');
+  return {
+    file,
+    filetype: 'application/octet-stream',
+    options: { maxAttempts: 3, ...options },
+    report: monotonicProgress(file.size, (p) => seen.push(p.uploaded)),
+  };
+}
+
+const settings = (options: UploadOptions = {}) => resolveMultipartSettings(SIZE, { multipartThreshold: 0, ...options });
+
+beforeEach(() => {
+  scripts = new Map();
+  sent = [];
+  inFlight = 0;
+  mostInFlight = 0;
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('runMultipart with the part engine', () => {
+  it('sends each part once as a Blob slice, queueSize at once, and completes with the ETags in order', async () => {
+    const { backend, calls } = fakeBackend();
+    const seen: number[] = [];
+    await runMultipart(context({}, seen), settings({ queueSize: 2 }), starter(backend));
+    expect(sent.map((s) => [s.partNumber, s.bytes]).sort()).toEqual([
+      [1, 5 * MiB],
+      [2, 5 * MiB],
+      [3, 2 * MiB + 5],
+    ]);
+    expect(mostInFlight).toBe(2);
+    expect(calls.signed).toEqual([[1, 2, 3]]);
+    expect(calls.completed).toEqual([[1, 2, 3].map((n) => ({ partNumber: n, etag: `"etag-${n}"` }))]);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(calls.aborted).toBe(0);
+  });
+
+  it('retries a failed part on its own (Retry-After honoured), the others are sent once', async () => {
+    const { backend, calls } = fakeBackend();
+    scripts.set(2, [{ status: 503, etag: null, retryAfter: '0', body: '<Error><Code>SlowDown</Code></Error>' }, 'network-error']);
+    const retries: unknown[] = [];
+    await runMultipart(context({ onRetry: (event) => retries.push(event.error) }), settings(), starter(backend));
+    expect(sent.map((s) => s.partNumber).sort()).toEqual([1, 2, 2, 2, 3]);
+    expect(retries).toEqual([
+      expect.objectContaining({ code: 'STORAGE_ERROR', status: 503, answerCode: 'SlowDown' }),
+      expect.objectContaining({ code: 'NETWORK_ERROR' }),
+    ]);
+    expect(calls.completed).toHaveLength(1);
+  });
+
+  it('signs a part again when storage refuses its expired URL, at once', async () => {
+    const { backend, calls } = fakeBackend(-1);
+    await runMultipart(context({ queueSize: 1 }), settings({ queueSize: 1 }), starter(backend));
+    // Every signature is already past its expiry: each part is signed again before it is sent.
+    expect(calls.signed.length).toBeGreaterThan(1);
+    expect(calls.completed).toHaveLength(1);
+  });
+
+  it('fails with MISSING_ETAG and the CORS hint when no attempt can read the ETag, and aborts the upload', async () => {
+    const { backend, calls } = fakeBackend();
+    scripts.set(1, [{ status: 200, etag: null }, { status: 200, etag: null }, { status: 200, etag: null }]);
+    const failure = runMultipart(context({ queueSize: 1 }), settings({ queueSize: 1 }), starter(backend));
+    await expect(failure).rejects.toMatchObject({
+      code: 'MISSING_ETAG',
+      message: expect.stringMatching(/^Part 1 is missing ETag .*CORS ExposeHeaders/),
+    });
+    expect(calls.aborted).toBe(1);
+    expect(calls.completed).toEqual([]);
+  });
+
+  it('with resume, a failure keeps the upload on storage (not aborted)', async () => {
+    const { backend, calls } = fakeBackend();
+    scripts.set(3, ['network-error', 'network-error', 'network-error']);
+    const failure = runMultipart(context({ resume: true }), settings({ resume: true }), starter(backend));
+    await expect(failure).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
+    expect(calls.aborted).toBe(0);
+  });
+
+  it('cancel stops the parts in flight at once, aborts the upload on storage, then rejects with AbortError', async () => {
+    const { backend, calls } = fakeBackend();
+    for (const n of [1, 2, 3]) scripts.set(n, ['hang']);
+    const controller = new AbortController();
+    const done = runMultipart(context({ signal: controller.signal }), settings(), starter(backend));
+    await vi.waitFor(() => expect(inFlight).toBe(3));
+    controller.abort();
+    const error = await done.catch((thrown: unknown) => thrown);
+    expect(isAbortError(error)).toBe(true);
+    expect((error as Error).message).toBe('Upload aborted.');
+    expect(inFlight).toBe(0);
+    expect(calls.aborted).toBe(1);
+  });
+
+  it('pause stops the parts in flight and sends nothing until resume; then the missing parts go', async () => {
+    const { backend, calls } = fakeBackend();
+    scripts.set(3, ['hang']);
+    const pause = new PauseController();
+    const done = runMultipart(context({ pauseController: pause, queueSize: 3 }), settings({ queueSize: 3 }), starter(backend));
+    await vi.waitFor(() => expect(sent.filter((s) => s.partNumber !== 3)).toHaveLength(2));
+    await vi.waitFor(() => expect(inFlight).toBe(1));
+    pause.pause();
+    expect(inFlight).toBe(0);
+    const sentWhilePaused = sent.length;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent).toHaveLength(sentWhilePaused);
+    pause.resume();
+    await done;
+    expect(sent.map((s) => s.partNumber).sort()).toEqual([1, 2, 3, 3]);
+    expect(calls.completed).toHaveLength(1);
+    expect(calls.aborted).toBe(0);
+  });
+});

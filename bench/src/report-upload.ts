@@ -115,6 +115,23 @@ export function uploadSection(result: UploadResult, add: Add, headline: string[]
       add(`| ${label(mode.id)} | ${values.join(' | ')} |`);
     }
     add('');
+    const storageWhat = target === 's3rver' ? "the benchmark's process: s3rver, the preparation handler, the page server" : 'radosgw, the Ceph monitor and OSD';
+    add(
+      `### ${target}: CPU seconds per upload (medians): the client (chromium's processes, or curl) and the storage (${storageWhat})`,
+      '',
+      'Both share 2 cores: CPU a client spends on each byte is CPU the storage server does not get.',
+      '',
+      `| client | ${sizes.map((size) => `${sizeLabel(size)} client | storage`).join(' | ')} |`,
+      `| --- | ${sizes.map(() => '---: | ---:').join(' | ')} |`,
+    );
+    for (const mode of result.modes) {
+      const values = sizes.map((size) => {
+        const m = cell(target, size, mode.id)?.median;
+        return m?.clientCpuSeconds === undefined ? '– | –' : `${fmt(m.clientCpuSeconds, 1)} | ${fmt(m.storageCpuSeconds, 1)}`;
+      });
+      add(`| ${label(mode.id)} | ${values.join(' | ')} |`);
+    }
+    add('');
   }
   const profiled = result.cells.flatMap((entry) =>
     entry.samples.filter((sample) => sample.profile).map((sample) => ({ entry, profile: sample.profile! })),

@@ -11,6 +11,7 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { launchCdpBrowser, type CdpBrowser, type CdpPage } from '../lib/cdp-browser';
+import { reapedChildrenCpuSeconds, treeCpuSeconds } from '../lib/cpu-time';
 import { BENCH_DIR } from '../lib/paths';
 import { describeMachine, packageVersion, toolVersion } from '../lib/machine';
 import { saveResult, type ResultMeta } from '../lib/results';
@@ -134,6 +135,9 @@ export interface UploadSample {
   heapBefore?: number;
   heapPeak?: number;
   longTasks?: LongTasks;
+  /** CPU seconds the client (chromium's processes, or curl) and the storage spent on the upload. */
+  clientCpuSeconds?: number;
+  storageCpuSeconds?: number;
   /** Multipart floor: seconds of create + presign, of the parts, of complete. */
   createSeconds?: number;
   partsSeconds?: number;
@@ -161,6 +165,8 @@ export interface UploadCell {
     createSeconds?: number;
     partsSeconds?: number;
     completeSeconds?: number;
+    clientCpuSeconds?: number;
+    storageCpuSeconds?: number;
   };
 }
 
@@ -250,6 +256,7 @@ export async function runInPage(
         .finally(() => (sampling = false));
     }, 100);
     if (profileName) await startProfile(page);
+    const cpuBefore = { client: treeCpuSeconds(browser.pid), storage: target.storageCpuSeconds() };
     let result: PageUploadResult;
     try {
       result = await withTimeout(
@@ -260,6 +267,8 @@ export async function runInPage(
     } finally {
       clearInterval(sampler);
     }
+    const clientCpuSeconds = treeCpuSeconds(browser.pid) - cpuBefore.client;
+    const storageCpuSeconds = target.storageCpuSeconds() - cpuBefore.storage;
     const profile = profileName ? await stopProfile(page, profileName) : undefined;
     heapPeak = Math.max(heapPeak, await heapNow(page).catch(() => 0));
     const key = keyOf(result.url, target.bucket);
@@ -277,6 +286,8 @@ export async function runInPage(
       heapBefore,
       heapPeak,
       longTasks: result.longTasks,
+      clientCpuSeconds,
+      storageCpuSeconds,
       ...(profile ? { profile } : {}),
     };
   } finally {
@@ -308,6 +319,8 @@ function summarize(samples: UploadSample[]): UploadCell['median'] {
   const growth = withHeap.map((sample) => sample.heapPeak! - sample.heapBefore!);
   const longTasks = good.map((sample) => sample.longTasks).filter((tasks): tasks is LongTasks => tasks !== undefined);
   const defined = (values: (number | undefined)[]) => values.filter((value): value is number => value !== undefined);
+  const clientCpu = defined(good.map((sample) => sample.clientCpuSeconds));
+  const storageCpu = defined(good.map((sample) => sample.storageCpuSeconds));
   const create = defined(good.map((sample) => sample.createSeconds));
   const parts = defined(good.map((sample) => sample.partsSeconds));
   const complete = defined(good.map((sample) => sample.completeSeconds));
@@ -322,6 +335,7 @@ function summarize(samples: UploadSample[]): UploadCell['median'] {
           longTaskCount: longTasks.reduce((sum, tasks) => sum + tasks.count, 0),
         }
       : {}),
+    ...(clientCpu.length > 0 ? { clientCpuSeconds: median(clientCpu), storageCpuSeconds: median(storageCpu) } : {}),
     ...(parts.length > 0 ? { createSeconds: median(create), partsSeconds: median(parts), completeSeconds: median(complete) } : {}),
   };
 }
@@ -374,10 +388,17 @@ export async function runUploadBench(): Promise<UploadResult> {
         const size = mib * MiB;
         const path = files.get(mib)!;
         try {
-          if (mode.kind === 'curl-put') return fromCurl(await curlPut(target, path, size, UPLOAD_TIMEOUT_MS), size);
-          if (mode.kind === 'curl-multipart') {
-            const parts = partFiles.get(`${mib}:${partsKey(mode.parts!)}`)!;
-            return fromCurl(await curlMultipart(target, parts, size, mode.parts!.queueSize, UPLOAD_TIMEOUT_MS), size);
+          if (mode.kind !== 'page') {
+            const before = { client: reapedChildrenCpuSeconds(), storage: target.storageCpuSeconds() };
+            const sample =
+              mode.kind === 'curl-put'
+                ? await curlPut(target, path, size, UPLOAD_TIMEOUT_MS)
+                : await curlMultipart(target, partFiles.get(`${mib}:${partsKey(mode.parts!)}`)!, size, mode.parts!.queueSize, UPLOAD_TIMEOUT_MS);
+            return {
+              ...fromCurl(sample, size),
+              clientCpuSeconds: reapedChildrenCpuSeconds() - before.client,
+              storageCpuSeconds: target.storageCpuSeconds() - before.storage,
+            };
           }
           return await runInPage(pages.browser, pages.server, target, mode, path, size, { timeoutMs: UPLOAD_TIMEOUT_MS, profileName });
         } catch (error) {
@@ -450,6 +471,9 @@ export function describeSample(sample: UploadSample): string {
   const parts = [`${sample.mbPerSecond!.toFixed(0)} MB/s`];
   if (sample.heapPeak !== undefined) parts.push(`heap +${((sample.heapPeak - sample.heapBefore!) / MiB).toFixed(1)} MiB`);
   if (sample.longTasks) parts.push(`long tasks ${sample.longTasks.count} (max ${sample.longTasks.maxMs} ms)`);
+  if (sample.clientCpuSeconds !== undefined) {
+    parts.push(`CPU client ${sample.clientCpuSeconds.toFixed(1)} s, storage ${sample.storageCpuSeconds!.toFixed(1)} s`);
+  }
   if (sample.partsSeconds !== undefined) {
     parts.push(`create + presign ${sample.createSeconds!.toFixed(2)} s, parts ${sample.partsSeconds.toFixed(1)} s, complete ${sample.completeSeconds!.toFixed(1)} s`);
   }

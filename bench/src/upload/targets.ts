@@ -12,6 +12,7 @@ import { createBucket, createUploadRole, radosgwS3Client, startRadosgw, type Rad
 import { startLocalS3 } from '@upbeam/local-s3';
 import { createUploadHandler, type UploadHandler } from '@upbeam/upload-server';
 import { APIRoute } from 'next-s3-upload';
+import { matchingCpuSeconds, ownCpuSeconds } from '../lib/cpu-time';
 import { nextPagesRoute } from '../lib/next-pages-route';
 
 export type TargetName = 's3rver' | 'radosgw';
@@ -29,6 +30,11 @@ export interface Target {
   /** The stored object's size, or undefined when there is none. */
   storedSize(key: string): Promise<number | undefined>;
   remove(key: string): Promise<void>;
+  /**
+   * CPU seconds the storage has used so far: s3rver runs in the benchmark's process (with the preparation
+   * handler and the page server), radosgw in its own processes (radosgw, the Ceph monitor and OSD).
+   */
+  storageCpuSeconds(): number;
   close(): Promise<void>;
 }
 
@@ -68,6 +74,7 @@ export async function startS3rverTarget(pageOrigin: string, version: string, par
     endpoint: local.endpoint,
     bucket: local.bucket,
     admin,
+    storageCpuSeconds: ownCpuSeconds,
     // s3rver has no STS: the local stand-in mints key pairs it accepts.
     upbeam: createUploadHandler({ ...settings, stsClient: local.stsClient }),
     nextS3Upload: nextPagesRoute(APIRoute.configure({ ...settings })),
@@ -105,6 +112,7 @@ export async function radosgwTarget(radosgw: Radosgw, pageOrigin: string, versio
     endpoint: radosgw.endpoint,
     bucket,
     admin,
+    storageCpuSeconds: () => matchingCpuSeconds(radosgw.dir),
     upbeam: createUploadHandler({ ...settings, roleArn, stsEndpoint: radosgw.endpoint }),
     nextS3Upload: nextPagesRoute(APIRoute.configure({ ...settings })),
     ...adminOps(admin, bucket),

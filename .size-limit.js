@@ -24,7 +24,7 @@ export default [
     limit: '3.6 kB',
   },
   {
-    name: '@upbeam/upload-react: useS3Upload, presigned multipart path (initial + multipart chunk)',
+    name: '@upbeam/upload-react: useS3Upload, presigned multipart path (initial chunk + multipart chunks)',
     path: 'packages/upload-react/dist/index.js',
     import: '{ useS3Upload }',
     ignore: REACT,
@@ -34,8 +34,8 @@ export default [
   },
   {
     // The token chunks (strategy, part engine, SigV4 signer, token session) hold at most 12 KiB (12.29 kB)
-    // beyond the initial chunk: this budget is the initial chunk's plus 12 KiB. (The chunk files measured
-    // alone would count again the modules they share with the initial chunk.)
+    // beyond the initial chunk: this budget is the initial chunk's plus 12 KiB. (A chunk file measured
+    // alone would count again the modules it shares with the initial chunk.)
     name: '@upbeam/upload-react: useS3Upload, temporary-token path (initial chunk + token chunks, these <= 12 KiB)',
     path: 'packages/upload-react/dist/index.js',
     import: '{ useS3Upload }',
@@ -51,52 +51,5 @@ export default [
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK),
     gzip: true,
     limit: '2.8 kB',
-  },
-];
-
-export default [
-  {
-    name: '@upbeam/upload-react: useS3Upload, initial chunk (all a presigned single PUT needs)',
-    path: 'packages/upload-react/dist/index.js',
-    import: '{ useS3Upload }',
-    ignore: REACT,
-    modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK),
-    gzip: true,
-    limit: '3.6 kB',
-  },
-  {
-    name: '@upbeam/upload-react: useS3Upload, presigned multipart path (initial + multipart chunk)',
-    path: 'packages/upload-react/dist/index.js',
-    import: '{ useS3Upload }',
-    ignore: REACT,
-    modifyEsbuildConfig: esm(TOKEN_CHUNK),
-    gzip: true,
-    limit: '6.5 kB',
-  },
-  {
-    // The token chunks (strategy, part engine, SigV4 signer, token session) hold at most 12 KiB (12.29 kB)
-    // beyond the initial chunk: this budget is the initial chunk's plus 12 KiB. (The chunk files measured
-    // alone would count again the modules they share with the initial chunk.)
-    name: '@upbeam/upload-react: useS3Upload, temporary-token path (initial chunk + token chunks, these <= 12 KiB)',
-    path: 'packages/upload-react/dist/index.js',
-    import: '{ useS3Upload }',
-    ignore: REACT,
-    modifyEsbuildConfig: esm(MULTIPART_CHUNK),
-    gzip: true,
-    limit: '15.8 kB',
-  },
-  {
-    name: '@upbeam/upload-client: uploadFile, initial chunk',
-    path: 'packages/upload-client/dist/index.js',
-    import: '{ uploadFile }',
-    modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK),
-    gzip: true,
-    limit: '2.8 kB',
-  },
-  {
-    name: '@upbeam/upload-client: temporary-token chunk (part engine, SigV4 signer, token session), loaded on the first temporary-token upload',
-    path: 'packages/upload-client/dist/temporary-token-*.js',
-    gzip: true,
-    limit: '12 KiB',
   },
 ];

@@ -14,7 +14,7 @@ interface UploadActions {
 function Upload({ tracked, onCancel, onPause, onResume }: { tracked: TrackedFile } & UploadActions) {
   const running = tracked.status === 'uploading' || tracked.status === 'paused';
   // Only a multipart upload pauses (a single PUT could only start over).
-  const pausable = tracked.size >= MULTIPART_THRESHOLD;
+  const pausable = tracked.multipart;
   const percent = Math.round(tracked.progress);
   return (
     <li className="upload" data-testid="upload" data-status={tracked.status} data-progress={tracked.progress}>
@@ -47,11 +47,14 @@ function Upload({ tracked, onCancel, onPause, onResume }: { tracked: TrackedFile
   );
 }
 
+const MiB = 1024 * 1024;
+
 /**
- * Files of at least 32 MiB go multipart here (the library's default is 100 MiB), so that the demo shows
- * parts, pause and resume on files of modest size.
+ * Where files go multipart here (the library's default is 100 MiB), so that the demo shows parts, pause and
+ * resume on files of modest size: from 32 MiB with presigned URLs (a photo still goes in one PUT), from 5 MiB
+ * (one part) with the temporary token, as its label says.
  */
-const MULTIPART_THRESHOLD = 32 * 1024 * 1024;
+const MULTIPART_THRESHOLD: Record<UploadStrategy, number> = { presigned: 32 * MiB, 'temporary-token': 5 * MiB };
 
 const STRATEGIES: { value: UploadStrategy; label: string }[] = [
   { value: 'presigned', label: 'Presigned URL (one PUT)' },
@@ -60,10 +63,12 @@ const STRATEGIES: { value: UploadStrategy; label: string }[] = [
 
 export function App() {
   const [strategy, setStrategy] = useState<UploadStrategy>('presigned');
+  // Off by default: a failed multipart upload is then aborted on storage; on, it is kept to continue.
+  const [resume, setResume] = useState(false);
   const { FileInput, openFileDialog, uploadToS3, files, cancel, pause, resume, resetFiles } = useS3Upload({
     strategy,
-    multipartThreshold: MULTIPART_THRESHOLD,
-    resume: true,
+    multipartThreshold: MULTIPART_THRESHOLD[strategy],
+    resume,
   });
   const [error, setError] = useState<string>();
 
@@ -98,6 +103,10 @@ export function App() {
           </label>
         ))}
       </fieldset>
+      <label className="resume">
+        <input type="checkbox" checked={resume} onChange={(event) => setResume(event.target.checked)} />
+        Resume interrupted uploads (parts kept in this browser)
+      </label>
       <FileInput onChange={onFile} data-testid="file-input" />
       <div className="actions">
         <button type="button" className="primary" onClick={openFileDialog}>

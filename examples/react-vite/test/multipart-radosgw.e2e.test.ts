@@ -104,6 +104,7 @@ describe.skipIf(!connection)('example page in chromium, multipart upload, radosg
   it.each(strategies)('$strategy: after a reload, the upload continues with the missing parts only', async ({ strategy, label }) => {
     const page = await openPage(browser.context, example.origin, 6 * MiB);
     await page.getByLabel(label).check();
+    await page.getByLabel('Resume interrupted uploads', { exact: false }).check();
     const first = logParts(page);
     await page.setInputFiles('[data-testid="file-input"]', filePath);
     await waitUntil(() => first.stored.size >= 3, 60_000, 'three parts stored');
@@ -124,6 +125,7 @@ describe.skipIf(!connection)('example page in chromium, multipart upload, radosg
 
     const second = logParts(page);
     await page.getByLabel(label).check();
+    await page.getByLabel('Resume interrupted uploads', { exact: false }).check();
     await page.setInputFiles('[data-testid="file-input"]', filePath);
     const item = page.getByTestId('upload');
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 110_000, interval: 250 }).toBe('done');

@@ -76,6 +76,7 @@ describe('example page in chromium, multipart upload, embedded storage', () => {
     // 6 MiB/s: about 8 s for the file, so that the reload lands with parts stored and parts missing.
     const page = await openPage(browser.context, example.origin, 6 * MiB);
     await page.getByLabel(label).check();
+    await page.getByLabel('Resume interrupted uploads', { exact: false }).check();
     const first = logParts(page);
     await page.setInputFiles('[data-testid="file-input"]', filePath);
     await waitUntil(() => first.stored.size >= 3, 60_000, 'three parts stored');
@@ -89,6 +90,7 @@ describe('example page in chromium, multipart upload, embedded storage', () => {
 
     const second = logParts(page);
     await page.getByLabel(label).check();
+    await page.getByLabel('Resume interrupted uploads', { exact: false }).check();
     await page.setInputFiles('[data-testid="file-input"]', filePath);
     const item = page.getByTestId('upload');
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 90_000, interval: 250 }).toBe('done');

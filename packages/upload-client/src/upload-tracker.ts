@@ -32,6 +32,8 @@ export interface TrackedFile {
   uploaded: number;
   /** File size in bytes. */
   size: number;
+  /** Whether it goes multipart (at or above `multipartThreshold`): only then can it be paused. */
+  multipart: boolean;
   /** `uploading` from the moment the file is picked (`paused` between pause and resume), then `done`, `error` or `aborted`. */
   status: TrackedFileStatus;
   /** Object URL once `done`. */
@@ -90,7 +92,8 @@ export class UploadTracker {
     };
     const stop = onAbort(merged.signal, () => running.abort.abort());
     this.#running.set(id, running);
-    this.#set([...this.#files, { id, file, progress: 0, uploaded: 0, size: file.size, status: 'uploading' }]);
+    const { multipart } = running;
+    this.#set([...this.#files, { id, file, progress: 0, uploaded: 0, size: file.size, multipart, status: 'uploading' }]);
     try {
       const result = await uploadFile(file, {
         ...merged,

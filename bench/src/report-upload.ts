@@ -3,7 +3,7 @@
  * multipart floor's time split, and the opt-in upload of a file over 5 GiB.
  */
 import type { HugeResult } from './huge/run';
-import { fmt, mib, ratio } from './lib/stats';
+import { fmt, median, mib, ratio } from './lib/stats';
 import type { PartSettings, UploadCell, UploadResult } from './upload/run';
 
 /** Appends lines to the report. */
@@ -27,6 +27,19 @@ export function uploadLookups(result: UploadResult) {
   const sizesOf = (target: string) =>
     [...new Set(result.cells.filter((entry) => entry.target === target).map((entry) => entry.sizeMiB))].sort((a, b) => a - b);
   return { cell, mbps, modeOf, floorOf, targets, sizesOf };
+}
+
+/** Medians of the client's CPU seconds by chromium process over a cell's runs, e.g. `renderer 2.1, network 3.0`. */
+function byProcess(entry: UploadCell | undefined): string {
+  const samples = (entry?.samples ?? []).filter((sample) => sample.clientCpuByProcess && sample.error === undefined);
+  if (samples.length === 0) return '–';
+  const kinds = [...new Set(samples.flatMap((sample) => Object.keys(sample.clientCpuByProcess!)))];
+  return kinds
+    .map((kind) => [kind, median(samples.map((sample) => sample.clientCpuByProcess![kind] ?? 0))] as const)
+    .filter(([, seconds]) => seconds >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, seconds]) => `${kind} ${seconds.toFixed(1)}`)
+    .join(', ');
 }
 
 const sizeLabel = (size: number) => (size >= 1024 && size % 1024 === 0 ? `${size / 1024} GiB` : `${size} MiB`);
@@ -121,15 +134,15 @@ export function uploadSection(result: UploadResult, add: Add, headline: string[]
       '',
       'Both share 2 cores: CPU a client spends on each byte is CPU the storage server does not get.',
       '',
-      `| client | ${sizes.map((size) => `${sizeLabel(size)} client | storage`).join(' | ')} |`,
-      `| --- | ${sizes.map(() => '---: | ---:').join(' | ')} |`,
+      `| client | ${sizes.map((size) => `${sizeLabel(size)} client | storage`).join(' | ')} | chromium by process, ${sizeLabel(sizes[sizes.length - 1]!)} |`,
+      `| --- | ${sizes.map(() => '---: | ---:').join(' | ')} | --- |`,
     );
     for (const mode of result.modes) {
       const values = sizes.map((size) => {
         const m = cell(target, size, mode.id)?.median;
         return m?.clientCpuSeconds === undefined ? '– | –' : `${fmt(m.clientCpuSeconds, 1)} | ${fmt(m.storageCpuSeconds, 1)}`;
       });
-      add(`| ${label(mode.id)} | ${values.join(' | ')} |`);
+      add(`| ${label(mode.id)} | ${values.join(' | ')} | ${byProcess(cell(target, sizes[sizes.length - 1]!, mode.id))} |`);
     }
     add('');
   }

@@ -56,6 +56,40 @@ export function treeCpuSeconds(root: number): number {
   return ticks / TICKS_PER_SECOND;
 }
 
+/** A chromium process's kind from its command line: `browser`, `renderer`, `network` (the network service), `gpu-process`, ... */
+function chromiumKind(pid: number): string {
+  let args: string[];
+  try {
+    args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return 'exited';
+  }
+  const value = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const type = value('type');
+  if (!type) return 'browser';
+  const sub = value('utility-sub-type');
+  return sub?.includes('NetworkService') ? 'network' : (sub?.split('.').pop() ?? type);
+}
+
+/**
+ * {@link treeCpuSeconds} split by chromium process kind (see `chromiumKind`); the time of exited processes
+ * counts for the process that reaped them (the zygote, for renderers).
+ */
+export function treeCpuSecondsByKind(root: number): Record<string, number> {
+  const stats = allStats();
+  const children = new Map<number, ProcStat[]>();
+  for (const stat of stats) children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), stat]);
+  const byKind: Record<string, number> = {};
+  const rootStat = stats.find((stat) => stat.pid === root);
+  for (let queue = rootStat ? [rootStat] : []; queue.length > 0; ) {
+    const stat = queue.pop()!;
+    const kind = chromiumKind(stat.pid);
+    byKind[kind] = (byKind[kind] ?? 0) + (stat.own + stat.reaped) / TICKS_PER_SECOND;
+    queue.push(...(children.get(stat.pid) ?? []));
+  }
+  return byKind;
+}
+
 /** CPU seconds of the processes whose command line contains `needle` (e.g. a Ceph cluster's config path). */
 export function matchingCpuSeconds(needle: string): number {
   let ticks = 0;

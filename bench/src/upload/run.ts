@@ -11,7 +11,7 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { launchCdpBrowser, type CdpBrowser, type CdpPage } from '../lib/cdp-browser';
-import { reapedChildrenCpuSeconds, treeCpuSeconds } from '../lib/cpu-time';
+import { reapedChildrenCpuSeconds, treeCpuSeconds, treeCpuSecondsByKind } from '../lib/cpu-time';
 import { BENCH_DIR } from '../lib/paths';
 import { describeMachine, packageVersion, toolVersion } from '../lib/machine';
 import { saveResult, type ResultMeta } from '../lib/results';
@@ -137,6 +137,8 @@ export interface UploadSample {
   longTasks?: LongTasks;
   /** CPU seconds the client (chromium's processes, or curl) and the storage spent on the upload. */
   clientCpuSeconds?: number;
+  /** Page uploads: the client's CPU seconds by chromium process (`browser`, `renderer`, `network`, ...). */
+  clientCpuByProcess?: Record<string, number>;
   storageCpuSeconds?: number;
   /** Multipart floor: seconds of create + presign, of the parts, of complete. */
   createSeconds?: number;
@@ -256,7 +258,7 @@ export async function runInPage(
         .finally(() => (sampling = false));
     }, 100);
     if (profileName) await startProfile(page);
-    const cpuBefore = { client: treeCpuSeconds(browser.pid), storage: target.storageCpuSeconds() };
+    const cpuBefore = { client: treeCpuSeconds(browser.pid), byKind: treeCpuSecondsByKind(browser.pid), storage: target.storageCpuSeconds() };
     let result: PageUploadResult;
     try {
       result = await withTimeout(
@@ -268,6 +270,9 @@ export async function runInPage(
       clearInterval(sampler);
     }
     const clientCpuSeconds = treeCpuSeconds(browser.pid) - cpuBefore.client;
+    const clientCpuByProcess = Object.fromEntries(
+      Object.entries(treeCpuSecondsByKind(browser.pid)).map(([kind, seconds]) => [kind, Math.round((seconds - (cpuBefore.byKind[kind] ?? 0)) * 100) / 100]),
+    );
     const storageCpuSeconds = target.storageCpuSeconds() - cpuBefore.storage;
     const profile = profileName ? await stopProfile(page, profileName) : undefined;
     heapPeak = Math.max(heapPeak, await heapNow(page).catch(() => 0));
@@ -287,6 +292,7 @@ export async function runInPage(
       heapPeak,
       longTasks: result.longTasks,
       clientCpuSeconds,
+      clientCpuByProcess,
       storageCpuSeconds,
       ...(profile ? { profile } : {}),
     };
@@ -472,7 +478,11 @@ export function describeSample(sample: UploadSample): string {
   if (sample.heapPeak !== undefined) parts.push(`heap +${((sample.heapPeak - sample.heapBefore!) / MiB).toFixed(1)} MiB`);
   if (sample.longTasks) parts.push(`long tasks ${sample.longTasks.count} (max ${sample.longTasks.maxMs} ms)`);
   if (sample.clientCpuSeconds !== undefined) {
-    parts.push(`CPU client ${sample.clientCpuSeconds.toFixed(1)} s, storage ${sample.storageCpuSeconds!.toFixed(1)} s`);
+    const byProcess = Object.entries(sample.clientCpuByProcess ?? {})
+      .filter(([, seconds]) => seconds >= 0.05)
+      .map(([kind, seconds]) => `${kind} ${seconds.toFixed(1)}`)
+      .join(' ');
+    parts.push(`CPU client ${sample.clientCpuSeconds.toFixed(1)} s${byProcess ? ` (${byProcess})` : ''}, storage ${sample.storageCpuSeconds!.toFixed(1)} s`);
   }
   if (sample.partsSeconds !== undefined) {
     parts.push(`create + presign ${sample.createSeconds!.toFixed(2)} s, parts ${sample.partsSeconds.toFixed(1)} s, complete ${sample.completeSeconds!.toFixed(1)} s`);

@@ -60,7 +60,7 @@ export function treeCpuSeconds(root: number): number {
 function chromiumKind(pid: number): string {
   let args: string[];
   try {
-    args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
   } catch {
     return 'exited';
   }

@@ -47,7 +47,12 @@ export interface UploadMode {
   parts?: PartSettings;
   /** Largest file this mode runs with, in MiB (next-s3-upload reads the whole file into memory). */
   maxMiB?: number;
+  /** Runs only when named in `UPLOAD_MODES` (a question for one run, not the table). */
+  optIn?: boolean;
 }
+
+/** Bigger parts, for the question whether the engine's cost is per part or per byte. */
+const BIG_PARTS: PartSettings = { partSize: 16 * MiB, queueSize: 4 };
 
 /** `multipartThreshold` values that force one PUT or multipart whatever the file size (bytes). */
 const ALWAYS_PUT = 5 * 1024 * MiB;
@@ -87,6 +92,21 @@ export const UPLOAD_MODES: UploadMode[] = [
     label: 'Upbeam temporary-token, multipart',
     page: { client: 'upbeam', strategy: 'temporary-token', multipartThreshold: ALWAYS_MULTIPART, ...ENGINE_PARTS },
     parts: ENGINE_PARTS,
+  },
+  {
+    id: 'curl-multipart-p16',
+    kind: 'curl-multipart',
+    label: 'floor: curl multipart, 16 MiB parts, 4 at once',
+    parts: BIG_PARTS,
+    optIn: true,
+  },
+  {
+    id: 'upbeam-presigned-multipart-p16',
+    kind: 'page',
+    label: 'Upbeam presigned, multipart, 16 MiB parts',
+    page: { client: 'upbeam', strategy: 'presigned', multipartThreshold: ALWAYS_MULTIPART, ...BIG_PARTS },
+    parts: BIG_PARTS,
+    optIn: true,
   },
   {
     id: 'next-presigned',
@@ -351,7 +371,7 @@ export async function runUploadBench(): Promise<UploadResult> {
   const plans = plan();
   const onlyModes = envList('UPLOAD_MODES');
   const profiled = new Set(envList('UPLOAD_PROFILE') ?? []);
-  const modes = UPLOAD_MODES.filter((mode) => !onlyModes || onlyModes.includes(mode.id));
+  const modes = UPLOAD_MODES.filter((mode) => (onlyModes ? onlyModes.includes(mode.id) : !mode.optIn));
   const wantsRadosgw = plans.some((entry) => entry.target === 'radosgw');
   // radosgw takes ~15 s to start: it starts while the page is built and the files are written.
   const radosgwStarting = wantsRadosgw ? startRadosgwProcess() : undefined;

@@ -113,4 +113,13 @@ export function targetsSection(
     `| a file larger than 5 GiB, presigned, bytes checked | ${huge ? (huge.ok ? `${(huge.bytes / MiB).toFixed(0)} MiB, SHA-256 equal` : `failed: ${huge.sample.error ?? 'hash differs'}`) : '–'} | ${verdict(huge?.ok)} |`,
     '',
   );
+  const load = upload ? /during the run: ([\d.]+ to [\d.]+, median [\d.]+)/.exec(upload.settings)?.[1] : undefined;
+  if (load) {
+    add(
+      `Load average during the upload table: ${load} (2 = both cores busy). Ratios come from the same rounds, but`,
+      'chromium and curl do not suffer a starved CPU alike (chromium spends several times more CPU per byte: see the CPU',
+      'tables), and long tasks are wall time: on a busy machine a task that waits for a core is counted as long.',
+      '',
+    );
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * Writes bench/RESULTS.md from the raw results in bench/results/*.json: the machine and versions, the
- * headline ratios, and the three tables (medians of the runs; every sample stays in the JSON).
+ * headline ratios, the issue's targets, and the tables (medians of the runs; every sample stays in the JSON).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,9 +8,12 @@ import type { BundleResult, BundleRow } from './bundle/run';
 import type { Machine } from './lib/machine';
 import { BENCH_DIR } from './lib/paths';
 import { loadResult } from './lib/results';
-import { fmt, kib, mib, range, ratio } from './lib/stats';
+import { fmt, kib, range, ratio } from './lib/stats';
 import type { PrepareResult, PrepareRow } from './prepare/run';
-import type { UploadCell, UploadResult } from './upload/run';
+import type { HugeResult } from './huge/run';
+import { hugeSection, uploadSection } from './report-upload';
+import { targetsSection } from './report-targets';
+import type { UploadResult } from './upload/run';
 
 const lines: string[] = [];
 const add = (...text: string[]) => lines.push(...text);
@@ -26,7 +29,8 @@ function machineTable(results: { name: string; machine: Machine; seconds: number
     `| commit | ${first.commit} |`,
   );
   for (const { name, machine, seconds } of results) {
-    add(`| ${name} | ${machine.date.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}, ${fmt(seconds)} s |`);
+    const load = machine.load === undefined ? '' : `, load ${machine.load} at the end`;
+    add(`| ${name} | ${machine.date.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}, ${fmt(seconds)} s${load} |`);
   }
   const versions = new Map<string, string>();
   for (const { machine } of results) for (const [name, version] of Object.entries(machine.versions)) versions.set(name, version);
@@ -51,19 +55,23 @@ function bundleSection(result: BundleResult, headline: string[]): void {
         (better ? `, ${ratio(hook.initial.gzip, better.initial.gzip)} better-upload's hook (${kib(better.initial.gzip)})` : '') +
         '.',
     );
-    if (nextS3 && hook.lazy) {
+    const token = hook.lazyChunks?.find((chunk) => chunk.name.includes('temporary-token'));
+    const multipart = hook.lazyChunks?.find((chunk) => chunk.name.includes('multipart'));
+    if (nextS3 && token) {
       headline.push(
-        `- **Bundle, temporary-token path (gzip)**: ${kib(hook.initial.gzip)} at first plus ${kib(hook.lazy.gzip)} loaded on the first ` +
-          `token upload; next-s3-upload's \`useS3Upload\` ships ${kib(nextS3.initial.gzip)} at once ` +
-          `(${ratio(bundleTotal(hook, 'gzip'), bundleTotal(nextS3, 'gzip'))} in total, lazy chunks included).`,
+        `- **Bundle, lazy paths (gzip)**: the temporary-token path loads ${kib(token.gzipWithLoadsOneFile)} more on its first upload ` +
+          `(${kib(token.gzipWithLoads)} as ${token.sizes.files} chunks)` +
+          (multipart ? `, presigned multipart ${kib(multipart.gzipWithLoadsOneFile)} on the first file at or above the threshold` : '') +
+          `; next-s3-upload's \`useS3Upload\` ships ${kib(nextS3.initial.gzip)} at once ` +
+          `(Upbeam's initial chunk + every lazy chunk: ${ratio(bundleTotal(hook, 'gzip'), bundleTotal(nextS3, 'gzip'))} of it).`,
       );
     }
   }
   add('## 1. Client bundle size', '', result.settings + '.', '');
   add(
     'Sizes are deterministic: one build each. "At first" is what the page loads when the client is imported; "lazy" is',
-    'loaded later with `import()` (Upbeam: the AWS SDK of the temporary-token path; next-s3-upload: the SDK\'s own lazy',
-    'user-agent parser). Each chunk is compressed on its own, as a server sends it; "one file" gzips the same chunks',
+    'loaded later with `import()` (Upbeam: the temporary-token strategy and the presigned multipart engine; next-s3-upload: the',
+    'SDK\'s own lazy user-agent parser). Each chunk is compressed on its own, as a server sends it; "one file" gzips the same chunks',
     'joined. esbuild\'s code splitting also puts its runtime helpers and code shared with the lazy chunks in chunks',
     'loaded at first: size-limit (`npm test`), which bundles the initial chunk alone, measures less.',
     '',
@@ -76,6 +84,31 @@ function bundleSection(result: BundleResult, headline: string[]): void {
         `${kib(entry.initial.gzipOneFile ?? entry.initial.gzip)} | ${kib(entry.initial.brotli)} | ` +
         `${entry.lazy ? kib(entry.lazy.gzip) : '–'} | ${entry.lazy ? kib(entry.lazy.brotli) : '–'} | ${kib(bundleTotal(entry, 'gzip'))} |`,
     );
+  }
+  const withLazy = result.rows.filter((entry) => (entry.lazyChunks ?? []).length > 0);
+  if (withLazy.length > 0) {
+    add(
+      '',
+      'The lazy chunks one `import()` at a time: the chunk the call loads with the chunks it imports statically, and',
+      'all it may download when its own `import()`s run too.',
+      '',
+      '| client | lazy chunk | gzip | brotli | loads in turn | gzip with what it loads |',
+      '| --- | --- | ---: | ---: | --- | ---: |',
+    );
+    for (const entry of withLazy) {
+      for (const chunk of entry.lazyChunks!) {
+        add(
+          `| ${entry.label} | ${chunk.name || 'unnamed'} | ${kib(chunk.sizes.gzip)} | ${kib(chunk.sizes.brotli)} | ` +
+            `${chunk.loads.join(', ') || '–'} | ${kib(chunk.gzipWithLoads)} |`,
+        );
+      }
+    }
+  }
+  if (result.budgets) {
+    add('', 'The repository\'s byte budgets (`pnpm size`: size-limit, each measured as one bundle, gzip), same run:', '', '| budget | size | limit | |', '| --- | ---: | ---: | --- |');
+    for (const budget of result.budgets) {
+      add(`| ${budget.name} | ${fmt(budget.size)} B | ${fmt(budget.limit)} B | ${budget.passed ? 'within' : '**exceeded**'} |`);
+    }
   }
   add('', '| ratio (at first) | gzip | brotli |', '| --- | ---: | ---: |');
   const pairs: [string, string, string][] = [
@@ -142,82 +175,13 @@ function prepareSection(result: PrepareResult, headline: string[]): void {
   add('');
 }
 
-function uploadSection(result: UploadResult, headline: string[]): void {
-  const cell = (target: string, size: number, mode: string): UploadCell | undefined =>
-    result.cells.find((entry) => entry.target === target && entry.sizeMiB === size && entry.mode === mode);
-  const mbps = (target: string, size: number, mode: string) => cell(target, size, mode)?.median?.mbPerSecond;
-  const targets = [...new Set(result.cells.map((entry) => entry.target))];
-  const sizesOf = (target: string) => [...new Set(result.cells.filter((e) => e.target === target).map((e) => e.sizeMiB))].sort((a, b) => a - b);
-  const largest = (target: string) => Math.max(...sizesOf(target));
-
-  const parts: string[] = [];
-  for (const target of targets) {
-    for (const size of sizesOf(target).filter((s) => s >= 128)) {
-      parts.push(
-        `${target} ${size} MiB: presigned ${fmt(mbps(target, size, 'upbeam-presigned'))} MB/s = ` +
-          `${ratio(mbps(target, size, 'upbeam-presigned'), mbps(target, size, 'curl'))} curl, multipart (queue 4) ` +
-          `${ratio(mbps(target, size, 'upbeam-multipart-q4'), mbps(target, size, 'curl'))} curl`,
-      );
-    }
-  }
-  if (parts.length > 0) headline.push(`- **Upload MB/s vs \`curl -T\`** (same file, same server, same run): ${parts.join('; ')}.`);
-  const big = targets.includes('s3rver') ? largest('s3rver') : undefined;
-  if (big !== undefined) {
-    const heap = (mode: string) => cell('s3rver', big, mode)?.median?.heapPeak;
-    headline.push(
-      `- **Page heap during a ${big} MiB upload** (peak, JS objects + ArrayBuffers): Upbeam presigned ${mib(heap('upbeam-presigned'))} MiB, ` +
-        `multipart ${mib(heap('upbeam-multipart-q4'))} MiB; next-s3-upload ${mib(heap('next-presigned'))} MiB (it reads the whole file into memory).`,
-    );
-  }
-
-  add('## 3. Upload throughput and memory in chromium', '', result.settings + '.', '');
-  for (const [name, description] of Object.entries(result.targets)) add(`- ${name}: ${description}`);
-  add('');
-  const label = (id: string) => result.modes.find((mode) => mode.id === id)?.label ?? id;
-  for (const target of targets) {
-    const sizes = sizesOf(target);
-    add(
-      `### ${target}: MB/s (median of ${cell(target, sizes[0]!, 'curl')?.samples.length ?? '?'} runs) and ratio to curl`,
-      '',
-      `| client | ${sizes.map((s) => `${s} MiB`).join(' | ')} |`,
-      `| --- | ${sizes.map(() => '---:').join(' | ')} |`,
-    );
-    for (const mode of result.modes) {
-      const values = sizes.map((size) => {
-        const entry = cell(target, size, mode.id);
-        const failed = entry?.samples.filter((sample) => sample.error !== undefined) ?? [];
-        const value = entry?.median?.mbPerSecond;
-        const failure = failed.length > 0 ? ` (${failed.length} failed: ${failed[0]!.error})` : '';
-        if (value === undefined) return failed.length > 0 ? `failed: ${failed[0]!.error}` : '–';
-        return mode.id === 'curl' ? `${fmt(value)}${failure}` : `${fmt(value)} (${ratio(value, mbps(target, size, 'curl'))})${failure}`;
-      });
-      add(`| ${label(mode.id)} | ${values.join(' | ')} |`);
-    }
-    add('');
-    const pageModes = result.modes.filter((mode) => mode.id !== 'curl');
-    add(
-      `### ${target}: page JS heap during the upload, MiB: peak (growth over the heap before it)`,
-      '',
-      `| client | ${sizes.map((s) => `${s} MiB`).join(' | ')} |`,
-      `| --- | ${sizes.map(() => '---:').join(' | ')} |`,
-    );
-    for (const mode of pageModes) {
-      const values = sizes.map((size) => {
-        const m = cell(target, size, mode.id)?.median;
-        return m?.heapPeak === undefined ? '–' : `${mib(m.heapPeak)} (+${mib(m.heapGrowth)})`;
-      });
-      add(`| ${label(mode.id)} | ${values.join(' | ')} |`);
-    }
-    add('');
-  }
-}
-
 /** Rewrites RESULTS.md from whatever results exist; returns its path. */
 export async function writeReport(): Promise<string> {
   lines.length = 0;
   const bundle = await loadResult<BundleResult>('bundle');
   const prepare = await loadResult<PrepareResult>('prepare');
   const upload = await loadResult<UploadResult>('upload');
+  const huge = await loadResult<HugeResult>('huge');
   const headline: string[] = [];
   add(
     '# Benchmarks',
@@ -233,13 +197,17 @@ export async function writeReport(): Promise<string> {
     bundle && { name: 'bundle size', machine: bundle.machine, seconds: bundle.seconds },
     prepare && { name: 'preparation', machine: prepare.machine, seconds: prepare.seconds },
     upload && { name: 'upload', machine: upload.machine, seconds: upload.seconds },
+    huge && { name: 'file over 5 GiB', machine: huge.machine, seconds: huge.seconds },
   ].filter((entry): entry is { name: string; machine: Machine; seconds: number } => Boolean(entry));
   if (measured.length > 0) machineTable(measured);
   const headlineAt = lines.length;
   if (bundle) bundleSection(bundle, headline);
   if (prepare) prepareSection(prepare, headline);
-  if (upload) uploadSection(upload, headline);
-  lines.splice(headlineAt, 0, '## Headline ratios', '', ...headline, '');
+  if (upload) uploadSection(upload, add, headline);
+  if (huge) hugeSection(huge, add, headline);
+  const targets: string[] = [];
+  targetsSection(bundle, upload, huge, (...text) => targets.push(...text));
+  lines.splice(headlineAt, 0, '## Headline ratios', '', ...headline, '', ...targets);
   const path = join(BENCH_DIR, 'RESULTS.md');
   await writeFile(path, `${lines.join('\n').trimEnd()}\n`);
   return path;

@@ -4,8 +4,10 @@
  * splitting so that a dynamic `import()` becomes a chunk of its own), then gzip (level 9) and brotli
  * (quality 11) per chunk, as a server would send them. Sizes are deterministic: one build each.
  */
+import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { describeMachine, packageVersion } from '../lib/machine';
@@ -64,6 +66,22 @@ export interface Sizes {
   brotli: number;
 }
 
+/**
+ * One chunk loaded with `import()`, with the chunks it imports statically (those not loaded at first):
+ * what the page downloads when the code first asks for it.
+ */
+export interface LazyChunk {
+  /** The package file it is made of, hash removed (`temporary-token`), else the package of its largest input. */
+  name: string;
+  sizes: Sizes;
+  /** Names of the lazy chunks it may load in turn with `import()`. */
+  loads: string[];
+  /** All it may download, its own `import()`s followed to the end: gzip bytes, each chunk gzipped on its own and counted once. */
+  gzipWithLoads: number;
+  /** The same chunks joined into one file and gzipped (as size-limit measures a budget). */
+  gzipWithLoadsOneFile: number;
+}
+
 export interface BundleRow {
   id: string;
   label: string;
@@ -71,11 +89,42 @@ export interface BundleRow {
   initial: Sizes;
   /** Chunks loaded later with `import()` (the temporary-token path's AWS SDK), if any. */
   lazy?: Sizes;
+  /** The same lazy chunks, one `import()` at a time. */
+  lazyChunks?: LazyChunk[];
+}
+
+/** One byte budget of the repository's `.size-limit.js`, as `size-limit --json` measured it (gzip bytes). */
+export interface Budget {
+  name: string;
+  size: number;
+  limit: number;
+  passed: boolean;
 }
 
 export interface BundleResult extends ResultMeta {
   settings: string;
   rows: BundleRow[];
+  /** The size-limit budgets (`pnpm size`), measured in the same run; absent when size-limit failed to run. */
+  budgets?: Budget[];
+}
+
+/** Runs the repository's size-limit (the budgets CI holds) and reads its JSON. */
+async function measureBudgets(): Promise<Budget[] | undefined> {
+  try {
+    const { stdout } = await promisify(execFile)('npx', ['size-limit', '--json'], { cwd: join(BENCH_DIR, '..'), timeout: 120_000 }).catch(
+      // size-limit exits 1 when a budget is exceeded: its JSON is still the answer.
+      (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
+    );
+    const answer = JSON.parse(stdout.slice(stdout.search(/[[{]/))) as
+      | { name: string; size: number; sizeLimit: number; passed: boolean }[]
+      | { error: string };
+    if (!Array.isArray(answer)) throw new Error(answer.error.split('\n')[0]);
+    const rows = answer;
+    return rows.map(({ name, size, sizeLimit, passed }) => ({ name, size, limit: sizeLimit, passed }));
+  } catch (error) {
+    console.error(`[bundle] size-limit did not run: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
 }
 
 const EXTERNAL = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client'];
@@ -114,6 +163,66 @@ function splitChunks(metafile: Metafile, entryOutput: string): { initial: Set<st
   return { initial, lazy };
 }
 
+/**
+ * Names a chunk and the chunks it imports for the report: an Upbeam package file's name
+ * (`temporary-token-QSY3HAWQ.js` -> `upload-client/temporary-token`), else the package of the largest input.
+ */
+function chunkName(outputs: Metafile['outputs'][string][]): string {
+  const inputs = outputs.flatMap((output) => Object.entries(output.inputs)).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput);
+  for (const [path] of inputs) {
+    const named = /(?:^|\/)packages\/([\w-]+)\/dist\/([\w-]+?)(?:-[A-Z0-9]{8})?\.js$/.exec(path);
+    if (named && named[2] !== 'chunk' && named[2] !== 'index') return `${named[1]}/${named[2]}`;
+  }
+  const largest = inputs[0]?.[0] ?? '';
+  const parts = largest.split('node_modules/');
+  const last = parts[parts.length - 1] ?? largest;
+  const segments = last.split('/');
+  return parts.length > 1 ? (segments[0]!.startsWith('@') ? `${segments[0]}/${segments[1]}` : segments[0]!) : last;
+}
+
+/** Each chunk loaded with `import()`: its static closure outside `initial`, its size, and what it loads in turn. */
+function lazyChunks(metafile: Metafile, initial: Set<string>, sizesOfPaths: (paths: Set<string>) => Sizes): LazyChunk[] {
+  const outputs = metafile.outputs;
+  const roots = new Set<string>();
+  for (const output of Object.values(outputs)) {
+    for (const imported of output.imports) if (!imported.external && imported.kind === 'dynamic-import') roots.add(imported.path);
+  }
+  const closure = (root: string) => {
+    const paths = new Set<string>();
+    const visit = (path: string) => {
+      if (initial.has(path) || paths.has(path)) return;
+      paths.add(path);
+      for (const imported of outputs[path]?.imports ?? []) {
+        if (!imported.external && imported.kind === 'import-statement') visit(imported.path);
+      }
+    };
+    visit(root);
+    return paths;
+  };
+  const dynamicFrom = (paths: Set<string>) =>
+    [...paths].flatMap((path) =>
+      (outputs[path]?.imports ?? []).filter((imported) => !imported.external && imported.kind === 'dynamic-import').map((imported) => imported.path),
+    );
+  return [...roots].map((root) => {
+    const own = closure(root);
+    const everything = new Set(own);
+    for (let queue = dynamicFrom(own); queue.length > 0; ) {
+      const next = queue.shift()!;
+      const more = [...closure(next)].filter((path) => !everything.has(path));
+      for (const path of more) everything.add(path);
+      queue.push(...dynamicFrom(new Set(more)));
+    }
+    const nameOf = (path: string) => chunkName([...closure(path)].map((member) => outputs[member]!));
+    return {
+      name: nameOf(root),
+      sizes: sizesOfPaths(own),
+      loads: [...new Set(dynamicFrom(own))].map(nameOf),
+      gzipWithLoads: sizesOfPaths(everything).gzip,
+      gzipWithLoadsOneFile: sizesOfPaths(everything).gzipOneFile,
+    };
+  });
+}
+
 export async function bundleEntry(entry: BundleEntry): Promise<BundleRow> {
   const outdir = join(TMP_DIR, 'bundle', entry.id);
   await rm(outdir, { recursive: true, force: true });
@@ -149,7 +258,9 @@ export async function bundleEntry(entry: BundleEntry): Promise<BundleRow> {
     id: entry.id,
     label: entry.label,
     initial: sizesOf(contents(initial)),
-    ...(lazy.size > 0 ? { lazy: sizesOf(contents(lazy)) } : {}),
+    ...(lazy.size > 0
+      ? { lazy: sizesOf(contents(lazy)), lazyChunks: lazyChunks(result.metafile, initial, (paths) => sizesOf(contents(paths))) }
+      : {}),
   };
 }
 
@@ -159,9 +270,17 @@ export async function runBundleBench(): Promise<BundleResult> {
   for (const entry of BUNDLE_ENTRIES) {
     const row = await bundleEntry(entry);
     rows.push(row);
-    console.log(`[bundle] ${entry.id}: initial ${row.initial.gzip} B gzip${row.lazy ? `, lazy ${row.lazy.gzip} B gzip` : ''}`);
+    const lazyText = (row.lazyChunks ?? []).map(
+      (chunk) => `${chunk.name} ${chunk.sizes.gzip} B (with its loads ${chunk.gzipWithLoads} B, joined ${chunk.gzipWithLoadsOneFile} B, ${chunk.sizes.files} chunks)`,
+    );
+    console.log(`[bundle] ${entry.id}: initial ${row.initial.gzip} B gzip${lazyText.length > 0 ? `; lazy: ${lazyText.join(', ')}` : ''}`);
+  }
+  const budgets = await measureBudgets();
+  for (const budget of budgets ?? []) {
+    console.log(`[bundle] size-limit: ${budget.name}: ${budget.size} B of ${budget.limit} B${budget.passed ? '' : ' EXCEEDED'}`);
   }
   const result: BundleResult = {
+    ...(budgets ? { budgets } : {}),
     machine: describeMachine(['esbuild', 'next-s3-upload', '@better-upload/client', '@aws-sdk/client-s3']),
     seconds: (performance.now() - started) / 1000,
     settings: `esbuild ${packageVersion('esbuild')}: bundle, minify, ESM, code splitting, platform browser, target es2022, process.env.NODE_ENV="production", external react/react-dom; gzip level 9 and brotli quality 11 per chunk`,

@@ -26,6 +26,8 @@ export interface CdpPage {
 
 export interface CdpBrowser {
   version: string;
+  /** The browser process (its descendants are the renderers, the network service, ...). */
+  pid: number;
   newPage(url: string): Promise<CdpPage>;
   close(): Promise<void>;
 }
@@ -75,6 +77,7 @@ export async function launchCdpBrowser(): Promise<CdpBrowser> {
   const { product } = await send<{ product: string }>('Browser.getVersion');
   return {
     version: product,
+    pid: child.pid!,
     async newPage(url) {
       const { targetId } = await send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' });
       const { sessionId } = await send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });

@@ -15,6 +15,8 @@ export interface Machine {
   node: string;
   commit: string;
   versions: Record<string, string>;
+  /** 1-minute load average when the result was written (other work on the machine; 2 = both cores busy). */
+  load?: number;
 }
 
 function command(file: string, args: string[]): string | undefined {
@@ -59,6 +61,7 @@ export function describeMachine(packages: string[], extra: Record<string, string
     node: process.version,
     commit: `${command('git', ['-C', BENCH_DIR, 'rev-parse', '--short', 'HEAD']) ?? 'unknown'}${dirty}`,
     versions,
+    load: Math.round(os.loadavg()[0]! * 10) / 10,
   };
 }
 

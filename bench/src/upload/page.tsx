@@ -1,7 +1,8 @@
 /**
  * The page of the upload benchmark: one file input and the three browser clients, each used as an app
  * would (the two React hooks render their tracked files' progress). The benchmark calls
- * `window.benchUpload(...)` after setting the file; it resolves when the client's upload resolves.
+ * `window.benchUpload(...)` after setting the file; it resolves when the client's upload resolves, with
+ * the main thread's long tasks (Long Tasks API: every task over 50 ms) seen during the upload.
  */
 import { useS3Upload } from '@upbeam/upload-react';
 import { usePresignedUpload } from 'next-s3-upload';
@@ -13,20 +14,47 @@ import { uploadWithProgress } from '../bundle/floor';
 export interface PageUpload {
   client: 'upbeam' | 'next-s3-upload' | 'floor';
   strategy?: 'presigned' | 'temporary-token';
+  /** Upbeam's multipart options (bytes, parts at once), passed as given; unset ones take the defaults. */
+  multipartThreshold?: number;
   queueSize?: number;
   partSize?: number;
+}
+
+/** The main thread's tasks over 50 ms during one upload (PerformanceObserver `longtask`). */
+export interface LongTasks {
+  count: number;
+  /** Milliseconds of the longest task (0 when none). */
+  maxMs: number;
+  /** Milliseconds of all of them. */
+  totalMs: number;
 }
 
 /** What the page answers: milliseconds from the call to the resolved upload, and the stored object's URL. */
 export interface PageUploadResult {
   ms: number;
   url: string;
+  longTasks: LongTasks;
 }
 
 declare global {
   interface Window {
     benchUpload(input: PageUpload): Promise<PageUploadResult>;
   }
+}
+
+const longTaskEntries: PerformanceEntry[] = [];
+const longTaskObserver = new PerformanceObserver((list) => longTaskEntries.push(...list.getEntries()));
+longTaskObserver.observe({ type: 'longtask' });
+
+/** Long tasks that started at or after `since` (a `performance.now()` time). */
+function longTasksSince(since: number): LongTasks {
+  longTaskEntries.push(...longTaskObserver.takeRecords());
+  const durations = longTaskEntries.filter((entry) => entry.startTime >= since).map((entry) => entry.duration);
+  return {
+    count: durations.length,
+    maxMs: Math.round(Math.max(0, ...durations)),
+    totalMs: Math.round(durations.reduce((sum, ms) => sum + ms, 0)),
+  };
 }
 
 function Harness() {
@@ -40,17 +68,17 @@ function Harness() {
     const started = performance.now();
     let url: string;
     if (input.client === 'upbeam') {
-      ({ url } = await upbeam.uploadToS3(file, {
-        strategy: input.strategy ?? 'presigned',
-        ...(input.queueSize === undefined ? {} : { queueSize: input.queueSize }),
-        ...(input.partSize === undefined ? {} : { partSize: input.partSize }),
-      }));
+      const { client: _client, strategy = 'presigned', ...multipart } = input;
+      ({ url } = await upbeam.uploadToS3(file, { strategy, ...multipart }));
     } else if (input.client === 'next-s3-upload') {
       ({ url } = await next.uploadToS3(file, { endpoint: { request: { url: '/api/next-s3-upload' } } }));
     } else {
       url = await uploadWithProgress(file, setFloorProgress, '/api/upbeam');
     }
-    return { ms: performance.now() - started, url };
+    const ms = performance.now() - started;
+    // The last tasks of the upload may still be queued for the observer: a macrotask lets them arrive.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return { ms, url, longTasks: longTasksSince(started) };
   };
 
   return (

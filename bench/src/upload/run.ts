@@ -1,57 +1,119 @@
 /**
  * Benchmark 3, upload throughput and memory in chromium: MB/s of a file picked on a page and sent to
- * storage by each client, beside `curl -T` of the same file to the same server (the floor), and the
- * page's JS heap (objects + ArrayBuffer backing stores, CDP `Runtime.getHeapUsage`, sampled every
- * 100 ms) during each upload. Modes take turns within each round, so a noisy moment hits all alike.
+ * storage by each client, beside two floors measured in the same rounds: `curl -T` of the whole file (one
+ * PutObject) and curl sending the same parts as the engine (same part size and concurrency) to presigned
+ * UploadPart URLs (see curl-floor.ts). For each page upload: the page's heap (JS objects + ArrayBuffer
+ * backing stores, CDP `Runtime.getHeapUsage`, sampled every 100 ms) and the main thread's long tasks (Long
+ * Tasks API). Modes take turns within each round, so a noisy moment hits all alike.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, open, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { promisify } from 'node:util';
+import os from 'node:os';
+import { join } from 'node:path';
 import { launchCdpBrowser, type CdpBrowser, type CdpPage } from '../lib/cdp-browser';
+import { reapedChildrenCpuSeconds, treeCpuSeconds, treeCpuSecondsByKind } from '../lib/cpu-time';
 import { BENCH_DIR } from '../lib/paths';
 import { describeMachine, packageVersion, toolVersion } from '../lib/machine';
 import { saveResult, type ResultMeta } from '../lib/results';
 import { median } from '../lib/stats';
-import type { PageUpload, PageUploadResult } from './page';
+import { curlMultipart, curlPut, cutParts, type CurlSample, type PartFiles } from './curl-floor';
+import type { LongTasks, PageUpload, PageUploadResult } from './page';
+import { startProfile, stopProfile, type ProfileSummary } from './page-profile';
 import { buildPage, startPageServer, type PageServer } from './page-server';
 import { radosgwTarget, startRadosgwProcess, startS3rverTarget, type Target, type TargetName } from './targets';
 
 const MiB = 1024 * 1024;
 const S3RVER_VERSION = packageVersion('@20minutes/s3rver', join(BENCH_DIR, '..', 'packages', 'local-s3'));
 
+/** Part size and parts at once of a multipart upload (the engine's, and its curl floor's). */
+export interface PartSettings {
+  partSize: number;
+  queueSize: number;
+}
+
+/**
+ * The engine's multipart defaults, which the curl multipart floor copies (SPEC 9: 5 MB parts, 4 at once).
+ * A mode that sets other part settings gets a floor of its own.
+ */
+export const ENGINE_PARTS: PartSettings = { partSize: 5 * MiB, queueSize: 4 };
+
 export interface UploadMode {
   id: string;
   label: string;
-  /** Absent for curl. */
+  kind: 'curl-put' | 'curl-multipart' | 'page';
+  /** Page modes: what the page is asked to do. */
   page?: PageUpload;
+  /** Multipart modes (curl or page): the part settings, for the floor each one is compared with. */
+  parts?: PartSettings;
+  /** Largest file this mode runs with, in MiB (next-s3-upload reads the whole file into memory). */
+  maxMiB?: number;
+  /** Runs only when named in `UPLOAD_MODES` (a question for one run, not the table). */
+  optIn?: boolean;
 }
 
+/** Bigger parts, for the question whether the engine's cost is per part or per byte. */
+const BIG_PARTS: PartSettings = { partSize: 16 * MiB, queueSize: 4 };
+
+/** `multipartThreshold` values that force one PUT or multipart whatever the file size (bytes). */
+const ALWAYS_PUT = 5 * 1024 * MiB;
+const ALWAYS_MULTIPART = 0;
+
 export const UPLOAD_MODES: UploadMode[] = [
-  { id: 'curl', label: 'floor: `curl -T` to the presigned URL' },
-  { id: 'floor-xhr', label: 'floor in the browser: 28-line XHR PUT', page: { client: 'floor' } },
-  { id: 'upbeam-presigned', label: 'Upbeam presigned (one XHR PUT)', page: { client: 'upbeam', strategy: 'presigned' } },
-  { id: 'next-presigned', label: 'next-s3-upload `usePresignedUpload`', page: { client: 'next-s3-upload' } },
+  { id: 'curl', kind: 'curl-put', label: 'floor: `curl -T` to the presigned URL' },
   {
-    id: 'upbeam-multipart-q1',
-    label: 'Upbeam temporary-token, multipart, queue 1',
-    page: { client: 'upbeam', strategy: 'temporary-token', queueSize: 1 },
+    id: 'curl-multipart',
+    kind: 'curl-multipart',
+    label: `floor: curl multipart, presigned UploadPart URLs (${ENGINE_PARTS.partSize / MiB} MiB parts, ${ENGINE_PARTS.queueSize} at once)`,
+    parts: ENGINE_PARTS,
+  },
+  { id: 'floor-xhr', kind: 'page', label: 'floor in the browser: 28-line XHR PUT', page: { client: 'floor' } },
+  {
+    id: 'upbeam-presigned-put',
+    kind: 'page',
+    label: 'Upbeam presigned, one PUT',
+    page: { client: 'upbeam', strategy: 'presigned', multipartThreshold: ALWAYS_PUT },
   },
   {
-    id: 'upbeam-multipart-q4',
-    label: 'Upbeam temporary-token, multipart, queue 4 (default)',
-    page: { client: 'upbeam', strategy: 'temporary-token', queueSize: 4 },
+    id: 'upbeam-presigned-multipart',
+    kind: 'page',
+    label: 'Upbeam presigned, multipart',
+    page: { client: 'upbeam', strategy: 'presigned', multipartThreshold: ALWAYS_MULTIPART, ...ENGINE_PARTS },
+    parts: ENGINE_PARTS,
   },
   {
-    id: 'upbeam-multipart-q8',
-    label: 'Upbeam temporary-token, multipart, queue 8',
-    page: { client: 'upbeam', strategy: 'temporary-token', queueSize: 8 },
+    id: 'upbeam-token-put',
+    kind: 'page',
+    label: 'Upbeam temporary-token, one PUT',
+    page: { client: 'upbeam', strategy: 'temporary-token', multipartThreshold: ALWAYS_PUT },
   },
   {
-    id: 'upbeam-multipart-q4-p16',
-    label: 'Upbeam temporary-token, multipart, queue 4, 16 MiB parts',
-    page: { client: 'upbeam', strategy: 'temporary-token', queueSize: 4, partSize: 16 * MiB },
+    id: 'upbeam-token-multipart',
+    kind: 'page',
+    label: 'Upbeam temporary-token, multipart',
+    page: { client: 'upbeam', strategy: 'temporary-token', multipartThreshold: ALWAYS_MULTIPART, ...ENGINE_PARTS },
+    parts: ENGINE_PARTS,
+  },
+  {
+    id: 'curl-multipart-p16',
+    kind: 'curl-multipart',
+    label: 'floor: curl multipart, 16 MiB parts, 4 at once',
+    parts: BIG_PARTS,
+    optIn: true,
+  },
+  {
+    id: 'upbeam-presigned-multipart-p16',
+    kind: 'page',
+    label: 'Upbeam presigned, multipart, 16 MiB parts',
+    page: { client: 'upbeam', strategy: 'presigned', multipartThreshold: ALWAYS_MULTIPART, ...BIG_PARTS },
+    parts: BIG_PARTS,
+    optIn: true,
+  },
+  {
+    id: 'next-presigned',
+    kind: 'page',
+    label: 'next-s3-upload `usePresignedUpload` (reads the whole file into memory: 128 MiB only)',
+    page: { client: 'next-s3-upload' },
+    maxMiB: 128,
   },
 ];
 
@@ -66,18 +128,24 @@ function envList(name: string): string[] | undefined {
 }
 
 /**
- * What runs: s3rver at 16, 128 and 512 MiB; radosgw (objects in RAM) at 16 and 128 MiB only; five rounds.
- * UPLOAD_TARGETS, UPLOAD_SIZES_MIB, UPLOAD_MODES and UPLOAD_RUNS narrow it for a quick look.
+ * Rounds by target and file size: a 1 GiB round takes over a minute, and radosgw keeps every object in RAM
+ * until its garbage collection runs (each is deleted after its run): 2 rounds there.
+ */
+const RUNS: Record<TargetName, Record<number, number>> = { s3rver: { 128: 5, 1024: 3 }, radosgw: { 128: 5, 1024: 2 } };
+
+/**
+ * What runs: 128 MiB and 1 GiB on s3rver and radosgw; 5 rounds at 128 MiB, 3 (s3rver) or 2 (radosgw) at
+ * 1 GiB. UPLOAD_TARGETS, UPLOAD_SIZES_MIB, UPLOAD_MODES and UPLOAD_RUNS narrow it for a quick look.
  */
 function plan(): Plan[] {
   const targets = (envList('UPLOAD_TARGETS') ?? ['s3rver', 'radosgw']) as TargetName[];
-  const sizes = envList('UPLOAD_SIZES_MIB')?.map(Number);
+  const sizes = envList('UPLOAD_SIZES_MIB')?.map(Number) ?? [128, 1024];
   const runs = process.env.UPLOAD_RUNS ? Number(process.env.UPLOAD_RUNS) : undefined;
-  const runsFor = (list: number[]) => Object.fromEntries(list.map((mib) => [mib, runs ?? 5]));
-  return targets.map((target) => {
-    const list = sizes ?? (target === 'radosgw' ? [16, 128] : [16, 128, 512]);
-    return { target, sizes: list, runs: runsFor(list) };
-  });
+  return targets.map((target) => ({
+    target,
+    sizes,
+    runs: Object.fromEntries(sizes.map((mib) => [mib, runs ?? RUNS[target][mib] ?? 3])),
+  }));
 }
 
 export interface UploadSample {
@@ -86,6 +154,19 @@ export interface UploadSample {
   /** Page JS heap before the upload (after a GC) and its peak during it, bytes (objects + ArrayBuffers). */
   heapBefore?: number;
   heapPeak?: number;
+  longTasks?: LongTasks;
+  /** CPU seconds the client (chromium's processes, or curl) and the storage spent on the upload. */
+  clientCpuSeconds?: number;
+  /** Page uploads: the client's CPU seconds by chromium process (`browser`, `renderer`, `network`, ...). */
+  clientCpuByProcess?: Record<string, number>;
+  storageCpuSeconds?: number;
+  /** Multipart floor: seconds of create + presign, of the parts, of complete. */
+  createSeconds?: number;
+  partsSeconds?: number;
+  completeSeconds?: number;
+  /** 1-minute load average when the sample was taken (2 = both cores busy). */
+  load?: number;
+  profile?: ProfileSummary;
   error?: string;
 }
 
@@ -94,20 +175,32 @@ export interface UploadCell {
   sizeMiB: number;
   mode: string;
   samples: UploadSample[];
-  median?: { mbPerSecond: number; heapPeak?: number; heapGrowth?: number };
+  median?: {
+    mbPerSecond: number;
+    heapPeak?: number;
+    heapGrowth?: number;
+    /** Largest heap growth of the runs, bytes. */
+    heapGrowthMax?: number;
+    /** Longest main-thread task over all runs (ms) and the tasks over 50 ms in all runs. */
+    longTaskMaxMs?: number;
+    longTaskCount?: number;
+    createSeconds?: number;
+    partsSeconds?: number;
+    completeSeconds?: number;
+    clientCpuSeconds?: number;
+    storageCpuSeconds?: number;
+  };
 }
 
 export interface UploadResult extends ResultMeta {
   settings: string;
   targets: Record<string, string>;
-  modes: { id: string; label: string }[];
+  modes: { id: string; label: string; kind: UploadMode['kind']; parts?: PartSettings }[];
   cells: UploadCell[];
 }
 
-const execFileAsync = promisify(execFile);
-
 /** Writes `bytes` of random data (not compressible) in 8 MiB blocks. */
-async function makeFile(path: string, bytes: number): Promise<void> {
+export async function makeFile(path: string, bytes: number): Promise<void> {
   const handle = await open(path, 'w');
   try {
     for (let written = 0; written < bytes; ) {
@@ -132,6 +225,10 @@ async function heapNow(page: CdpPage): Promise<number> {
   return usage.usedSize + (usage.backingStorageSize ?? 0);
 }
 
+/** The warm-up file, in MiB: two parts of the largest part size, and a short third. */
+const WARM_UP_MIB = (2 * Math.max(...UPLOAD_MODES.map((mode) => mode.parts?.partSize ?? 0))) / MiB + 1;
+
+/** Upper bound of one upload: 1 GiB at the slowest rate seen here (~25 MB/s) and then some. */
 const UPLOAD_TIMEOUT_MS = 240_000;
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -142,13 +239,27 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   ]).finally(() => clearTimeout(timer!));
 }
 
-async function runInPage(
+/** How one page upload runs besides its mode: bounded in time, optionally profiled, optionally checked further. */
+export interface PageRunOptions {
+  timeoutMs: number;
+  /** Name of the CPU profile to write, when the upload is profiled. */
+  profileName?: string;
+  /** Called with the object key once the stored size is checked, before the object is deleted. */
+  verify?(key: string): Promise<void>;
+}
+
+/**
+ * Uploads `filePath` from a fresh page with `mode.page`, samples the page heap meanwhile, checks the stored
+ * size and deletes the object.
+ */
+export async function runInPage(
   browser: CdpBrowser,
   server: PageServer,
   target: Target,
-  mode: UploadMode,
+  mode: Pick<UploadMode, 'id' | 'page'>,
   filePath: string,
   size: number,
+  { timeoutMs, profileName, verify }: PageRunOptions,
 ): Promise<UploadSample> {
   const page = await browser.newPage(server.origin);
   try {
@@ -166,23 +277,45 @@ async function runInPage(
         .catch(() => {})
         .finally(() => (sampling = false));
     }, 100);
+    if (profileName) await startProfile(page);
+    const cpuBefore = { client: treeCpuSeconds(browser.pid), byKind: treeCpuSecondsByKind(browser.pid), storage: target.storageCpuSeconds() };
     let result: PageUploadResult;
     try {
       result = await withTimeout(
         page.evaluate<PageUploadResult>(`window.benchUpload(${JSON.stringify(mode.page)})`),
-        UPLOAD_TIMEOUT_MS,
+        timeoutMs,
         mode.id,
       );
     } finally {
       clearInterval(sampler);
     }
+    const clientCpuSeconds = treeCpuSeconds(browser.pid) - cpuBefore.client;
+    const clientCpuByProcess = Object.fromEntries(
+      Object.entries(treeCpuSecondsByKind(browser.pid)).map(([kind, seconds]) => [kind, Math.round((seconds - (cpuBefore.byKind[kind] ?? 0)) * 100) / 100]),
+    );
+    const storageCpuSeconds = target.storageCpuSeconds() - cpuBefore.storage;
+    const profile = profileName ? await stopProfile(page, profileName) : undefined;
     heapPeak = Math.max(heapPeak, await heapNow(page).catch(() => 0));
     const key = keyOf(result.url, target.bucket);
-    const stored = await target.storedSize(key);
-    await target.remove(key);
-    if (stored !== size) throw new Error(`stored ${stored} bytes instead of ${size}`);
+    try {
+      const stored = await target.storedSize(key);
+      if (stored !== size) throw new Error(`stored ${stored} bytes instead of ${size}`);
+      await verify?.(key);
+    } finally {
+      await target.remove(key);
+    }
     const seconds = result.ms / 1000;
-    return { seconds, mbPerSecond: size / 1e6 / seconds, heapBefore, heapPeak };
+    return {
+      seconds,
+      mbPerSecond: size / 1e6 / seconds,
+      heapBefore,
+      heapPeak,
+      longTasks: result.longTasks,
+      clientCpuSeconds,
+      clientCpuByProcess,
+      storageCpuSeconds,
+      ...(profile ? { profile } : {}),
+    };
   } finally {
     await page.close().catch(() => {});
   }
@@ -198,40 +331,47 @@ async function waitForPage(page: CdpPage): Promise<void> {
   throw new Error('the benchmark page did not load');
 }
 
-async function runCurl(target: Target, filePath: string, size: number): Promise<UploadSample> {
-  const response = await target.upbeam(
-    new Request('http://127.0.0.1/api/upbeam', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        filename: basename(filePath),
-        filetype: 'application/octet-stream',
-        filesize: size,
-        _upload: { strategy: 'presigned' },
-      }),
-    }),
-  );
-  const answer = (await response.json()) as { url: string; key: string; headers: Record<string, string> };
-  const headers = Object.entries(answer.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-  // `Expect:` off: curl would otherwise wait for a 100 Continue before sending the body.
-  const { stdout } = await execFileAsync(
-    'curl',
-    ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{time_total}', '-T', filePath, '-H', 'Expect:', ...headers, answer.url],
-    { timeout: UPLOAD_TIMEOUT_MS },
-  );
-  const [status, total] = stdout.trim().split(' ');
-  const stored = await target.storedSize(answer.key);
-  await target.remove(answer.key);
-  if (status !== '200' || stored !== size) throw new Error(`curl: HTTP ${status}, stored ${stored} bytes of ${size}`);
-  const seconds = Number(total);
-  return { seconds, mbPerSecond: size / 1e6 / seconds };
+function fromCurl(sample: CurlSample, size: number): UploadSample {
+  return { ...sample, mbPerSecond: size / 1e6 / sample.seconds };
+}
+
+const partsKey = (parts: PartSettings) => `${parts.partSize}`;
+
+/** Medians of a cell's good samples. */
+function summarize(samples: UploadSample[]): UploadCell['median'] {
+  const good = samples.filter((sample) => sample.error === undefined);
+  if (good.length === 0) return undefined;
+  const withHeap = good.filter((sample) => sample.heapPeak !== undefined);
+  const growth = withHeap.map((sample) => sample.heapPeak! - sample.heapBefore!);
+  const longTasks = good.map((sample) => sample.longTasks).filter((tasks): tasks is LongTasks => tasks !== undefined);
+  const defined = (values: (number | undefined)[]) => values.filter((value): value is number => value !== undefined);
+  const clientCpu = defined(good.map((sample) => sample.clientCpuSeconds));
+  const storageCpu = defined(good.map((sample) => sample.storageCpuSeconds));
+  const create = defined(good.map((sample) => sample.createSeconds));
+  const parts = defined(good.map((sample) => sample.partsSeconds));
+  const complete = defined(good.map((sample) => sample.completeSeconds));
+  return {
+    mbPerSecond: median(good.map((sample) => sample.mbPerSecond!)),
+    ...(withHeap.length > 0
+      ? { heapPeak: median(withHeap.map((sample) => sample.heapPeak!)), heapGrowth: median(growth), heapGrowthMax: Math.max(...growth) }
+      : {}),
+    ...(longTasks.length > 0
+      ? {
+          longTaskMaxMs: Math.max(...longTasks.map((tasks) => tasks.maxMs)),
+          longTaskCount: longTasks.reduce((sum, tasks) => sum + tasks.count, 0),
+        }
+      : {}),
+    ...(clientCpu.length > 0 ? { clientCpuSeconds: median(clientCpu), storageCpuSeconds: median(storageCpu) } : {}),
+    ...(parts.length > 0 ? { createSeconds: median(create), partsSeconds: median(parts), completeSeconds: median(complete) } : {}),
+  };
 }
 
 export async function runUploadBench(): Promise<UploadResult> {
   const started = performance.now();
   const plans = plan();
   const onlyModes = envList('UPLOAD_MODES');
-  const modes = UPLOAD_MODES.filter((mode) => !onlyModes || onlyModes.includes(mode.id));
+  const profiled = new Set(envList('UPLOAD_PROFILE') ?? []);
+  const modes = UPLOAD_MODES.filter((mode) => (onlyModes ? onlyModes.includes(mode.id) : !mode.optIn));
   const wantsRadosgw = plans.some((entry) => entry.target === 'radosgw');
   // radosgw takes ~15 s to start: it starts while the page is built and the files are written.
   const radosgwStarting = wantsRadosgw ? startRadosgwProcess() : undefined;
@@ -242,14 +382,21 @@ export async function runUploadBench(): Promise<UploadResult> {
   const targets: Target[] = [];
   const cells: UploadCell[] = [];
   const descriptions: Record<string, string> = {};
+  const loads: number[] = [];
   try {
-    const sizes = [...new Set(plans.flatMap((entry) => entry.sizes))];
+    const sizes = [...new Set([WARM_UP_MIB, ...plans.flatMap((entry) => entry.sizes)])];
     const files = new Map<number, string>();
+    /** The curl multipart floor's part files, by file size and part size. */
+    const partFiles = new Map<string, PartFiles>();
     await buildPage();
     for (const mib of sizes) {
       const path = join(fileDir, `bench-${mib}MiB.bin`);
       await makeFile(path, mib * MiB);
       files.set(mib, path);
+      for (const mode of modes.filter((entry) => entry.kind === 'curl-multipart')) {
+        const key = `${mib}:${partsKey(mode.parts!)}`;
+        if (!partFiles.has(key)) partFiles.set(key, await cutParts(path, mib * MiB, mode.parts!.partSize, fileDir));
+      }
     }
     server = await startPageServer();
     browser = await launchCdpBrowser();
@@ -261,52 +408,55 @@ export async function runUploadBench(): Promise<UploadResult> {
       targets.push(target);
       descriptions[target.name] = target.description;
       server.setTarget(target);
-      for (const mib of entry.sizes) {
+      const pages = { browser, server };
+      /** One upload of `mib` by `mode`; a failure becomes the sample's error. */
+      const runMode = async (mode: UploadMode, mib: number, profileName?: string): Promise<UploadSample> => {
         const size = mib * MiB;
         const path = files.get(mib)!;
-        const bySize = new Map(modes.map((mode) => [mode.id, [] as UploadSample[]]));
+        try {
+          if (mode.kind !== 'page') {
+            const before = { client: reapedChildrenCpuSeconds(), storage: target.storageCpuSeconds() };
+            const sample =
+              mode.kind === 'curl-put'
+                ? await curlPut(target, path, size, UPLOAD_TIMEOUT_MS)
+                : await curlMultipart(target, partFiles.get(`${mib}:${partsKey(mode.parts!)}`)!, size, mode.parts!.queueSize, UPLOAD_TIMEOUT_MS);
+            return {
+              ...fromCurl(sample, size),
+              clientCpuSeconds: reapedChildrenCpuSeconds() - before.client,
+              storageCpuSeconds: target.storageCpuSeconds() - before.storage,
+            };
+          }
+          return await runInPage(pages.browser, pages.server, target, mode, path, size, { timeoutMs: UPLOAD_TIMEOUT_MS, profileName });
+        } catch (error) {
+          return { error: error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error) };
+        }
+      };
+      // One small upload by every mode first, not counted: the first use of a client, a connection or a
+      // code path (SDK loading, the page's lazy chunks, storage's first bucket access) would fall in round 1.
+      for (const mode of modes) {
+        const sample = await runMode(mode, WARM_UP_MIB);
+        if (sample.error) console.log(`[upload] ${target.name} warm-up ${mode.id}: FAILED ${sample.error}`);
+      }
+      for (const mib of entry.sizes) {
+        const sizeModes = modes.filter((mode) => mode.maxMiB === undefined || mib <= mode.maxMiB);
+        const bySize = new Map(sizeModes.map((mode) => [mode.id, [] as UploadSample[]]));
         const runs = entry.runs[mib]!;
         for (let round = 0; round < runs; round++) {
-          const order = modes.map((_, index) => modes[(index + round) % modes.length]!);
+          const order = sizeModes.map((_, index) => sizeModes[(index + round) % sizeModes.length]!);
           for (const mode of order) {
-            let sample: UploadSample;
-            try {
-              sample = mode.page
-                ? await runInPage(browser, server, target, mode, path, size)
-                : await runCurl(target, path, size);
-            } catch (error) {
-              sample = { error: error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error) };
-            }
+            const load = Math.round(os.loadavg()[0]! * 10) / 10;
+            loads.push(load);
+            const profileName = profiled.has(mode.id) ? `${target.name}-${mib}MiB-${mode.id}-round${round + 1}` : undefined;
+            const sample = await runMode(mode, mib, profileName);
+            sample.load = load;
             bySize.get(mode.id)!.push(sample);
-            console.log(
-              `[upload] ${target.name} ${mib} MiB round ${round + 1}/${runs} ${mode.id}: ` +
-                (sample.error
-                  ? `FAILED ${sample.error}`
-                  : `${sample.mbPerSecond!.toFixed(0)} MB/s${sample.heapPeak ? `, heap peak ${(sample.heapPeak / MiB).toFixed(1)} MiB` : ''}`),
-            );
+            console.log(`[upload] ${target.name} ${mib} MiB round ${round + 1}/${runs} ${mode.id}: ${describeSample(sample)}`);
           }
         }
-        for (const mode of modes) {
+        for (const mode of sizeModes) {
           const samples = bySize.get(mode.id)!;
-          const good = samples.filter((sample) => sample.error === undefined);
-          const peaks = good.map((sample) => sample.heapPeak).filter((value): value is number => value !== undefined);
-          const growth = good
-            .filter((sample) => sample.heapPeak !== undefined)
-            .map((sample) => sample.heapPeak! - sample.heapBefore!);
-          cells.push({
-            target: target.name,
-            sizeMiB: mib,
-            mode: mode.id,
-            samples,
-            ...(good.length > 0
-              ? {
-                  median: {
-                    mbPerSecond: median(good.map((sample) => sample.mbPerSecond!)),
-                    ...(peaks.length > 0 ? { heapPeak: median(peaks), heapGrowth: median(growth) } : {}),
-                  },
-                }
-              : {}),
-          });
+          const summary = summarize(samples);
+          cells.push({ target: target.name, sizeMiB: mib, mode: mode.id, samples, ...(summary ? { median: summary } : {}) });
         }
       }
     }
@@ -321,10 +471,12 @@ export async function runUploadBench(): Promise<UploadResult> {
       settings:
         'headless Debian chromium (same binary and flags as tools/test-browser) driven over a bare DevTools pipe (no Network domain), page and storage on different 127.0.0.1 ports (CORS), no network ' +
         'throttling; random (incompressible) files in /dev/shm set with setInputFiles; browser time from the client call ' +
-        'to its resolved promise (the preparation request included), curl time = its time_total; MB = 10^6 bytes; ' +
-        'every stored object checked (HEAD size) and deleted after its run; default part size 5 MiB',
+        'to its resolved promise (the preparation request included); `curl -T` time = the preparation + curl\'s time_total; ' +
+        'curl multipart time = CreateMultipartUpload + presigning every part + curl\'s parts + CompleteMultipartUpload; MB = 10^6 bytes; ' +
+        'every stored object checked (HEAD size) and deleted after its run; ' +
+        `load average (1 min, 2 = both cores busy) during the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads)}`,
       targets: descriptions,
-      modes: modes.map(({ id, label }) => ({ id, label })),
+      modes: modes.map(({ id, label, kind, parts }) => ({ id, label, kind, ...(parts ? { parts } : {}) })),
       cells,
     };
     await saveResult('upload', result);
@@ -338,4 +490,24 @@ export async function runUploadBench(): Promise<UploadResult> {
     }
     await rm(fileDir, { recursive: true, force: true });
   }
+}
+
+export function describeSample(sample: UploadSample): string {
+  if (sample.error) return `FAILED ${sample.error}`;
+  const parts = [`${sample.mbPerSecond!.toFixed(0)} MB/s`];
+  if (sample.heapPeak !== undefined) parts.push(`heap +${((sample.heapPeak - sample.heapBefore!) / MiB).toFixed(1)} MiB`);
+  if (sample.longTasks) parts.push(`long tasks ${sample.longTasks.count} (max ${sample.longTasks.maxMs} ms)`);
+  if (sample.clientCpuSeconds !== undefined) {
+    const byProcess = Object.entries(sample.clientCpuByProcess ?? {})
+      .filter(([, seconds]) => seconds >= 0.05)
+      .map(([kind, seconds]) => `${kind} ${seconds.toFixed(1)}`)
+      .join(' ');
+    parts.push(`CPU client ${sample.clientCpuSeconds.toFixed(1)} s${byProcess ? ` (${byProcess})` : ''}, storage ${sample.storageCpuSeconds!.toFixed(1)} s`);
+  }
+  if (sample.partsSeconds !== undefined) {
+    parts.push(`create + presign ${sample.createSeconds!.toFixed(2)} s, parts ${sample.partsSeconds.toFixed(1)} s, complete ${sample.completeSeconds!.toFixed(1)} s`);
+  }
+  if (sample.profile) parts.push(`main thread busy ${sample.profile.busyMs} of ${sample.profile.wallMs} ms (${sample.profile.file})`);
+  if (sample.load !== undefined) parts.push(`load ${sample.load}`);
+  return parts.join(', ');
 }

@@ -7,11 +7,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
-import { DeleteObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createBucket, createUploadRole, radosgwS3Client, startRadosgw, type Radosgw } from '@upbeam/ceph-rgw';
 import { startLocalS3 } from '@upbeam/local-s3';
 import { createUploadHandler, type UploadHandler } from '@upbeam/upload-server';
 import { APIRoute } from 'next-s3-upload';
+import { matchingCpuSeconds, ownCpuSeconds } from '../lib/cpu-time';
 import { nextPagesRoute } from '../lib/next-pages-route';
 
 export type TargetName = 's3rver' | 'radosgw';
@@ -22,11 +23,18 @@ export interface Target {
   description: string;
   endpoint: string;
   bucket: string;
+  /** An S3 client with the storage's own keys (checksums only where required, path style). */
+  admin: S3Client;
   upbeam: UploadHandler;
   nextS3Upload: RequestListener;
   /** The stored object's size, or undefined when there is none. */
   storedSize(key: string): Promise<number | undefined>;
   remove(key: string): Promise<void>;
+  /**
+   * CPU seconds the storage has used so far: s3rver runs in the benchmark's process (with the preparation
+   * handler and the page server), radosgw in its own processes (radosgw, the Ceph monitor and OSD).
+   */
+  storageCpuSeconds(): number;
   close(): Promise<void>;
 }
 
@@ -45,17 +53,28 @@ function adminOps(admin: S3Client, bucket: string) {
   };
 }
 
-/** The embedded storage (@20minutes/s3rver, in this process), objects kept under `/dev/shm`. */
-export async function startS3rverTarget(pageOrigin: string, version: string): Promise<Target> {
-  const directory = await mkdtemp(join('/dev/shm', 'upbeam-bench-s3-'));
+/** The embedded storage (@20minutes/s3rver, in this process), objects kept under `parent` (RAM by default). */
+export async function startS3rverTarget(pageOrigin: string, version: string, parent = '/dev/shm'): Promise<Target> {
+  const directory = await mkdtemp(join(parent, 'upbeam-bench-s3-'));
   const local = await startLocalS3({ directory, allowedOrigins: [pageOrigin] });
-  const admin = local.createClient();
   const settings = local.handlerSettings;
+  // Not `local.createClient()`: its default CRC32 checksums would also sign an empty body's checksum into
+  // the floor's presigned UploadPart URLs.
+  const admin = new S3Client({
+    region: settings.region,
+    endpoint: settings.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
   return {
     name: 's3rver',
-    description: `@20minutes/s3rver ${version} in the benchmark's process, objects in /dev/shm`,
+    description: `@20minutes/s3rver ${version} in the benchmark's process, objects in ${parent}`,
     endpoint: local.endpoint,
     bucket: local.bucket,
+    admin,
+    storageCpuSeconds: ownCpuSeconds,
     // s3rver has no STS: the local stand-in mints key pairs it accepts.
     upbeam: createUploadHandler({ ...settings, stsClient: local.stsClient }),
     nextS3Upload: nextPagesRoute(APIRoute.configure({ ...settings })),
@@ -92,6 +111,8 @@ export async function radosgwTarget(radosgw: Radosgw, pageOrigin: string, versio
     description: `Ceph radosgw ${version} (memstore OSD, objects in RAM; each object deleted after its run)`,
     endpoint: radosgw.endpoint,
     bucket,
+    admin,
+    storageCpuSeconds: () => matchingCpuSeconds(radosgw.dir),
     upbeam: createUploadHandler({ ...settings, roleArn, stsEndpoint: radosgw.endpoint }),
     nextS3Upload: nextPagesRoute(APIRoute.configure({ ...settings })),
     ...adminOps(admin, bucket),

@@ -43,13 +43,15 @@ const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0
 async function readCapped(request: Request, cap: number): Promise<{ text: string; bytes: number }> {
   const declared = Number(request.headers.get('content-length'));
   if (declared > cap) throw tooLarge(cap);
-  if (!request.body) return { text: '', bytes: 0 };
+  // `request.body` is not touched on this path: reading it is what makes @hono/node-server build the
+  // full Request.
   if (request.headers.has('content-length') && declared <= MAX_BODY_BYTES) {
     const bytes = new Uint8Array(await request.arrayBuffer());
     // The runtime checks a body against its Content-Length; this holds even where it does not.
     if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge(MAX_BODY_BYTES);
     return { text: new TextDecoder().decode(bytes), bytes: bytes.byteLength };
   }
+  if (!request.body) return { text: '', bytes: 0 };
   return readStream(request.body, cap);
 }
 

@@ -93,7 +93,8 @@ function baseAnswer(settings: ResolvedStorageSettings, key: string) {
  *   size as Content-Length.
  * - `temporary-token`: `{ token: { Credentials }, key, bucket, region, endpoint?, forcePathStyle?, ticket,
  *   serverTime }`, credentials valid `tokenDurationSeconds` (3600 by default; `Credentials.Expiration`) that
- *   may only write `key` (STS GetFederationToken, or AssumeRole when `roleArn` is set). `serverTime` is the
+ *   may only write `key`, with no public ACL or grant (STS GetFederationToken, or AssumeRole when `roleArn`
+ *   is set; with `stsEndpoint` too, a role whose tokens can assume it again is refused: see `roleArn`). `serverTime` is the
  *   server's clock (ISO 8601): the browser corrects a skewed clock by it.
  *
  * Operations in the marker (shapes in `@upbeam/upload-protocol`, `MultipartRequest` and `RenewRequest`):

@@ -29,7 +29,10 @@ export interface TokenSettings {
    * ARN of a role to assume (STS `AssumeRole`) instead of asking for a federation token.
    * GetFederationToken exists on AWS only; S3-compatible stores with STS (MinIO, Ceph radosgw) offer
    * AssumeRole. The role's own policy must allow `s3:PutObject` (and `s3:AbortMultipartUpload`) on the
-   * bucket; the session policy narrows it to one key. Env: `S3_UPLOAD_ROLE_ARN`.
+   * bucket; the session policy narrows it to one key. On radosgw its trust policy must also refuse role
+   * sessions (`NO_ROLE_CHAINING_CONDITION`), or the browser's token can assume the role again with full
+   * rights: with `stsEndpoint` set, the handler checks this with its first token and refuses to hand out
+   * tokens while it is open. Env: `S3_UPLOAD_ROLE_ARN`.
    */
   roleArn?: string;
   /** Endpoint of the STS service, e.g. MinIO's or radosgw's own address. Env: `S3_UPLOAD_STS_ENDPOINT`. */

@@ -5,10 +5,18 @@
 export const DEFAULT_UPLOAD_ENDPOINT = '/api/s3-upload';
 
 /**
- * Cache-Control stored with every uploaded object: 20 years (630720000 seconds). The presigned strategy
- * signs this header, so the browser must send exactly this value.
+ * Cache-Control stored with every object of the presigned strategy (single PUT and multipart): 20 years
+ * (630720000 seconds). The server signs this header, so the browser must send exactly this value.
  */
 export const OBJECT_CACHE_CONTROL = 'max-age=630720000';
+
+/**
+ * Cache-Control stored with every object of the temporary-token strategy (SPEC 9): 20 years, and `public`
+ * (shared caches may keep it). The browser signs its own
+ * requests with the token, so this value is the client's to send; it is defined here, once, beside
+ * {@link OBJECT_CACHE_CONTROL}.
+ */
+export const TOKEN_OBJECT_CACHE_CONTROL = 'max-age=630720000, public';
 
 /**
  * Content type used when the browser does not know the file's type (`File.type === ''`), on both sides,

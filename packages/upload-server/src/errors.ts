@@ -10,6 +10,8 @@ import { INTERNAL_ERROR_BODY, type UploadErrorBody } from '@upbeam/upload-protoc
  * altered, or of another upload), `TICKET_EXPIRED` (403: past its 24 hours), `NO_SUCH_UPLOAD` (404: storage
  * no longer has the multipart upload: it was completed or aborted), `NOT_SUPPORTED` (501: storage has no
  * ListParts).
+ *
+ * The node adapter adds `REQUEST_TIMEOUT` (408: the request body did not arrive within `bodyTimeoutMs`).
  */
 export const UPLOAD_ERROR_STATUS = {
   INVALID_JSON: 400,
@@ -23,6 +25,7 @@ export const UPLOAD_ERROR_STATUS = {
   TICKET_EXPIRED: 403,
   NO_SUCH_UPLOAD: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   FILE_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -12,7 +12,7 @@ import type { BeforeUploadHook, BeforeUploadResult } from './hooks';
 import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey } from './object-key';
 import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
 import { readUploadRequest } from './request-body';
-import { present, processEnv, resolveStorageSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
+import { resolveStorageSettings, resolveStsSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
 import { createStorageClient } from './storage-client';
 import { createRenewTickets, createTokenIssuer, type RenewTicketFields, type TokenIssuer, type TokenSettings } from './temporary-token';
 import type { Tickets } from './ticket';
@@ -23,8 +23,8 @@ import { createPartPresigner } from './part-presign';
 import { createObjectInspector, createReceipts, type ObjectInspector, type Receipts } from './upload-receipt';
 
 /**
- * Configuration of {@link createUploadHandler}. Storage settings fall back to `S3_UPLOAD_*` env variables;
- * `roleArn` and `stsEndpoint` to `S3_UPLOAD_ROLE_ARN` and `S3_UPLOAD_STS_ENDPOINT`.
+ * Configuration of {@link createUploadHandler}. Storage settings, `roleArn` and `stsEndpoint` fall back to
+ * `S3_UPLOAD_*` env variables (the table: `SETTING_ENV`).
  */
 export interface UploadHandlerConfig extends StorageSettings, TokenSettings, UploadPolicySettings {
   /**
@@ -88,11 +88,13 @@ function baseAnswer(settings: ResolvedStorageSettings, key: string) {
  * Creates the preparation endpoint (mounted by the app at `/api/s3-upload` by default). It answers a POST
  * of `{ filename, filetype, filesize?, _upload: { strategy, ...operation }, ...extra }`:
  * - `presigned`: `{ key, bucket, region, endpoint?, url, headers }`, `url` a PUT URL valid `expiresIn`
- *   seconds that binds the `headers` (Content-Type: filetype, Cache-Control: max-age=630720000, and
- *   Content-Disposition when set) and, with `maxFileSize`, the declared size as Content-Length.
+ *   seconds that binds the `headers` (Content-Type: filetype, Cache-Control: `OBJECT_CACHE_CONTROL`,
+ *   `x-amz-acl`: `objectAcl`, and Content-Disposition when set) and, with `maxFileSize`, the declared
+ *   size as Content-Length.
  * - `temporary-token`: `{ token: { Credentials }, key, bucket, region, endpoint?, forcePathStyle?, ticket,
  *   serverTime }`, credentials valid `tokenDurationSeconds` (3600 by default; `Credentials.Expiration`) that
- *   may only write `key` (STS GetFederationToken, or AssumeRole when `roleArn` is set). `serverTime` is the
+ *   may only write `key`, with no public ACL or grant (STS GetFederationToken, or AssumeRole when `roleArn`
+ *   is set; with `stsEndpoint` too, a role whose tokens can assume it again is refused: see `roleArn`). `serverTime` is the
  *   server's clock (ISO 8601): the browser corrects a skewed clock by it.
  *
  * Operations in the marker (shapes in `@upbeam/upload-protocol`, `MultipartRequest` and `RenewRequest`):
@@ -143,12 +145,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   const settings = once(() => resolveStorageSettings(config));
   const client = once(() => createStorageClient(settings()));
   const presign = once((): Presigner => createPresigner(settings(), client()));
-  const issueToken = once((): TokenIssuer => {
-    const env = processEnv();
-    const roleArn = present(config.roleArn) ?? present(env.S3_UPLOAD_ROLE_ARN);
-    const stsEndpoint = present(config.stsEndpoint) ?? present(env.S3_UPLOAD_STS_ENDPOINT);
-    return createTokenIssuer(settings(), { ...config, roleArn, stsEndpoint });
-  });
+  const issueToken = once((): TokenIssuer => createTokenIssuer(settings(), { ...config, ...resolveStsSettings(config) }));
 
   const receipts = once((): Receipts => createReceipts(settings().secretAccessKey));
   const objects = once((): ObjectInspector => createObjectInspector(settings(), client()));

@@ -15,22 +15,28 @@ export {
 } from './object-key';
 export type { BeforeUploadContext, BeforeUploadHook, BeforeUploadResult } from './hooks';
 export type { UploadPolicySettings } from './upload-policy';
-export { PRESIGNED_URL_EXPIRES_IN } from './presign';
+export { OBJECT_ACL_HEADER, PRESIGNED_URL_EXPIRES_IN } from './presign';
+export { NO_ROLE_CHAINING_CONDITION } from './role-chaining';
 export { MAX_BODY_BYTES, MAX_COMPLETE_BODY_BYTES, MAX_OBJECT_BYTES } from './request-body';
 export { TICKET_TTL_SECONDS } from './ticket';
 export {
   arnPartition,
   MAX_TOKEN_DURATION_SECONDS,
   MIN_TOKEN_DURATION_SECONDS,
+  GRANT_CONDITION_KEYS,
+  PUBLIC_CANNED_ACLS,
   TEMPORARY_TOKEN_DURATION_SECONDS,
   UPLOAD_TOKEN_NAME,
   uploadTokenPolicy,
   type TokenSettings,
 } from './temporary-token';
 export {
+  OBJECT_ACLS,
   resolveStorageSettings,
+  resolveStsSettings,
   SETTING_ENV,
   SSE_CUSTOMER_KEY_BYTES,
+  type ObjectAcl,
   type ResolvedStorageSettings,
   type StorageSettings,
 } from './settings';

@@ -18,6 +18,7 @@ const storages: [string, StorageSettings][] = [
   ['endpoint with a path, path style', { ...base, endpoint: 'https://storage.example.com/s3', forcePathStyle: true }],
   ['R2-like endpoint, virtual-hosted', { ...base, region: 'auto', endpoint: 'https://account.r2.cloudflarestorage.com' }],
   ['SSE-C key', { ...base, sseCustomerKey: new Uint8Array(32).fill(9) }],
+  ['no canned ACL', { ...base, objectAcl: 'none' }],
 ];
 
 const inputs: [string, Omit<PresignInput, 'signingDate'>][] = [
@@ -77,6 +78,23 @@ describe.each(storages)('fast UploadPart presigner = getSignedUrl(UploadPartComm
     expect(url.searchParams.get('partNumber')).toBe(String(input.partNumber));
     expect(url.searchParams.get('uploadId')).toBe(input.uploadId);
     expect(url.searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain('content-length');
+  });
+});
+
+describe('canned ACL (objectAcl)', () => {
+  it('is signed as a header the browser sends, never hoisted into the query string', async () => {
+    const settings = resolveStorageSettings({ ...base, endpoint: 'http://127.0.0.1:9000', forcePathStyle: true }, {});
+    const { url, headers } = await createPresigner(settings, createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
+    expect(headers['x-amz-acl']).toBe('private');
+    expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain('x-amz-acl');
+    expect(new URL(url).searchParams.has('x-amz-acl')).toBe(false);
+  });
+
+  it("is left out with objectAcl 'none'", async () => {
+    const settings = resolveStorageSettings({ ...base, objectAcl: 'none' }, {});
+    const { url, headers } = await createPresigner(settings, createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
+    expect(headers).not.toHaveProperty('x-amz-acl');
+    expect(url).not.toContain('x-amz-acl');
   });
 });
 

@@ -1,5 +1,7 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { formatUrl } from '@aws-sdk/core/util';
 import { getSignedUrl, S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
+import { escapeUriPath } from '@smithy/core/protocols';
 import { OBJECT_CACHE_CONTROL } from '@upbeam/upload-protocol';
 import type { ResolvedStorageSettings } from './settings';
 
@@ -39,9 +41,11 @@ async function md5Base64(bytes: Uint8Array): Promise<string> {
   return createHash('md5').update(bytes).digest('base64');
 }
 
-/** RFC 3986 escaping, as SigV4 and S3 want it (`encodeURIComponent` leaves `!'()*` alone). */
-const escape = (value: string) =>
-  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+/** The canned-ACL header (lower case, as signed). */
+export const OBJECT_ACL_HEADER = 'x-amz-acl';
+
+/** Signed as headers, never hoisted into the query: see {@link UrlSignRequest.unhoistable}. */
+const UNHOISTABLE = new Set([OBJECT_ACL_HEADER]);
 
 /** Key of the one probe URL that tells where this bucket's objects live; nothing is ever sent to it. */
 const PROBE_KEY = 'upbeam-endpoint-probe';
@@ -62,6 +66,11 @@ export interface UrlSignRequest {
   headers: Record<string, string>;
   /** Headers bound into the signature beyond the presigner's own choice (Content-Type, Cache-Control, Content-Length). */
   signed: Set<string>;
+  /**
+   * `x-amz-*` headers to sign as headers: the presigner otherwise hoists them into the query string, where
+   * they are no longer headers the browser must send, and storage applies a different one sent beside them.
+   */
+  unhoistable?: Set<string> | undefined;
   /** Lifetime of the URL, in seconds. */
   expiresIn: number;
   signingDate?: Date | undefined;
@@ -97,17 +106,17 @@ export function createUrlSigner(settings: ResolvedStorageSettings, client: S3Cli
       base = undefined;
       throw error;
     });
-    const path = `${where.prefix}${input.key.split('/').map(escape).join('/')}`;
+    const path = `${where.prefix}${escapeUriPath(input.key)}`;
     const request = await presigner.presign(
       { method: 'PUT', protocol: where.protocol, hostname: where.hostname, port: where.port, path, query: input.query, headers: input.headers },
-      { expiresIn: input.expiresIn, signableHeaders: input.signed, ...(input.signingDate ? { signingDate: input.signingDate } : {}) },
+      {
+        expiresIn: input.expiresIn,
+        signableHeaders: input.signed,
+        ...(input.unhoistable ? { unhoistableHeaders: input.unhoistable } : {}),
+        ...(input.signingDate ? { signingDate: input.signingDate } : {}),
+      },
     );
-    const query = Object.keys(request.query ?? {})
-      .sort()
-      .map((name) => `${escape(name)}=${escape(String(request.query![name]))}`)
-      .join('&');
-    const host = where.port === undefined ? where.hostname : `${where.hostname}:${where.port}`;
-    return `${where.protocol}//${host}${path}?${query}`;
+    return formatUrl(request);
   };
 }
 
@@ -120,15 +129,18 @@ export function createUrlSigner(settings: ResolvedStorageSettings, client: S3Cli
  * same URL.
  *
  * `getSignedUrl` signs only `host` by default, which would let the browser store any Content-Type (an
- * HTML file served as `text/html` from your bucket); Content-Type, Cache-Control, Content-Disposition
- * and Content-Length are signed here, so storage answers 403 SignatureDoesNotMatch to a PUT that differs.
+ * HTML file served as `text/html` from your bucket); Content-Type, Cache-Control, Content-Disposition,
+ * Content-Length and the canned ACL (`x-amz-acl`, `objectAcl`: as a header, not hoisted into the query)
+ * are signed here, so storage answers 403 SignatureDoesNotMatch to a PUT that differs. An added
+ * `x-amz-grant-*` header then fails too (S3 and radosgw refuse a canned ACL with grants: 400).
  */
 export function createPresigner(settings: ResolvedStorageSettings, client: S3Client): Presigner {
   const sign = createUrlSigner(settings, client);
   if (!sign) return createCommandPresigner(settings, client);
   const sse = sseHeaders(settings.sseCustomerKey);
+  const acl = aclHeaders(settings);
   return async (input) => {
-    const { signed, headers } = signedHeaders(input);
+    const { signed, headers } = signedHeaders(input, acl);
     const extra = await sse;
     const url = await sign({
       key: input.key,
@@ -140,6 +152,7 @@ export function createPresigner(settings: ResolvedStorageSettings, client: S3Cli
         ...lowerCase(extra),
       },
       signed,
+      unhoistable: UNHOISTABLE,
       expiresIn: input.expiresIn,
       signingDate: input.signingDate,
     });
@@ -165,10 +178,15 @@ export function sseHeaders(sse: Uint8Array | undefined): Promise<Record<string, 
   return headers;
 }
 
+/** The ACL header presigned PUTs sign (`objectAcl`), none for `objectAcl: 'none'`. */
+function aclHeaders(settings: ResolvedStorageSettings): Record<string, string> {
+  return settings.objectAcl === undefined ? {} : { [OBJECT_ACL_HEADER]: settings.objectAcl };
+}
+
 /** The headers the browser sends, and the names bound into the signature (Content-Length: signed, not sent). */
-function signedHeaders(input: PresignInput): { signed: Set<string>; headers: Record<string, string> } {
-  const signed = new Set(['content-type', 'cache-control']);
-  const headers: Record<string, string> = { 'Content-Type': input.contentType, 'Cache-Control': OBJECT_CACHE_CONTROL };
+function signedHeaders(input: PresignInput, acl: Record<string, string>): { signed: Set<string>; headers: Record<string, string> } {
+  const signed = new Set(['content-type', 'cache-control', ...Object.keys(acl)]);
+  const headers: Record<string, string> = { 'Content-Type': input.contentType, 'Cache-Control': OBJECT_CACHE_CONTROL, ...acl };
   if (input.contentDisposition !== undefined) {
     signed.add('content-disposition');
     headers['Content-Disposition'] = input.contentDisposition;
@@ -182,8 +200,9 @@ function signedHeaders(input: PresignInput): { signed: Set<string>; headers: Rec
 export function createCommandPresigner(settings: ResolvedStorageSettings, client: S3Client): Presigner {
   const sse = settings.sseCustomerKey;
   const extra = sseHeaders(sse);
+  const acl = aclHeaders(settings);
   return async (input) => {
-    const { signed, headers } = signedHeaders(input);
+    const { signed, headers } = signedHeaders(input, acl);
     const url = await getSignedUrl(
       client,
       new PutObjectCommand({
@@ -194,9 +213,15 @@ export function createCommandPresigner(settings: ResolvedStorageSettings, client
         ContentDisposition: input.contentDisposition,
         ContentLength: input.contentLength,
         Metadata: input.metadata,
+        ...(settings.objectAcl === undefined ? {} : { ACL: settings.objectAcl }),
         ...(sse ? { SSECustomerAlgorithm: 'AES256', SSECustomerKey: sse as unknown as string } : {}),
       }),
-      { expiresIn: input.expiresIn, signableHeaders: signed, ...(input.signingDate ? { signingDate: input.signingDate } : {}) },
+      {
+        expiresIn: input.expiresIn,
+        signableHeaders: signed,
+        unhoistableHeaders: UNHOISTABLE,
+        ...(input.signingDate ? { signingDate: input.signingDate } : {}),
+      },
     );
     return { url, headers: { ...headers, ...(await extra) } };
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isUploadError } from './errors';
-import { resolveStorageSettings } from './settings';
+import { resolveStorageSettings, resolveStsSettings } from './settings';
 
 const fullEnv = {
   S3_UPLOAD_KEY: 'AKID',
@@ -27,7 +27,23 @@ describe('resolveStorageSettings', () => {
       region: 'eu-west-1',
       endpoint: 'http://127.0.0.1:9000',
       forcePathStyle: false,
+      objectAcl: 'private',
     });
+  });
+
+  it('signs bucket-owner-full-control on AWS and private with an endpoint; S3_UPLOAD_OBJECT_ACL and code win', () => {
+    expect(resolveStorageSettings({}, fullEnv).objectAcl).toBe('bucket-owner-full-control');
+    expect(resolveStorageSettings({ endpoint: 'https://r2.example.com' }, fullEnv).objectAcl).toBe('private');
+    expect(resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_OBJECT_ACL: 'private' }).objectAcl).toBe('private');
+    expect(resolveStorageSettings({ objectAcl: 'none' }, fullEnv)).not.toHaveProperty('objectAcl');
+    expect(() => resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_OBJECT_ACL: 'public-read' })).toThrow('objectAcl must be one of');
+  });
+
+  it('reads roleArn and stsEndpoint from S3_UPLOAD_ROLE_ARN and S3_UPLOAD_STS_ENDPOINT; code wins', () => {
+    const env = { S3_UPLOAD_ROLE_ARN: 'arn:aws:iam:::role/up', S3_UPLOAD_STS_ENDPOINT: 'http://127.0.0.1:7480' };
+    expect(resolveStsSettings({}, env)).toEqual({ roleArn: 'arn:aws:iam:::role/up', stsEndpoint: 'http://127.0.0.1:7480' });
+    expect(resolveStsSettings({ roleArn: 'arn:aws:iam:::role/code' }, env).roleArn).toBe('arn:aws:iam:::role/code');
+    expect(resolveStsSettings({}, {})).toEqual({ roleArn: undefined, stsEndpoint: undefined });
   });
 
   it('prefers settings given in code over the environment', () => {

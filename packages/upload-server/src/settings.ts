@@ -31,7 +31,27 @@ export interface StorageSettings {
    * every later read needs it too. Env: `S3_UPLOAD_SSE_CUSTOMER_KEY` (base64).
    */
   sseCustomerKey?: Uint8Array | string;
+  /**
+   * Canned ACL signed into every presigned PUT as the `x-amz-acl` header (the browser sends it as given in
+   * `headers`), so that a PUT which adds or changes an ACL (`public-read`) or adds grants
+   * (`x-amz-grant-*`: S3 and radosgw refuse a canned ACL and grants together, 400) fails with 403
+   * SignatureDoesNotMatch. `'none'` signs no ACL: for storage that refuses the header; then close ACLs with
+   * a bucket setting (README, "Headers the browser could add").
+   * - `bucket-owner-full-control`: the one canned ACL an AWS bucket with ACLs disabled (Object Ownership
+   *   "bucket owner enforced", the default since April 2023) accepts; the object stays private to the
+   *   bucket owner.
+   * - `private`: what Cloudflare R2 accepts (it supports no other ACL).
+   * Env: `S3_UPLOAD_OBJECT_ACL`.
+   * @default 'bucket-owner-full-control' without `endpoint` (AWS), 'private' with one
+   */
+  objectAcl?: ObjectAcl;
 }
+
+/** Canned ACLs the handler can sign into presigned PUTs ({@link StorageSettings.objectAcl}). */
+export const OBJECT_ACLS = ['bucket-owner-full-control', 'private', 'none'] as const;
+
+/** One of {@link OBJECT_ACLS}. */
+export type ObjectAcl = (typeof OBJECT_ACLS)[number];
 
 /** Settings after env fallback: the four required ones are present. */
 export interface ResolvedStorageSettings {
@@ -43,17 +63,29 @@ export interface ResolvedStorageSettings {
   forcePathStyle: boolean;
   /** The SSE-C key, 32 bytes, when configured. */
   sseCustomerKey?: Uint8Array;
+  /** The canned ACL presigned PUTs sign; absent for `objectAcl: 'none'`. */
+  objectAcl?: Exclude<ObjectAcl, 'none'>;
 }
 
-/** Environment variable each setting falls back to. */
+/**
+ * Environment variable each setting falls back to: the one table of them (storage settings, and the
+ * temporary-token strategy's `roleArn` and `stsEndpoint`).
+ */
 export const SETTING_ENV = {
   accessKeyId: 'S3_UPLOAD_KEY',
   secretAccessKey: 'S3_UPLOAD_SECRET',
   bucket: 'S3_UPLOAD_BUCKET',
   region: 'S3_UPLOAD_REGION',
   endpoint: 'S3_UPLOAD_ENDPOINT',
+  forcePathStyle: 'S3_UPLOAD_FORCE_PATH_STYLE',
   sseCustomerKey: 'S3_UPLOAD_SSE_CUSTOMER_KEY',
+  objectAcl: 'S3_UPLOAD_OBJECT_ACL',
+  roleArn: 'S3_UPLOAD_ROLE_ARN',
+  stsEndpoint: 'S3_UPLOAD_STS_ENDPOINT',
 } as const;
+
+/** Settings whose value is one string, given in code or read from their variable. */
+type TextSetting = 'accessKeyId' | 'secretAccessKey' | 'bucket' | 'region' | 'endpoint' | 'roleArn' | 'stsEndpoint';
 
 const REQUIRED = ['accessKeyId', 'secretAccessKey', 'bucket', 'region'] as const;
 
@@ -79,11 +111,11 @@ export function present(value: string | undefined): string | undefined {
  * @throws {@link UploadError} `MISSING_SETTINGS` (500, logged, never sent to the browser) when any of
  *   access key, secret, bucket or region is absent, with the message
  *   `Upbeam: Missing ENVs S3_UPLOAD_KEY, ...` naming every missing variable; `INVALID_SETTINGS` when the
- *   bucket holds a '/' and is not an access-point ARN, or the SSE-C key is not 32 bytes (or not base64).
+ *   bucket holds a '/' and is not an access-point ARN, the SSE-C key is not 32 bytes (or not base64), or
+ *   `objectAcl` is not one of {@link OBJECT_ACLS}.
  */
 export function resolveStorageSettings(settings: StorageSettings = {}, env: Env = processEnv()): ResolvedStorageSettings {
-  const pick = (name: Exclude<keyof typeof SETTING_ENV, 'sseCustomerKey'>) =>
-    present(settings[name]) ?? present(env[SETTING_ENV[name]]);
+  const pick = (name: Exclude<TextSetting, 'roleArn' | 'stsEndpoint'>) => textSetting(settings, env, name);
   const missing = REQUIRED.filter((name) => pick(name) === undefined).map((name) => SETTING_ENV[name]);
   if (missing.length > 0) {
     throw new UploadError('MISSING_SETTINGS', `Upbeam: Missing ENVs ${missing.join(', ')}`);
@@ -102,9 +134,31 @@ export function resolveStorageSettings(settings: StorageSettings = {}, env: Env 
     bucket,
     region: pick('region')!,
     ...(endpoint === undefined ? {} : { endpoint }),
-    forcePathStyle: settings.forcePathStyle ?? /^(true|1)$/i.test(env.S3_UPLOAD_FORCE_PATH_STYLE ?? ''),
+    forcePathStyle: settings.forcePathStyle ?? /^(true|1)$/i.test(env[SETTING_ENV.forcePathStyle] ?? ''),
     ...(sseCustomerKey === undefined ? {} : { sseCustomerKey }),
+    ...signedAcl(settings.objectAcl ?? present(env[SETTING_ENV.objectAcl]), endpoint),
   };
+}
+
+/** A one-string setting: from code when non-blank, else from its environment variable ({@link SETTING_ENV}). */
+export function textSetting(settings: Partial<Record<TextSetting, string>>, env: Env, name: TextSetting): string | undefined {
+  return present(settings[name]) ?? present(env[SETTING_ENV[name]]);
+}
+
+/** `roleArn` and `stsEndpoint` of the temporary-token strategy, after env fallback. */
+export function resolveStsSettings(
+  settings: { roleArn?: string; stsEndpoint?: string },
+  env: Env = processEnv(),
+): { roleArn: string | undefined; stsEndpoint: string | undefined } {
+  return { roleArn: textSetting(settings, env, 'roleArn'), stsEndpoint: textSetting(settings, env, 'stsEndpoint') };
+}
+
+function signedAcl(value: string | undefined, endpoint: string | undefined): Pick<ResolvedStorageSettings, 'objectAcl'> {
+  const acl = value ?? (endpoint === undefined ? 'bucket-owner-full-control' : 'private');
+  if (!(OBJECT_ACLS as readonly string[]).includes(acl)) {
+    throw new UploadError('INVALID_SETTINGS', `objectAcl must be one of ${OBJECT_ACLS.join(', ')}; got "${acl}".`);
+  }
+  return acl === 'none' ? {} : { objectAcl: acl as Exclude<ObjectAcl, 'none'> };
 }
 
 /** Length of an SSE-C key in bytes: AES-256 (SPEC 5; S3 answers InvalidArgument to other lengths). */

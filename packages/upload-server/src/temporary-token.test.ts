@@ -55,6 +55,18 @@ describe('temporary-token strategy, GetFederationToken (stubbed STS client: no l
           Action: ['s3:PutObject', 's3:AbortMultipartUpload'],
           Resource: [`arn:aws:s3:::my-bucket/${body.key}`],
         },
+        {
+          Effect: 'Deny',
+          Action: ['s3:PutObject'],
+          Resource: ['*'],
+          Condition: { StringEquals: { 's3:x-amz-acl': ['public-read', 'public-read-write', 'authenticated-read'] } },
+        },
+        ...['read', 'write', 'read-acp', 'write-acp', 'full-control'].map((grant) => ({
+          Effect: 'Deny',
+          Action: ['s3:PutObject'],
+          Resource: ['*'],
+          Condition: { StringLike: { [`s3:x-amz-grant-${grant}`]: '*' } },
+        })),
       ],
     });
   });
@@ -120,7 +132,7 @@ describe('temporary-token strategy, GetFederationToken (stubbed STS client: no l
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({ error: 'Internal Server Error' });
     expect(text).not.toContain('arn:');
-    expect(onError).toHaveBeenCalledWith(failure);
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'INTERNAL_SERVER_ERROR', cause: failure }));
   });
 });
 

@@ -1,6 +1,7 @@
 import { AssumeRoleCommand, GetFederationTokenCommand, STSClient, type Credentials } from '@aws-sdk/client-sts';
 import type { TemporaryCredentials } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
+import { assertNoRoleChaining } from './role-chaining';
 import type { ResolvedStorageSettings } from './settings';
 import { createTickets, type Tickets } from './ticket';
 
@@ -28,7 +29,10 @@ export interface TokenSettings {
    * ARN of a role to assume (STS `AssumeRole`) instead of asking for a federation token.
    * GetFederationToken exists on AWS only; S3-compatible stores with STS (MinIO, Ceph radosgw) offer
    * AssumeRole. The role's own policy must allow `s3:PutObject` (and `s3:AbortMultipartUpload`) on the
-   * bucket; the session policy narrows it to one key. Env: `S3_UPLOAD_ROLE_ARN`.
+   * bucket; the session policy narrows it to one key. On radosgw its trust policy must also refuse role
+   * sessions (`NO_ROLE_CHAINING_CONDITION`), or the browser's token can assume the role again with full
+   * rights: with `stsEndpoint` set, the handler checks this with its first token and refuses to hand out
+   * tokens while it is open. Env: `S3_UPLOAD_ROLE_ARN`.
    */
   roleArn?: string;
   /** Endpoint of the STS service, e.g. MinIO's or radosgw's own address. Env: `S3_UPLOAD_STS_ENDPOINT`. */
@@ -69,12 +73,36 @@ function escapeArnResource(value: string): string {
   return value.replace(/[*?$]/g, (character) => `\${${character}}`);
 }
 
+/** Canned ACLs that open an object to others: an upload token may not set them (`s3:x-amz-acl`). */
+export const PUBLIC_CANNED_ACLS = ['public-read', 'public-read-write', 'authenticated-read'] as const;
+
+/** Condition keys of the ACL grant headers (`x-amz-grant-*`): an upload token may send none of them. */
+export const GRANT_CONDITION_KEYS = [
+  's3:x-amz-grant-read',
+  's3:x-amz-grant-write',
+  's3:x-amz-grant-read-acp',
+  's3:x-amz-grant-write-acp',
+  's3:x-amz-grant-full-control',
+] as const;
+
+/** A Deny of `s3:PutObject` (any resource) when `condition` holds. */
+function denyPutObject(condition: Record<string, Record<string, string | readonly string[]>>) {
+  return { Effect: 'Deny', Action: ['s3:PutObject'], Resource: ['*'], Condition: condition };
+}
+
 /**
  * The session policy of an upload token (IAM policy JSON, version 2012-10-17): `s3:PutObject` on exactly
  * `arn:{partition}:s3:::{bucket}/{key}`, which covers PutObject, CreateMultipartUpload, UploadPart and
  * CompleteMultipartUpload; `s3:AbortMultipartUpload` on the same object, so that a cancelled or failed
  * multipart upload can delete its parts instead of leaving them billed in the bucket; and, when asked,
  * `s3:PutObjectTagging`. Nothing else: no read, list or delete.
+ *
+ * Radosgw (and an AWS bucket with ACLs enabled) lets `s3:PutObject` set an ACL, so two Deny statements
+ * follow: a PutObject with a public canned ACL ({@link PUBLIC_CANNED_ACLS}, `StringEquals s3:x-amz-acl`),
+ * or with any `x-amz-grant-*` header (`StringLike {key}: *`, which never matches an absent header), is
+ * refused (403). Measured on radosgw 16.2: both hold for PutObject; radosgw's `Null` condition is inverted
+ * (it denies when the header is absent), hence `StringLike`. Radosgw does not evaluate them for
+ * CreateMultipartUpload (README, "Headers the browser could add").
  */
 export function uploadTokenPolicy(input: { bucket: string; key: string; region: string; allowObjectTagging?: boolean }): string {
   const actions = ['s3:PutObject', 's3:AbortMultipartUpload'];
@@ -88,6 +116,8 @@ export function uploadTokenPolicy(input: { bucket: string; key: string; region: 
         Action: actions,
         Resource: [`arn:${arnPartition(input.region)}:s3:::${input.bucket}/${escapeArnResource(input.key)}`],
       },
+      denyPutObject({ StringEquals: { 's3:x-amz-acl': PUBLIC_CANNED_ACLS } }),
+      ...GRANT_CONDITION_KEYS.map((key) => denyPutObject({ StringLike: { [key]: '*' } })),
     ],
   });
 }
@@ -95,7 +125,7 @@ export function uploadTokenPolicy(input: { bucket: string; key: string; region: 
 /** The credentials as the browser gets them; `Expiration` is always set (issue time + duration if STS left it out). */
 function toWire(credentials: Credentials | undefined, issuedAt: number, durationSeconds: number): TemporaryCredentials {
   if (!credentials?.AccessKeyId || !credentials.SecretAccessKey || !credentials.SessionToken) {
-    throw new Error('STS answered without credentials.');
+    throw new UploadError('INTERNAL_SERVER_ERROR', 'STS answered without credentials.');
   }
   const expiration = credentials.Expiration ?? new Date(issuedAt + durationSeconds * 1000);
   return {
@@ -121,13 +151,27 @@ export function tokenDuration(seconds: number | undefined): number {
   return duration;
 }
 
+/** The STS call of one upload token: AssumeRole of `roleArn`, else GetFederationToken. */
+function requestCredentials(sts: Pick<STSClient, 'send'>, token: TokenSettings, DurationSeconds: number, Policy: string) {
+  if (token.roleArn) {
+    return sts.send(new AssumeRoleCommand({ RoleArn: token.roleArn, RoleSessionName: UPLOAD_TOKEN_NAME, DurationSeconds, Policy }));
+  }
+  return sts.send(new GetFederationTokenCommand({ Name: UPLOAD_TOKEN_NAME, DurationSeconds, Policy }));
+}
+
 /**
  * Builds the token issuer of one handler around one long-lived STS client. With `roleArn` it calls
  * `AssumeRole`, otherwise `GetFederationToken` (AWS only; the server's credentials need
  * `sts:GetFederationToken`), both with {@link uploadTokenPolicy} and a duration of `tokenDurationSeconds`
- * (3600 seconds by default). STS errors propagate to the handler, which logs them and answers 500 without
- * their text.
- * @throws {@link UploadError} `INVALID_SETTINGS` for a `tokenDurationSeconds` outside 900 to 129600.
+ * (3600 seconds by default).
+ *
+ * With `roleArn` and `stsEndpoint` (an S3-compatible STS: radosgw, MinIO), the first token issued is used
+ * once to try AssumeRole on the same role ({@link assertNoRoleChaining}); while STS grants it, no token is
+ * handed out (500, logged with the trust-policy condition that closes it). The verdict is kept; a check
+ * that could not reach STS runs again on the next request.
+ * @throws {@link UploadError} `INVALID_SETTINGS` for a `tokenDurationSeconds` outside 900 to 129600, or a
+ *   role that its own tokens can assume; `INTERNAL_SERVER_ERROR` (500, logged with the STS error as
+ *   `cause`, never sent to the browser) when STS fails or answers without credentials.
  */
 export function createTokenIssuer(settings: ResolvedStorageSettings, token: TokenSettings): TokenIssuer {
   const DurationSeconds = tokenDuration(token.tokenDurationSeconds);
@@ -138,6 +182,19 @@ export function createTokenIssuer(settings: ResolvedStorageSettings, token: Toke
       endpoint: token.stsEndpoint,
       credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
     });
+  const { roleArn, stsEndpoint } = token;
+  let chainingChecked: Promise<void> | undefined;
+  const checkChaining = (policy: string, credentials: TemporaryCredentials): Promise<void> => {
+    if (!roleArn || !stsEndpoint) return Promise.resolve();
+    chainingChecked ??= assertNoRoleChaining({ roleArn, stsEndpoint, region: settings.region, policy }, credentials).catch(
+      (error: unknown) => {
+        // Only a refused configuration is remembered: an unreachable STS is asked again next time.
+        if (!(error instanceof UploadError && error.code === 'INVALID_SETTINGS')) chainingChecked = undefined;
+        throw error;
+      },
+    );
+    return chainingChecked;
+  };
   return async (key) => {
     const Policy = uploadTokenPolicy({
       bucket: settings.bucket,
@@ -146,23 +203,12 @@ export function createTokenIssuer(settings: ResolvedStorageSettings, token: Toke
       allowObjectTagging: token.allowObjectTagging,
     });
     const issuedAt = Date.now();
-    const answer = token.roleArn
-      ? await sts.send(
-          new AssumeRoleCommand({
-            RoleArn: token.roleArn,
-            RoleSessionName: UPLOAD_TOKEN_NAME,
-            DurationSeconds,
-            Policy,
-          }),
-        )
-      : await sts.send(
-          new GetFederationTokenCommand({
-            Name: UPLOAD_TOKEN_NAME,
-            DurationSeconds,
-            Policy,
-          }),
-        );
-    return toWire(answer.Credentials, issuedAt, DurationSeconds);
+    const answer = await requestCredentials(sts, token, DurationSeconds, Policy).catch((cause: unknown) => {
+      throw new UploadError('INTERNAL_SERVER_ERROR', `STS ${roleArn ? 'AssumeRole' : 'GetFederationToken'} failed.`, { cause });
+    });
+    const credentials = toWire(answer.Credentials, issuedAt, DurationSeconds);
+    await checkChaining(Policy, credentials);
+    return credentials;
   };
 }
 

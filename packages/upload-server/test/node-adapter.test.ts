@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPagesHandler } from '../src/adapters/next';
-import { toNodeHandler, type NodeHandlerOptions } from '../src/adapters/node';
+import { BODY_TIMEOUT_MS, toNodeHandler, type NodeHandlerOptions } from '../src/adapters/node';
 import { createUploadHandler, MAX_BODY_BYTES, MAX_COMPLETE_BODY_BYTES, type UploadHandler } from '../src/index';
 
 // The node adapter on real servers on 127.0.0.1: Express 5 (raw body, and behind express.json()) and a
@@ -253,6 +253,76 @@ describe('node adapter: the request the handler sees', () => {
     });
     expect(response).toBe(200);
     expect(new URL(seen.at(-1)!.url).host).toBe(new URL(origin).host);
+  });
+});
+
+/**
+ * A raw HTTP/1.1 request on its own socket: the head, then the body a byte every `intervalMs` (at most
+ * `bytes` bytes, bounded). Resolves with what the server sent and whether it closed the connection.
+ */
+function slowRequest(origin: string, options: { contentLength: number; bytes: number; intervalMs: number }) {
+  const { port } = new URL(origin);
+  return new Promise<{ response: string; closedByServer: boolean; elapsedMs: number }>((resolve, reject) => {
+    const started = Date.now();
+    const socket = connect(Number(port), '127.0.0.1');
+    let response = '';
+    let sent = 0;
+    const drip = setInterval(() => {
+      if (sent >= options.bytes || socket.destroyed) return clearInterval(drip);
+      socket.write('{');
+      sent += 1;
+    }, options.intervalMs);
+    socket.setEncoding('utf8');
+    socket.on('data', (data: string) => (response += data));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      clearInterval(drip);
+      socket.destroy();
+      resolve({ response, closedByServer: true, elapsedMs: Date.now() - started });
+    });
+    socket.write(
+      `POST /api/s3-upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${options.contentLength}\r\n\r\n`,
+    );
+  });
+}
+
+describe('node adapter: slow request bodies', () => {
+  it('defaults to a 10 s body timeout', () => {
+    expect(BODY_TIMEOUT_MS).toBe(10_000);
+  });
+
+  it('answers 408 REQUEST_TIMEOUT to a body sent a byte at a time, then closes the connection', async () => {
+    const inner = vi.fn(handler);
+    const server = nodeHttpServer(inner, { bodyTimeoutMs: 300 });
+    const origin = await listen(server);
+    const result = await slowRequest(origin, { contentLength: 200, bytes: 40, intervalMs: 50 });
+    expect(result.response).toMatch(/^HTTP\/1\.1 408 /);
+    expect(result.response).toContain('"code":"REQUEST_TIMEOUT"');
+    expect(result.response.toLowerCase()).toContain('connection: close');
+    expect(result.closedByServer).toBe(true);
+    expect(result.elapsedMs).toBeLessThan(5_000);
+    // Nothing is left open on the server side.
+    await vi.waitFor(async () => expect(await new Promise((done) => server.getConnections((_, count) => done(count)))).toBe(0));
+  });
+
+  it('answers 408 to a Content-Length that is never reached (Pages Router handler too)', async () => {
+    const pages = createPagesHandler({ ...storage.handlerSettings, onError }, { bodyTimeoutMs: 300 });
+    const server = createServer((req, res) => void pages(req, res));
+    const origin = await listen(server);
+    const result = await slowRequest(origin, { contentLength: 100, bytes: 10, intervalMs: 1 });
+    expect(result.response).toMatch(/^HTTP\/1\.1 408 /);
+    expect(result.closedByServer).toBe(true);
+    await vi.waitFor(async () => expect(await new Promise((done) => server.getConnections((_, count) => done(count)))).toBe(0));
+  });
+
+  it('keeps the connection of a body that arrives in time, and its timer does not fire later', async () => {
+    const logged = vi.fn();
+    const origin = await listen(nodeHttpServer(handler, { bodyTimeoutMs: 300, onError: logged }));
+    const first = await send(origin, { headers: { 'content-type': 'application/json' }, chunks: [Buffer.from(prepareBody('in-time.bin'))] });
+    expect(first.status).toBe(200);
+    expect(first.headers.connection).not.toBe('close');
+    await new Promise((done) => setTimeout(done, 400));
+    expect(logged).not.toHaveBeenCalled();
   });
 });
 

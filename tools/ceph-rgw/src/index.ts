@@ -57,7 +57,7 @@ export interface Radosgw extends RadosgwConnection {
   /** See {@link createBucket}. */
   createBucket(name: string, options: BucketOptions): Promise<void>;
   /** See {@link createUploadRole}. */
-  createUploadRole(name?: string): Promise<string>;
+  createUploadRole(options?: string | UploadRoleOptions): Promise<string>;
   /** Stops the daemons (`ceph-rgw.sh stop`); removes the folder if {@link startRadosgw} created it. */
   close(): Promise<void>;
 }
@@ -138,7 +138,7 @@ export async function startRadosgw(options: RadosgwOptions = {}): Promise<Radosg
     ...connection,
     dir,
     createBucket: (name, bucketOptions) => createBucket(connection, name, bucketOptions),
-    createUploadRole: (name) => createUploadRole(connection, name),
+    createUploadRole: (options) => createUploadRole(connection, options),
     close: () => (closing ??= cleanUp()),
   };
 }
@@ -237,30 +237,61 @@ export async function createTestBucket(
 }
 
 /**
- * Creates an IAM role that the admin user may assume (trust policy for {@link RADOSGW_USER_ARN}) and that
- * allows `s3:*`: an STS session policy can only narrow the role's own policy.
- * @param name Role name; unique per call by default, as tests share one radosgw.
+ * Trust policy of an upload role: only `principal` (the server's radosgw user) may assume it, and only
+ * with long-term keys. The condition `Null aws:TokenIssueTime = true` is what stops an upload token (a
+ * role session, whose requests carry a token issue time) from calling AssumeRole on the same role: radosgw
+ * accepts a role session as the trusted user (`/work/shared/S3-TESTING.md`, "STS on radosgw") and does
+ * not apply session policies to STS calls.
+ */
+export function uploadRoleTrustPolicy(principal = RADOSGW_USER_ARN): string {
+  return JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Effect: 'Allow',
+        Principal: { AWS: [principal] },
+        Action: ['sts:AssumeRole'],
+        Condition: { Null: { 'aws:TokenIssueTime': 'true' } },
+      },
+    ],
+  });
+}
+
+/**
+ * The trust policy that lets a role's own sessions assume it again (no condition): what the README's role
+ * looked like before 2026-11-23. Only for the test that proves the handler refuses it.
+ */
+export function chainableRoleTrustPolicy(principal = RADOSGW_USER_ARN): string {
+  return JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [{ Effect: 'Allow', Principal: { AWS: [principal] }, Action: ['sts:AssumeRole'] }],
+  });
+}
+
+/** Options of {@link createUploadRole}. */
+export interface UploadRoleOptions {
+  /** Role name; unique per call by default, as tests share one radosgw. */
+  name?: string;
+  /** Trust policy JSON. @default {@link uploadRoleTrustPolicy}() */
+  trustPolicy?: string;
+}
+
+/**
+ * Creates an IAM role that the admin user may assume with its own keys ({@link uploadRoleTrustPolicy}) and
+ * that allows `s3:*`: an STS session policy can only narrow the role's own policy.
+ * @param options A role name (string, for older callers) or {@link UploadRoleOptions}.
  * @returns The role's ARN, for STS `AssumeRole`.
  */
-export async function createUploadRole(
-  connection: RadosgwConnection,
-  name = `upbeam-upload-${Math.random().toString(36).slice(2, 10)}`,
-): Promise<string> {
+export async function createUploadRole(connection: RadosgwConnection, options: string | UploadRoleOptions = {}): Promise<string> {
+  const { name = `upbeam-upload-${Math.random().toString(36).slice(2, 10)}`, trustPolicy = uploadRoleTrustPolicy() } =
+    typeof options === 'string' ? { name: options } : options;
   const iam = new IAMClient({
     region: connection.region,
     endpoint: connection.endpoint,
     credentials: adminCredentials(connection),
   });
   try {
-    const { Role } = await iam.send(
-      new CreateRoleCommand({
-        RoleName: name,
-        AssumeRolePolicyDocument: JSON.stringify({
-          Version: '2012-10-17',
-          Statement: [{ Effect: 'Allow', Principal: { AWS: [RADOSGW_USER_ARN] }, Action: ['sts:AssumeRole'] }],
-        }),
-      }),
-    );
+    const { Role } = await iam.send(new CreateRoleCommand({ RoleName: name, AssumeRolePolicyDocument: trustPolicy }));
     await iam.send(
       new PutRolePolicyCommand({
         RoleName: name,

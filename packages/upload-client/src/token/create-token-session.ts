@@ -3,7 +3,7 @@
  * replaces the AWS SDK's S3 client and `lib-storage` there: the SDK's SigV4 signer alone, WebCrypto for
  * its SHA-256, XHR for the requests, S3's XML read with two regular expressions.
  */
-import { OBJECT_CACHE_CONTROL, type StoredPart } from '@upbeam/upload-protocol';
+import { TOKEN_OBJECT_CACHE_CONTROL, type StoredPart } from '@upbeam/upload-protocol';
 import { isUploadClientError, storageRefusalMessage, UploadClientError } from '../errors';
 import { objectUrl } from '../object-url';
 import { resolveRetrySettings, withRetries } from '../retry';
@@ -16,8 +16,8 @@ import { WebCryptoSha256 } from './sha256';
 import { type RequestToSign, signRequest } from './sign-request';
 import type { SignedRequest, StorageAnswer, TokenSession, TokenSessionOptions } from './token-session';
 
-/** Cache-Control of objects stored on the token path (SPEC 9: 20 years, public). */
-export const TOKEN_CACHE_CONTROL = `${OBJECT_CACHE_CONTROL}, public`;
+/** Cache-Control of objects stored on the token path (SPEC 9: 20 years, public): the protocol's constant. */
+export const TOKEN_CACHE_CONTROL = TOKEN_OBJECT_CACHE_CONTROL;
 
 /**
  * How long a signature is used after signing, in milliseconds: the clock-skew threshold (SPEC 9: 5

@@ -50,12 +50,12 @@ function Upload({ tracked, onCancel, onPause, onResume }: { tracked: TrackedFile
           {tracked.size.toLocaleString('en-US')} bytes
         </span>
         {running && pausable && (
-          <button type="button" onClick={tracked.status === 'paused' ? onResume : onPause}>
+          <button type="button" data-testid="pause" onClick={tracked.status === 'paused' ? onResume : onPause}>
             {tracked.status === 'paused' ? 'Resume' : 'Pause'}
           </button>
         )}
         {running && (
-          <button type="button" onClick={onCancel}>
+          <button type="button" data-testid="cancel" onClick={onCancel}>
             Cancel
           </button>
         )}

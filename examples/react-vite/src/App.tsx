@@ -28,12 +28,12 @@ function Upload({ tracked, onCancel, onPause, onResume }: { tracked: TrackedFile
           {percent}% · {tracked.uploaded.toLocaleString()} of {tracked.size.toLocaleString()} bytes
         </span>
         {running && pausable && (
-          <button type="button" onClick={tracked.status === 'paused' ? onResume : onPause}>
+          <button type="button" data-testid="pause" onClick={tracked.status === 'paused' ? onResume : onPause}>
             {tracked.status === 'paused' ? 'Resume' : 'Pause'}
           </button>
         )}
         {running && (
-          <button type="button" onClick={onCancel}>
+          <button type="button" data-testid="cancel" onClick={onCancel}>
             Cancel
           </button>
         )}

@@ -6,8 +6,8 @@ export const EXAMPLE_SELECTORS = {
   fileInput: '[data-testid="file-input"]',
   upload: '[data-testid="upload"]',
   progressBar: '[data-testid="upload"] progress',
-  /** The row's own Cancel button (shown while uploading), not "Cancel all". */
-  cancel: '[data-testid="upload"] button',
+  /** The row's own Cancel button (shown while uploading), not "Cancel all" nor the Pause beside it. */
+  cancel: '[data-testid="upload"] [data-testid="cancel"]',
   objectUrl: '[data-testid="object-url"]',
   error: '[data-testid="error"]',
   presigned: 'input[name="strategy"][value="presigned"]',

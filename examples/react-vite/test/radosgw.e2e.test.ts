@@ -117,9 +117,6 @@ describe.skipIf(!connection).each(ENGINES)('example page in %s against radosgw',
       await page.setInputFile(SELECTORS.fileInput, bigPath);
       // Cancel once the first part is on its way. Not on the first progress event: the browser reports the
       // parts' bytes as sent once the kernel holds them, long before they are through the throttle.
-      // FAILS TODAY in chromium (engine, not this test; also with the former DevTools-throttled version of
-      // this test): during a 40 MiB temporary-token upload chromium's main thread is blocked 8 to 12 s (the
-      // AWS SDK in the page), so the click lands after the upload is complete.
       await expect
         .poll(() => proxy.requests.slice(sent).some((request) => request.method === 'PUT' && request.path.includes('partNumber=')), {
           timeout: 30_000,

@@ -163,7 +163,7 @@ describe('Next.js example (next start): the Pages Router route', () => {
   });
 
   it('reads the body itself (config: bodyParser false): a body over 16 KiB gets the handler\'s JSON 413', async () => {
-    const response = await post(JSON.stringify({ filename: 'a.bin', filetype: 'application/octet-stream', pad: 'x'.repeat(20_000) }));
+    const response = await post(JSON.stringify({ filename: 'a.bin', filetype: 'application/octet-stream', _upload: { strategy: 'presigned' }, pad: 'x'.repeat(20_000) }));
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
   });

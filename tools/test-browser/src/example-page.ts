@@ -9,6 +9,8 @@ export const EXAMPLE_SELECTORS = {
   /** The row's own Cancel button (shown while uploading), not "Cancel all". */
   cancel: '[data-testid="upload"] button',
   objectUrl: '[data-testid="object-url"]',
+  /** The row's status as the user reads it (`Uploaded`, `Cancelled`, …); `data-status` holds the tracker's word. */
+  status: '[data-testid="upload"] [data-testid="status"]',
   error: '[data-testid="error"]',
   presigned: 'input[name="strategy"][value="presigned"]',
   temporaryToken: 'input[name="strategy"][value="temporary-token"]',

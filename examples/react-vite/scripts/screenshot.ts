@@ -1,28 +1,29 @@
 /**
  * `pnpm --filter @upbeam/example-react-vite screenshot`: the README's picture of the example, taken in
- * chromium mid-upload (storage behind a throttling proxy), so that it shows what a user sees: thumbnails,
+ * chromium mid-upload (upload bandwidth bounded), so that it shows what a user sees: thumbnails,
  * per-file and overall progress with speed and time left, a finished file's URL, a cancelled file.
  * Needs the page built first (`pnpm build`). Writes `docs/example.png` at the repository's root.
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { launchChromiumContext, startThrottleProxy } from '@upbeam/test-browser';
-import { createUploadHandler } from '@upbeam/upload-server';
+import { launchChromiumContext, openChromiumPage } from '@upbeam/test-browser';
 import { startExample } from '../test/example-server';
 
 const OUTPUT = fileURLToPath(new URL('../../../docs/example.png', import.meta.url));
-/** Upload bandwidth, bytes per second: slow enough that the picture catches files mid-way. */
-const BYTES_PER_SECOND = 1.5 * 1024 * 1024;
+/**
+ * Upload bandwidth, bytes per second (chromium's network emulation, which the page's progress follows):
+ * slow enough that the picture catches files mid-way.
+ */
+const BYTES_PER_SECOND = 2 * 1024 * 1024;
 
 const example = await startExample();
-const proxy = await startThrottleProxy(example.storage.endpoint, BYTES_PER_SECOND);
-example.setUploadHandler(createUploadHandler({ ...example.settings, endpoint: proxy.url, stsClient: example.storage.stsClient }));
 const chromium = await launchChromiumContext();
 try {
-  const page = await chromium.context.newPage();
+  const page = await openChromiumPage(chromium.context, example.origin, BYTES_PER_SECOND);
   await page.setViewportSize({ width: 900, height: 1150 });
-  await page.goto(example.origin);
   await page.waitForSelector('[data-testid="drop-zone"]');
+  // tsx keeps function names with a `__name` helper that the page lacks.
+  await page.evaluate('globalThis.__name = (fn) => fn');
   await page.evaluate(async () => {
     /** A photo-like image: a gradient of two colours, as a PNG of about `side`² pixels. */
     const picture = async (name: string, from: string, to: string, side: number) => {
@@ -60,6 +61,5 @@ try {
   console.log(`Wrote ${OUTPUT}`);
 } finally {
   await chromium.close();
-  await proxy.close();
   await example.close();
 }

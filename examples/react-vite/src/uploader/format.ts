@@ -23,12 +23,12 @@ export function formatBytes(bytes: number): string {
   return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${UNITS[unit]}`;
 }
 
-/** Seconds left as people read them: `less than a second`, `12 s`, `3 min`, `1 h 5 min`. */
-export function formatSecondsLeft(seconds: number): string {
-  if (seconds < 1) return 'less than a second';
-  if (seconds < 60) return `${Math.ceil(seconds)} s`;
+/** Time left as people read it: `less than a second left`, `about 12 s left`, `about 3 min left`, `about 1 h 5 min left`. */
+export function formatTimeLeft(seconds: number): string {
+  if (seconds < 1) return 'less than a second left';
+  if (seconds < 60) return `about ${Math.ceil(seconds)} s left`;
   const minutes = Math.ceil(seconds / 60);
-  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  return minutes < 60 ? `about ${minutes} min left` : `about ${Math.floor(minutes / 60)} h ${minutes % 60} min left`;
 }
 
 /** The line under the overall progress bar: files, percent, speed and time left. */
@@ -36,7 +36,7 @@ export function summaryText(summary: UploadSummary, total: number): string {
   const { count } = summary;
   const parts = [`${count.done} of ${total} ${total === 1 ? 'file' : 'files'} uploaded`, `${Math.floor(summary.progress)}%`];
   if (summary.bytesPerSecond > 0) parts.push(`${formatBytes(summary.bytesPerSecond)}/s`);
-  if (summary.secondsLeft !== undefined) parts.push(`about ${formatSecondsLeft(summary.secondsLeft)} left`);
+  if (summary.secondsLeft !== undefined) parts.push(formatTimeLeft(summary.secondsLeft));
   return parts.join(' · ');
 }
 

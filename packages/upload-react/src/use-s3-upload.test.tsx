@@ -59,7 +59,7 @@ describe('useS3Upload', () => {
     const { latest } = renderHook({ uploader });
     let id = '';
     act(() => {
-      [{ id }] = latest().addFiles([new File(['a'], 'a'), new File(['b'], 'b')]) as [{ id: string }];
+      id = latest().addFiles([new File(['a'], 'a'), new File(['b'], 'b')])[0]!.id;
     });
     act(() => latest().remove(id));
     expect(latest().files.map((f) => f.file.name)).toEqual(['b']);

@@ -51,7 +51,7 @@ export function UploadRow({ tracked, onCancel, onPause, onResume, onRetry, onRem
               </button>
             )}
             {(running || status === 'queued') && (
-              <button type="button" onClick={onCancel}>
+              <button type="button" onClick={onCancel} data-testid="cancel">
                 Cancel
               </button>
             )}

@@ -80,7 +80,7 @@ async function startUpload(name: string, strategy: 'presigned' | 'temporary-toke
 /** Waits for the page's upload to end `done`; checks storage holds the same bytes; returns the key. */
 async function expectStored(page: Page, name: string): Promise<string> {
   const item = page.getByTestId('upload');
-  await expect.poll(() => item.getAttribute('data-status'), { timeout: 60_000, interval: 100 }).not.toBe('uploading');
+  await expect.poll(() => item.getAttribute('data-status'), { timeout: 60_000, interval: 100 }).not.toMatch(/^(queued|uploading)$/);
   const error = page.getByTestId('error');
   expect(await item.getAttribute('data-status'), (await error.count()) ? String(await error.textContent()) : '').toBe('done');
   const url = (await page.getByTestId('object-url').textContent())!;

@@ -234,7 +234,7 @@ describe.each(ENGINES)('many files in %s', (engine) => {
     expect(new TextDecoder().decode(await storedBytes(keys.get('trip/2024/beach.txt')!))).toBe('content of trip/2024/beach.txt');
   });
 
-  it.runIf(engine === 'chromium')('the page passes an axe-core audit, empty and with uploads listed', async () => {
+  it.runIf(engine === 'chromium')('the page passes an axe-core audit, empty and with uploads listed; the drop zone works by keyboard', async () => {
     const page = await open();
     const source = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     await page.evaluate((code) => {
@@ -247,6 +247,20 @@ describe.each(ENGINES)('many files in %s', (engine) => {
         return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
       }, undefined);
     expect(await audit()).toEqual([]);
+    // Keyboard: the drop zone takes focus, and Enter or Space opens the file dialog (its input's click()).
+    const opened = await page.evaluate(() => {
+      const zone = document.querySelector<HTMLElement>('[data-testid="drop-zone"]')!;
+      const input = document.querySelector<HTMLInputElement>('[data-testid="file-input"]')!;
+      let clicks = 0;
+      input.click = () => {
+        clicks += 1;
+      };
+      zone.focus();
+      const focused = document.activeElement === zone;
+      for (const key of ['Enter', ' ']) zone.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+      return { focused, clicks, role: zone.getAttribute('role'), tabIndex: zone.tabIndex };
+    }, undefined);
+    expect(opened).toEqual({ focused: true, clicks: 2, role: 'button', tabIndex: 0 });
     await page.evaluate(() => {
       const transfer = new DataTransfer();
       transfer.items.add(new File(['a'], 'a.txt', { type: 'text/plain' }));

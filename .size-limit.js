@@ -6,7 +6,8 @@
 //   above `multipartThreshold` (100 MiB by default);
 // - ./temporary-token-*: the temporary-token strategy (the part engine, the SigV4 signer, the token
 //   session), loaded on the first temporary-token upload.
-// Issue #4: the hook's presigned path stays near 3 KB gzip; the multipart engine and the temporary-token
+// Issue #4: the hook's presigned path stays near 3 KB gzip (4.6 KB since the tracker became a queue of many
+// files with totals, speed and time left, retry and remove: +1.04 kB); the multipart engine and the temporary-token
 // strategy never weigh on it. No AWS SDK is shipped any more (lib-storage read every Blob into memory).
 const TOKEN_CHUNK = './temporary-token-*';
 const MULTIPART_CHUNK = './presigned-multipart-*';
@@ -21,7 +22,7 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK),
     gzip: true,
-    limit: '3.6 kB',
+    limit: '4.7 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload, presigned multipart path (initial chunk + multipart chunks)',
@@ -30,7 +31,7 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK),
     gzip: true,
-    limit: '6.5 kB',
+    limit: '7.6 kB',
   },
   {
     // The token chunks (strategy, part engine, SigV4 signer, token session) hold at most 12 KiB (12.29 kB)
@@ -42,7 +43,7 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(MULTIPART_CHUNK),
     gzip: true,
-    limit: '15.8 kB',
+    limit: '16.4 kB',
   },
   {
     name: '@upbeam/upload-client: uploadFile, initial chunk',

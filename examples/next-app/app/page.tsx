@@ -6,9 +6,9 @@ export default function Page() {
     <main>
       <h1>Upbeam + Next.js</h1>
       <p className="lead">
-        Pick a file: this page asks <code>/api/s3-upload</code> (the route <code>app/api/s3-upload/route.ts</code>) to
-        prepare the upload, a presigned URL or temporary credentials for one object key, then sends the file straight
-        to the bucket. The Next.js server never sees the file&apos;s bytes.
+        Drop files: this page asks <code>/api/s3-upload</code> (the route <code>app/api/s3-upload/route.ts</code>) to
+        prepare each upload, a presigned URL or temporary credentials for one object key, then sends the files straight
+        to the bucket, three at a time. The Next.js server never sees the files&apos; bytes.
       </p>
       <Uploader />
     </main>

@@ -1,51 +1,6 @@
-import { useS3Upload, type TrackedFile, type UploadStrategy } from '@upbeam/upload-react';
+import type { UploadStrategy } from '@upbeam/upload-react';
 import { useState } from 'react';
-
-function describe(error: unknown): string {
-  return error instanceof Error || error instanceof DOMException ? `${error.name}: ${error.message}` : String(error);
-}
-
-interface UploadActions {
-  onCancel: () => void;
-  onPause: () => void;
-  onResume: () => void;
-}
-
-function Upload({ tracked, onCancel, onPause, onResume }: { tracked: TrackedFile } & UploadActions) {
-  const running = tracked.status === 'uploading' || tracked.status === 'paused';
-  // Only a multipart upload pauses (a single PUT could only start over).
-  const pausable = tracked.multipart;
-  const percent = Math.round(tracked.progress);
-  return (
-    <li className="upload" data-testid="upload" data-status={tracked.status} data-progress={tracked.progress}>
-      <div className="upload-head">
-        <span className="name">{tracked.file.name}</span>
-        <span className="status">{tracked.status}</span>
-      </div>
-      <progress max={100} value={tracked.progress} aria-label={`${tracked.file.name} progress`} />
-      <div className="upload-foot">
-        <span>
-          {percent}% · {tracked.uploaded.toLocaleString()} of {tracked.size.toLocaleString()} bytes
-        </span>
-        {running && pausable && (
-          <button type="button" data-testid="pause" onClick={tracked.status === 'paused' ? onResume : onPause}>
-            {tracked.status === 'paused' ? 'Resume' : 'Pause'}
-          </button>
-        )}
-        {running && (
-          <button type="button" data-testid="cancel" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
-      {tracked.url && (
-        <a className="object-url" data-testid="object-url" href={tracked.url} target="_blank" rel="noreferrer">
-          {tracked.url}
-        </a>
-      )}
-    </li>
-  );
-}
+import { Uploader } from './uploader/uploader';
 
 const MiB = 1024 * 1024;
 
@@ -65,28 +20,13 @@ export function App() {
   const [strategy, setStrategy] = useState<UploadStrategy>('presigned');
   // Off by default: a failed multipart upload is then aborted on storage; on, it is kept to continue.
   const [resumable, setResumable] = useState(false);
-  const { FileInput, openFileDialog, uploadToS3, files, cancel, pause, resume, resetFiles } = useS3Upload({
-    strategy,
-    multipartThreshold: MULTIPART_THRESHOLD[strategy],
-    resume: resumable,
-  });
-  const [error, setError] = useState<string>();
-
-  const onFile = async (file: File) => {
-    setError(undefined);
-    try {
-      await uploadToS3(file);
-    } catch (thrown) {
-      setError(describe(thrown));
-    }
-  };
 
   return (
     <main>
       <h1>Upbeam</h1>
       <p className="lead">
-        Pick a file: this page asks <code>/api/s3-upload</code> to prepare the upload (a presigned URL, or temporary
-        credentials for one object key), then sends the file straight to the bucket.
+        Drop files: this page asks <code>/api/s3-upload</code> to prepare each upload (a presigned URL, or temporary
+        credentials for one object key), then sends the files straight to the bucket, three at a time.
       </p>
       <fieldset className="strategy">
         <legend>Strategy</legend>
@@ -107,38 +47,7 @@ export function App() {
         <input type="checkbox" checked={resumable} onChange={(event) => setResumable(event.target.checked)} />
         Resume interrupted uploads (parts kept in this browser)
       </label>
-      <FileInput onChange={onFile} data-testid="file-input" />
-      <div className="actions">
-        <button type="button" className="primary" onClick={openFileDialog}>
-          Pick a file
-        </button>
-        <button
-          type="button"
-          onClick={() => cancel()}
-          disabled={!files.some((f) => f.status === 'uploading' || f.status === 'paused')}
-        >
-          Cancel all
-        </button>
-        <button type="button" onClick={resetFiles} disabled={files.length === 0}>
-          Clear list
-        </button>
-      </div>
-      {error && (
-        <p className="error" role="alert" data-testid="error">
-          {error}
-        </p>
-      )}
-      <ul className="uploads">
-        {files.map((tracked) => (
-          <Upload
-            key={tracked.id}
-            tracked={tracked}
-            onCancel={() => cancel(tracked.id)}
-            onPause={() => pause(tracked.id)}
-            onResume={() => resume(tracked.id)}
-          />
-        ))}
-      </ul>
+      <Uploader options={{ strategy, multipartThreshold: MULTIPART_THRESHOLD[strategy], resume: resumable }} />
     </main>
   );
 }

@@ -52,7 +52,7 @@ export interface PageUpload {
 }
 
 /**
- * Waits until the page's item for `name` is no longer `uploading`.
+ * Waits until the page's item for `name` is no longer `queued` (behind the files in flight) or `uploading`.
  * @param timeoutMs - Bound in milliseconds; throws beyond it.
  */
 export async function waitForUpload(page: Page, name: string, timeoutMs: number): Promise<PageUpload> {
@@ -60,7 +60,7 @@ export async function waitForUpload(page: Page, name: string, timeoutMs: number)
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const status = (await item.count()) === 1 ? await item.getAttribute('data-status') : null;
-    if (status && status !== 'uploading') {
+    if (status && status !== 'uploading' && status !== 'queued') {
       const link = item.getByTestId('object-url');
       return { status, url: (await link.count()) ? ((await link.textContent()) ?? undefined) : undefined };
     }

@@ -4,7 +4,16 @@
  * for a presigned URL and sends the file straight to S3-compatible storage, with progress and cancel.
  */
 export { uploadFile } from './upload-file';
-export { UploadTracker, type TrackedFile, type TrackedFileStatus } from './upload-tracker';
+export {
+  UploadTracker,
+  type FileWithPath,
+  type TrackedFile,
+  type TrackedFileStatus,
+  type Uploader,
+  type UploadSummary,
+  type UploadTrackerOptions,
+} from './upload-tracker';
+export { DEFAULT_CONCURRENCY } from './upload-queue';
 export { PauseController } from './pause';
 // Types only: the multipart constants and objectUrl are values of `@upbeam/upload-client/multipart`, so that
 // the presigned path's chunk does not carry the multipart code (see src/multipart.ts).

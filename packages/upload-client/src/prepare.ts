@@ -44,7 +44,7 @@ export function postToEndpoint<T>(upload: UploadContext, call: EndpointCall): Pr
   const url = endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT;
   const body: UploadRequestBody = {
     ...endpoint?.body,
-    filename: file.name,
+    filename: options.filename ?? file.name,
     filetype: upload.filetype,
     filesize: file.size,
     _upload: call.marker,

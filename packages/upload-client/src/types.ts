@@ -77,6 +77,12 @@ export interface UploadOptions extends MultipartOptions, RetryOptions {
    * @default 'presigned'
    */
   strategy?: UploadStrategy;
+  /**
+   * The name sent as `filename` (the server builds the object key from it). A file of a dropped or picked
+   * folder sends its relative path, `photos/2024/a.jpg`; the server keeps its `/` segments, each sanitized.
+   * @default file.name
+   */
+  filename?: string;
   /** The preparation endpoint: URL (default `/api/s3-upload`), extra headers, extra body fields. */
   endpoint?: PrepareEndpoint;
   /**

@@ -1,31 +1,24 @@
 import type { UploadResult } from '@upbeam/upload-protocol';
 import { nanoid } from 'nanoid';
-import { isAbortError, onAbort } from './abort';
+import { createAbortError, isAbortError, onAbort } from './abort';
 import { usesMultipart } from './multipart-threshold';
 import { PauseController } from './pause';
+import { TransferRate } from './transfer-rate';
 import type { UploadOptions } from './types';
 import { uploadFile } from './upload-file';
+import { DEFAULT_CONCURRENCY, UploadQueue } from './upload-queue';
+import { summarize, type TrackedFileStatus, type UploadSummary } from './upload-summary';
 
-/**
- * Where a tracked upload stands: `uploading`, `paused` (a multipart upload between `pause(id)` and
- * `resume(id)`), then `done`, `error` or `aborted`.
- */
-export type TrackedFileStatus = 'uploading' | 'paused' | 'done' | 'error' | 'aborted';
-
-/** A running upload: what cancels it and what pauses it. */
-interface Running {
-  abort: AbortController;
-  pause: PauseController;
-  /** Whether it goes multipart (only a multipart upload can pause). */
-  multipart: boolean;
-}
+export type { TrackedFileStatus, UploadSummary } from './upload-summary';
 
 /** One file in the tracked list (SPEC 3). Snapshots are immutable: a change makes a new object. */
 export interface TrackedFile {
-  /** Generated id (nanoid, 21 characters); pass it to `cancel`. */
+  /** Generated id (nanoid, 21 characters); pass it to `cancel`, `retry`, `remove`. */
   id: string;
   /** The picked file. */
   file: File;
+  /** Path inside a dropped or picked folder (`photos/2024/a.jpg`), sent as `filename`; absent for a lone file. */
+  path?: string;
   /** Percent sent, 0 to 100. */
   progress: number;
   /** Bytes sent. */
@@ -34,38 +27,89 @@ export interface TrackedFile {
   size: number;
   /** Whether it goes multipart (at or above `multipartThreshold`): only then can it be paused. */
   multipart: boolean;
-  /** `uploading` from the moment the file is picked (`paused` between pause and resume), then `done`, `error` or `aborted`. */
+  /** `queued` until a place is free, `uploading` (`paused` between pause and resume), then `done`, `error` or `aborted`. */
   status: TrackedFileStatus;
   /** Object URL once `done`. */
   url?: string;
+  /** The whole result once `done`: `{ url, bucket, key }` and what the server adds to it. */
+  result?: UploadResult;
   /** Why it ended, when `error` or `aborted`. */
   error?: unknown;
 }
 
+/** A file and the path it had inside a dropped or picked folder (sent as `filename`, see {@link TrackedFile.path}). */
+export interface FileWithPath {
+  file: File;
+  /** `photos/2024/a.jpg`; absent for a file dropped or picked alone. */
+  path?: string;
+}
+
+/** What uploads one file: `uploadFile` unless the tracker is given another (tests, a custom transport). */
+export type Uploader = (file: File, options: UploadOptions) => Promise<UploadResult>;
+
+/** Options of {@link UploadTracker}: the defaults of every upload, the files in flight, the uploader. */
+export interface UploadTrackerOptions extends UploadOptions {
+  /**
+   * Files uploaded at once; the others wait, `queued`, in the order added. A multipart file counts as one
+   * (its parts go `queueSize` at once within it); a paused file keeps its place.
+   * @default 3 (browsers open 6 connections per host: 3 single PUTs leave room for the page)
+   */
+  concurrency?: number;
+  /** Replaces `uploadFile` (a test's stand-in, a custom transport). @default uploadFile */
+  uploader?: Uploader;
+}
+
+/** A running upload: what cancels it and what pauses it. */
+interface Running {
+  abort: AbortController;
+  pause: PauseController;
+}
+
+/** What the tracker keeps of a file beside its snapshot. */
+interface Entry {
+  options: UploadOptions;
+  path?: string;
+  running?: Running;
+  /** The promise of `upload(file)`, settled by the first attempt. */
+  settle?: { resolve: (result: UploadResult) => void; reject: (error: unknown) => void };
+  /** Removes the listener on `options.signal`. */
+  stopSignal?: () => void;
+}
+
 /**
- * The tracked-file list behind `useS3Upload`, framework-free: starts uploads, keeps each file's
- * progress, pauses, resumes and cancels. Subscribe with {@link UploadTracker.subscribe} and read
- * {@link UploadTracker.getSnapshot} (the `useSyncExternalStore` contract).
+ * The tracked-file list behind `useS3Upload`, framework-free: a queue that uploads many files, at most
+ * `concurrency` at once, keeps each file's progress and status and the totals (speed, time left), and
+ * pauses, resumes, cancels, retries and removes a file. Subscribe with {@link UploadTracker.subscribe}
+ * and read {@link UploadTracker.getSnapshot} and {@link UploadTracker.getSummary} (the
+ * `useSyncExternalStore` contract).
  *
  * @example
- * const tracker = new UploadTracker({ endpoint: { url: '/api/upload' } });
- * tracker.subscribe(() => render(tracker.getSnapshot()));
- * const { url } = await tracker.upload(file);
+ * const tracker = new UploadTracker({ endpoint: { url: '/api/upload' }, concurrency: 3 });
+ * tracker.subscribe(() => render(tracker.getSnapshot(), tracker.getSummary()));
+ * tracker.add(input.files); // or: const { url } = await tracker.upload(file);
  */
 export class UploadTracker {
-  #options: UploadOptions;
+  #options: UploadTrackerOptions;
   #files: readonly TrackedFile[] = [];
+  #summary: UploadSummary = summarize([], 0);
+  readonly #entries = new Map<string, Entry>();
   readonly #listeners = new Set<() => void>();
-  readonly #running = new Map<string, Running>();
+  readonly #queue: UploadQueue;
+  readonly #rate = new TransferRate();
 
-  /** @param options - Defaults for every upload; `upload(file, options)` overrides them per call. */
-  constructor(options: UploadOptions = {}) {
+  /**
+   * @param options - Defaults for every upload (`add(files, options)` overrides them per call), `concurrency`.
+   * @throws RangeError when `concurrency` is not an integer of at least 1.
+   */
+  constructor(options: UploadTrackerOptions = {}) {
     this.#options = options;
+    this.#queue = new UploadQueue(options.concurrency);
   }
 
-  /** Replaces the per-upload defaults (used by the React hook when its options change). */
-  setOptions(options: UploadOptions): void {
+  /** Replaces the defaults (used by the React hook when its options change); a new `concurrency` applies at once. */
+  setOptions(options: UploadTrackerOptions): void {
     this.#options = options;
+    this.#queue.setLimit(options.concurrency ?? DEFAULT_CONCURRENCY);
   }
 
   /** Registers a listener called after every change; returns the unsubscribe function. */
@@ -77,47 +121,77 @@ export class UploadTracker {
   /** The current list, the same array until something changes. */
   getSnapshot = (): readonly TrackedFile[] => this.#files;
 
+  /** Totals of the list, speed and time left: the same object until something changes. */
+  getSummary = (): UploadSummary => this.#summary;
+
   /**
-   * Tracks `file` (progress 0, before any network call) and uploads it.
-   * @returns `{ url, bucket, key }` of the stored object.
-   * @throws as `uploadFile`: `AbortError` (`Upload aborted.`) when cancelled, `UploadClientError` otherwise.
+   * Tracks the files (status `queued`, progress 0, before any network call) and uploads them, at most
+   * `concurrency` at once. Never rejects: a file's failure is its `status` and `error`.
+   * @param files - Files, or `{ file, path }` for a file of a folder (the path is sent as `filename`).
+   * @returns the new tracked files, in order (their ids).
    */
-  upload = async (file: File, options: UploadOptions = {}): Promise<UploadResult> => {
-    const id = nanoid();
-    const merged = { ...this.#options, ...options };
-    const running: Running = {
-      abort: new AbortController(),
-      pause: merged.pauseController ?? new PauseController(),
-      multipart: usesMultipart(file.size, merged.multipartThreshold),
-    };
-    const stop = onAbort(merged.signal, () => running.abort.abort());
-    this.#running.set(id, running);
-    const { multipart } = running;
-    this.#set([...this.#files, { id, file, progress: 0, uploaded: 0, size: file.size, multipart, status: 'uploading' }]);
-    try {
-      const result = await uploadFile(file, {
-        ...merged,
-        signal: running.abort.signal,
-        pauseController: running.pause,
-        onProgress: (progress) => {
-          this.#update(id, progress);
-          merged.onProgress?.(progress);
-        },
+  add = (files: Iterable<File | FileWithPath>, options: UploadOptions = {}): TrackedFile[] => this.#add(files, options);
+
+  /**
+   * Tracks `file` and uploads it (queued behind the files in flight, see {@link UploadTracker.add}).
+   * @returns `{ url, bucket, key }` of the stored object.
+   * @throws as `uploadFile`: `AbortError` (`Upload aborted.`) when cancelled or removed, `UploadClientError` otherwise.
+   */
+  upload = (file: File, options: UploadOptions = {}): Promise<UploadResult> =>
+    new Promise((resolve, reject) => {
+      this.#add([file], options, { resolve, reject });
+    });
+
+  #add(files: Iterable<File | FileWithPath>, options: UploadOptions, settle?: Entry['settle']): TrackedFile[] {
+    if (this.#counted() === 0) this.#rate.clear();
+    const added: TrackedFile[] = [];
+    for (const item of files) {
+      const { file, path } = item instanceof Blob ? { file: item, path: undefined } : item;
+      const id = nanoid();
+      const merged = { ...this.#options, ...options };
+      this.#entries.set(id, { options, ...(path === undefined ? {} : { path }), ...(settle ? { settle } : {}) });
+      added.push({
+        id,
+        file,
+        ...(path === undefined ? {} : { path }),
+        progress: 0,
+        uploaded: 0,
+        size: file.size,
+        multipart: usesMultipart(file.size, merged.multipartThreshold),
+        status: 'queued',
       });
-      this.#update(id, { status: 'done', url: result.url });
-      return result;
-    } catch (error) {
-      this.#update(id, { status: isAbortError(error) ? 'aborted' : 'error', error });
-      throw error;
-    } finally {
-      stop();
-      this.#running.delete(id);
+    }
+    this.#set([...this.#files, ...added]);
+    for (const { id } of added) this.#enqueue(id);
+    return added;
+  }
+
+  /** Cancels the file with this id (queued, running or paused), or every one not yet ended when no id is given. */
+  cancel = (id?: string): void => {
+    for (const [key, entry] of this.#entries) {
+      if (id !== undefined && id !== key) continue;
+      if (entry.running) entry.running.abort.abort();
+      else if (this.#queue.drop(key)) this.#end(key, entry, { status: 'aborted', error: createAbortError() });
     }
   };
 
-  /** Cancels the upload with this id (paused or not), or every running upload when no id is given. */
-  cancel = (id?: string): void => {
-    for (const [key, running] of this.#running) if (id === undefined || id === key) running.abort.abort();
+  /**
+   * Uploads again a file that failed or was cancelled (`error`, `aborted`): `queued`, progress 0. A multipart
+   * upload with `resume` on sends only the parts storage lacks. Does nothing for a file in any other status.
+   */
+  retry = (id: string): void => {
+    const tracked = this.#files.find((f) => f.id === id);
+    if (!this.#entries.has(id) || (tracked?.status !== 'error' && tracked?.status !== 'aborted')) return;
+    if (this.#counted() === 0) this.#rate.clear();
+    this.#update(id, { status: 'queued', progress: 0, uploaded: 0, error: undefined });
+    this.#enqueue(id);
+  };
+
+  /** Cancels the file with this id if it has not ended, and takes it off the list. */
+  remove = (id: string): void => {
+    this.cancel(id);
+    this.#entries.delete(id);
+    this.#set(this.#files.filter((f) => f.id !== id));
   };
 
   /**
@@ -126,24 +200,96 @@ export class UploadTracker {
    * again from its first byte.
    */
   pause = (id: string): void => {
-    const running = this.#running.get(id);
-    if (!running?.multipart || running.abort.signal.aborted) return;
+    const running = this.#entries.get(id)?.running;
+    const tracked = this.#files.find((f) => f.id === id);
+    if (!running || !tracked?.multipart || running.abort.signal.aborted) return;
     running.pause.pause();
     this.#update(id, { status: 'paused' });
   };
 
   /** Resumes the paused upload with this id: it sends the parts it still lacks, status `uploading`. */
   resume = (id: string): void => {
-    const running = this.#running.get(id);
+    const running = this.#entries.get(id)?.running;
     if (!running?.pause.paused) return;
     running.pause.resume();
     this.#update(id, { status: 'uploading' });
   };
 
-  /** Empties the list. Running uploads go on (cancel them first to stop them); they are no longer tracked. */
+  /**
+   * Empties the list. Queued files are cancelled (they never start); running uploads go on (cancel them
+   * first to stop them); they are no longer tracked.
+   */
   reset = (): void => {
+    for (const [id, entry] of this.#entries) if (!entry.running && this.#queue.drop(id)) entry.settle?.reject(createAbortError());
+    this.#entries.clear();
     this.#set([]);
   };
+
+  /** Puts the file in the queue, or cancels it at once when its `signal` has aborted. */
+  #enqueue(id: string): void {
+    const entry = this.#entries.get(id)!;
+    const { signal } = { ...this.#options, ...entry.options };
+    if (signal?.aborted) {
+      this.#end(id, entry, { status: 'aborted', error: createAbortError() });
+      return;
+    }
+    this.#queue.add(id, () => this.#run(id));
+    entry.stopSignal = onAbort(signal, () => this.cancel(id));
+  }
+
+  /** Uploads the file `id`: the job the queue starts when a place is free. */
+  async #run(id: string): Promise<void> {
+    const entry = this.#entries.get(id);
+    const tracked = this.#files.find((f) => f.id === id);
+    if (!entry || !tracked) return;
+    const merged = { ...this.#options, ...entry.options };
+    const running: Running = { abort: new AbortController(), pause: merged.pauseController ?? new PauseController() };
+    entry.running = running;
+    this.#update(id, { status: 'uploading' });
+    const upload = this.#options.uploader ?? uploadFile;
+    try {
+      const result = await upload(tracked.file, {
+        ...merged,
+        ...(entry.path === undefined ? {} : { filename: entry.path }),
+        signal: running.abort.signal,
+        pauseController: running.pause,
+        onProgress: (progress) => {
+          this.#progress(id, progress.uploaded);
+          merged.onProgress?.(progress);
+        },
+      });
+      entry.running = undefined;
+      this.#end(id, entry, { status: 'done', url: result.url, result, progress: 100, uploaded: tracked.size });
+    } catch (error) {
+      entry.running = undefined;
+      this.#end(id, entry, { status: isAbortError(error) ? 'aborted' : 'error', error });
+      throw error;
+    }
+  }
+
+  /** Records the bytes sent of file `id` (non-decreasing, from `onProgress`). */
+  #progress(id: string, uploaded: number): void {
+    const tracked = this.#files.find((f) => f.id === id);
+    if (!tracked) return;
+    if (uploaded > tracked.uploaded) this.#rate.add(uploaded - tracked.uploaded);
+    this.#update(id, { uploaded, progress: tracked.size === 0 ? 100 : (uploaded / tracked.size) * 100 });
+  }
+
+  /** Ends file `id` with `change`, and settles the promise of `upload(file)` (its first attempt only). */
+  #end(id: string, entry: Entry, change: Partial<TrackedFile>): void {
+    entry.stopSignal?.();
+    entry.stopSignal = undefined;
+    this.#update(id, change);
+    const { settle } = entry;
+    entry.settle = undefined;
+    if (change.result) settle?.resolve(change.result);
+    else settle?.reject(change.error);
+  }
+
+  /** Files queued, uploading or paused. */
+  #counted(): number {
+    return this.#files.filter((f) => f.status === 'queued' || f.status === 'uploading' || f.status === 'paused').length;
+  }
 
   #update(id: string, change: Partial<TrackedFile>): void {
     if (!this.#files.some((tracked) => tracked.id === id)) return;
@@ -152,6 +298,7 @@ export class UploadTracker {
 
   #set(files: readonly TrackedFile[]): void {
     this.#files = files;
+    this.#summary = summarize(files, this.#rate.bytesPerSecond());
     for (const listener of this.#listeners) listener();
   }
 }

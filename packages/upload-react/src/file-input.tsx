@@ -1,9 +1,14 @@
 import type { ChangeEvent, InputHTMLAttributes } from 'react';
 
-/** Props of the hook's `FileInput`: those of `<input type="file">`, with `onChange` receiving the picked file. */
+/**
+ * Props of the hook's `FileInput`: those of `<input type="file">` (`multiple`, `accept`, `webkitdirectory`
+ * …), with `onChange` receiving the first picked file and `onFiles` all of them.
+ */
 export interface FileInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'type'> {
   /** Called with the picked file (the first one, when several are picked). */
   onChange?: (file: File, event: ChangeEvent<HTMLInputElement>) => void;
+  /** Called with every picked file, in the dialog's order (with `multiple`, or a folder's files). */
+  onFiles?: (files: File[], event: ChangeEvent<HTMLInputElement>) => void;
 }
 
 /**
@@ -13,7 +18,7 @@ export interface FileInputProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 export function createFileInput() {
   const input: { current: HTMLInputElement | null } = { current: null };
   return {
-    FileInput({ onChange, style, ...props }: FileInputProps) {
+    FileInput({ onChange, onFiles, style, ...props }: FileInputProps) {
       return (
         <input
           {...props}
@@ -23,10 +28,11 @@ export function createFileInput() {
           // `display` rule); pass a `display` in `style` to show it.
           style={{ display: 'none', ...style }}
           onChange={(event) => {
-            const file = event.target.files?.[0];
+            const files = Array.from(event.target.files ?? []);
             // Cleared so that picking the same file again fires onChange again.
             event.target.value = '';
-            if (file) onChange?.(file, event);
+            if (files[0]) onChange?.(files[0], event);
+            if (files.length > 0) onFiles?.(files, event);
           }}
         />
       );

@@ -4,13 +4,19 @@
  */
 export { useS3Upload, type UseS3Upload, type UseS3UploadOptions } from './use-s3-upload';
 export type { FileInputProps } from './file-input';
+export { useDropZone, type DropZone, type DropZoneOptions, type DroppedFile } from './use-drop-zone';
+export type { FileRejection, FileRejectionCode, FileRules } from './file-rules';
 export {
   ABORT_MESSAGE,
   isAbortError,
   isUploadClientError,
   PauseController,
   UploadClientError,
+  DEFAULT_CONCURRENCY,
+  type FileWithPath,
   type TrackedFile,
+  type UploadSummary,
+  type UploadTrackerOptions,
   type TrackedFileStatus,
   type MultipartOptions,
   type ObjectTag,

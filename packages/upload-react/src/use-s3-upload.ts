@@ -1,29 +1,54 @@
 'use client';
-import { UploadTracker, type TrackedFile, type UploadOptions } from '@upbeam/upload-client';
+import {
+  UploadTracker,
+  type FileWithPath,
+  type TrackedFile,
+  type UploadOptions,
+  type UploadSummary,
+  type UploadTrackerOptions,
+} from '@upbeam/upload-client';
 import type { UploadResult } from '@upbeam/upload-protocol';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { createFileInput } from './file-input';
 
-/** Options of {@link useS3Upload}: defaults for every upload (endpoint, onProgress, signal). */
-export type UseS3UploadOptions = UploadOptions;
+/**
+ * Options of {@link useS3Upload}: defaults for every upload (endpoint, strategy, onProgress, signal) and
+ * `concurrency`, the files uploaded at once (default 3).
+ */
+export type UseS3UploadOptions = UploadTrackerOptions;
 
 /** What {@link useS3Upload} returns. */
 export interface UseS3Upload {
   /**
-   * Tracks the file (progress 0 at once) and uploads it; resolves to `{ url, bucket, key }`.
-   * Rejects with an `AbortError` DOMException (`Upload aborted.`) when cancelled, and with an
-   * `UploadClientError` when the endpoint or storage refuses.
+   * Tracks the file (progress 0 at once), queues it behind the files in flight and uploads it; resolves to
+   * `{ url, bucket, key }`. Rejects with an `AbortError` DOMException (`Upload aborted.`) when cancelled,
+   * and with an `UploadClientError` when the endpoint or storage refuses.
    */
   uploadToS3: (file: File, options?: UploadOptions) => Promise<UploadResult>;
   /**
-   * Tracked files, in the order picked: `{ id, file, progress (percent), uploaded (bytes), size (bytes), status }`;
-   * `status` is `uploading`, `paused`, `done`, `error` or `aborted`.
+   * Tracks and uploads many files, `concurrency` at once; never rejects (a failure is the file's `status`
+   * and `error`). Pass `{ file, path }` for a folder's files: the path is sent as `filename`.
+   * @returns the new tracked files (their ids).
+   */
+  addFiles: (files: Iterable<File | FileWithPath>, options?: UploadOptions) => TrackedFile[];
+  /**
+   * Tracked files, in the order added: `{ id, file, path?, progress (percent), uploaded (bytes), size (bytes),
+   * status, url?, result?, error? }`; `status` is `queued`, `uploading`, `paused`, `done`, `error` or `aborted`.
    */
   files: readonly TrackedFile[];
-  /** Empties `files` (running uploads go on untracked: `cancel()` first to stop them). */
+  /**
+   * Totals of `files` that are queued, running or done: `{ uploaded, size (bytes), progress (percent),
+   * bytesPerSecond, secondsLeft, count }` (count per status).
+   */
+  summary: UploadSummary;
+  /** Empties `files`: queued files never start; running uploads go on untracked (`cancel()` first to stop them). */
   resetFiles: () => void;
-  /** Cancels the upload with this id (paused or not), or all running uploads. */
+  /** Cancels the file with this id (queued, running or paused), or all of them. */
   cancel: (id?: string) => void;
+  /** Uploads again a file that failed or was cancelled (queued, from 0 or, with `resume`, the parts it lacks). */
+  retry: (id: string) => void;
+  /** Cancels the file with this id if it has not ended and takes it off `files`. */
+  remove: (id: string) => void;
   /**
    * Pauses the multipart upload with this id (a file at or above `multipartThreshold`): its parts in flight
    * stop, status `paused`. A single PUT is not paused.
@@ -31,23 +56,24 @@ export interface UseS3Upload {
   pause: (id: string) => void;
   /** Resumes the paused upload with this id: only the parts it lacks are sent. */
   resume: (id: string) => void;
-  /** A hidden `<input type="file">`; its `onChange` gets the picked `File`. Render it once. */
+  /** A hidden `<input type="file">`: `onChange` gets the first picked `File`, `onFiles` all (with `multiple`). Render it once. */
   FileInput: ReturnType<typeof createFileInput>['FileInput'];
   /** Opens the browser's file dialog of `FileInput`. */
   openFileDialog: () => void;
 }
 
 /**
- * Uploads files from the browser straight to S3-compatible storage and tracks their progress.
- * A thin layer over `UploadTracker` of `@upbeam/upload-client`.
+ * Uploads files from the browser straight to S3-compatible storage, `concurrency` at once, and tracks
+ * their progress and the totals. A thin layer over `UploadTracker` of `@upbeam/upload-client`.
  *
  * @example
  * function Uploader() {
- *   const { FileInput, openFileDialog, uploadToS3, files } = useS3Upload();
+ *   const { FileInput, openFileDialog, addFiles, files, summary } = useS3Upload({ concurrency: 3 });
  *   return (
  *     <>
- *       <FileInput onChange={(file) => uploadToS3(file)} />
- *       <button onClick={openFileDialog}>Upload file</button>
+ *       <FileInput multiple onFiles={(picked) => addFiles(picked)} />
+ *       <button onClick={openFileDialog}>Upload files</button>
+ *       <progress value={summary.progress} max={100} />
  *       {files.map((f) => <progress key={f.id} value={f.progress} max={100} />)}
  *     </>
  *   );
@@ -57,7 +83,8 @@ export function useS3Upload(options: UseS3UploadOptions = {}): UseS3Upload {
   const [tracker] = useState(() => new UploadTracker(options));
   useEffect(() => tracker.setOptions(options));
   const files = useSyncExternalStore(tracker.subscribe, tracker.getSnapshot, tracker.getSnapshot);
+  const summary = useSyncExternalStore(tracker.subscribe, tracker.getSummary, tracker.getSummary);
   const [{ FileInput, openFileDialog }] = useState(createFileInput);
-  const { upload: uploadToS3, reset: resetFiles, cancel, pause, resume } = tracker;
-  return { uploadToS3, files, resetFiles, cancel, pause, resume, FileInput, openFileDialog };
+  const { upload: uploadToS3, add: addFiles, reset: resetFiles, cancel, retry, remove, pause, resume } = tracker;
+  return { uploadToS3, addFiles, files, summary, resetFiles, cancel, retry, remove, pause, resume, FileInput, openFileDialog };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey, MAX_KEY_BYTES, sanitizeFileName } from './object-key';
+import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey, MAX_KEY_BYTES, sanitizeFileName, sanitizeFilePath } from './object-key';
 
 describe('sanitizeFileName (SPEC 9: unsafe characters become a space, whitespace collapses to "-")', () => {
   it.each([
@@ -83,5 +83,30 @@ describe('defaultObjectKey limits', () => {
 
   it('uses the configured prefix', () => {
     expect(defaultObjectKey('a.txt', 'user-files')).toMatch(/^user-files\/[A-Za-z0-9_-]{21}\/a\.txt$/);
+  });
+});
+
+describe('defaultObjectKey of a folder file (filename with "/")', () => {
+  it.each([
+    ['photos/2024/my photo.jpg', 'photos/2024/my-photo.jpg'],
+    ['/photos//a.jpg', 'photos/a.jpg'],
+    ['../../etc/passwd', 'file/file/etc/passwd'],
+    ['a/./b', 'a/file/b'],
+    ['a\\b/c', 'a-b/c'],
+    ['/', 'file'],
+  ])('keeps the folders of %j, each segment sanitized: %j', (filename, expected) => {
+    expect(sanitizeFilePath(filename)).toBe(expected);
+    const key = defaultObjectKey(filename);
+    expect(key).toMatch(new RegExp(`^next-s3-uploads/[A-Za-z0-9_-]{21}/${expected.replace(/[.*()]/g, '\\$&')}$`));
+    expect(() => assertValidObjectKey(key, DEFAULT_KEY_PREFIX)).not.toThrow();
+  });
+
+  it('shortens a long path within 1024 bytes without an empty segment', () => {
+    for (const cut of [0, 1, 2, 3]) {
+      const key = defaultObjectKey(`${'d/'.repeat(600 + cut)}a.jpg`);
+      expect(new TextEncoder().encode(key).byteLength).toBeLessThanOrEqual(MAX_KEY_BYTES);
+      expect(() => assertValidObjectKey(key, DEFAULT_KEY_PREFIX)).not.toThrow();
+      expect(key.endsWith('/a.jpg')).toBe(true);
+    }
   });
 });

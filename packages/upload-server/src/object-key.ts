@@ -33,6 +33,20 @@ export function sanitizeFileName(name: string): string {
   return /^\.*$/.test(safe) ? 'file' : safe;
 }
 
+/**
+ * Makes a file's path inside a dropped folder safe for an object key: each `/` segment is sanitized as
+ * {@link sanitizeFileName}, and empty segments are dropped (so no empty, `.` or `..` segment is left, a
+ * dots-only one becoming `file`). A name without `/` is sanitized as a name.
+ *
+ * @example
+ * sanitizeFilePath('photos/2024/my photo.jpg') // 'photos/2024/my-photo.jpg'
+ * sanitizeFilePath('../../etc/passwd')          // 'file/file/etc/passwd'
+ */
+export function sanitizeFilePath(path: string): string {
+  const segments = path.split('/').filter((segment) => segment.trim() !== '');
+  return segments.length === 0 ? 'file' : segments.map(sanitizeFileName).join('/');
+}
+
 /** Ends a non-empty prefix with `/`, so that `uploads` never matches `uploads-other/...`. */
 export function normalizeKeyPrefix(prefix: string): string {
   return prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`;
@@ -41,14 +55,17 @@ export function normalizeKeyPrefix(prefix: string): string {
 /**
  * The default object key: `{prefix}{id}/{sanitized file name}` (SPEC 9: `next-s3-uploads/{id}/{name}`),
  * where `id` is a fresh nanoid (21 URL-safe characters), so two uploads of the same name never overwrite
- * each other. A name too long for S3's 1024-byte key limit is shortened, keeping its end (the extension).
+ * each other. A `filename` with `/` (a file of a dropped folder, `photos/2024/a.jpg`) keeps its folders,
+ * each segment sanitized ({@link sanitizeFilePath}). A name too long for S3's 1024-byte key limit is
+ * shortened, keeping its end (the extension), and never starts with `/`.
  */
 export function defaultObjectKey(filename: string, prefix: string = DEFAULT_KEY_PREFIX): string {
   const head = `${normalizeKeyPrefix(prefix)}${nanoid()}/`;
-  const name = sanitizeFileName(filename);
+  const name = sanitizeFilePath(filename);
   const room = MAX_KEY_BYTES - new TextEncoder().encode(head).byteLength;
   // The sanitized name is ASCII: one byte per character.
-  return head + (name.length > room ? name.slice(name.length - room) : name);
+  const kept = name.length > room ? name.slice(name.length - room).replace(/^\/+/, '') : name;
+  return head + (kept === '' ? 'file' : kept);
 }
 
 function invalidKey(key: string, why: string): UploadError {

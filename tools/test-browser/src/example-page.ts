@@ -6,9 +6,11 @@ export const EXAMPLE_SELECTORS = {
   fileInput: '[data-testid="file-input"]',
   upload: '[data-testid="upload"]',
   progressBar: '[data-testid="upload"] progress',
-  /** The row's own Cancel button (shown while uploading), not "Cancel all" nor the Pause beside it. */
+  /** The row's own Cancel button (shown while queued or uploading), not "Cancel all" nor Pause. */
   cancel: '[data-testid="upload"] [data-testid="cancel"]',
   objectUrl: '[data-testid="object-url"]',
+  /** The row's status as the user reads it (`Uploaded`, `Cancelled`, …); `data-status` holds the tracker's word. */
+  status: '[data-testid="upload"] [data-testid="status"]',
   error: '[data-testid="error"]',
   presigned: 'input[name="strategy"][value="presigned"]',
   temporaryToken: 'input[name="strategy"][value="temporary-token"]',

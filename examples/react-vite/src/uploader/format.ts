@@ -1,0 +1,56 @@
+import type { TrackedFileStatus, UploadSummary } from '@upbeam/upload-react';
+
+/** What each status reads as on the page. */
+export const STATUS_TEXT: Record<TrackedFileStatus, string> = {
+  queued: 'Waiting',
+  uploading: 'Uploading',
+  paused: 'Paused',
+  done: 'Uploaded',
+  error: 'Failed',
+  aborted: 'Cancelled',
+};
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/** Bytes as people read them: `840 B`, `1.2 MB` (powers of 1000, as file managers show sizes). */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < UNITS.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${UNITS[unit]}`;
+}
+
+/** Time left as people read it: `less than a second left`, `about 12 s left`, `about 3 min left`, `about 1 h 5 min left`. */
+export function formatTimeLeft(seconds: number): string {
+  if (seconds < 1) return 'less than a second left';
+  if (seconds < 60) return `about ${Math.ceil(seconds)} s left`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes < 60 ? `about ${minutes} min left` : `about ${Math.floor(minutes / 60)} h ${minutes % 60} min left`;
+}
+
+/** The line under the overall progress bar: files, percent, speed and time left. */
+export function summaryText(summary: UploadSummary, total: number): string {
+  const { count } = summary;
+  const parts = [`${count.done} of ${total} ${total === 1 ? 'file' : 'files'} uploaded`, `${Math.floor(summary.progress)}%`];
+  if (summary.bytesPerSecond > 0) parts.push(`${formatBytes(summary.bytesPerSecond)}/s`);
+  if (summary.secondsLeft !== undefined) parts.push(formatTimeLeft(summary.secondsLeft));
+  return parts.join(' · ');
+}
+
+/**
+ * What the live region says: a sentence per tenth of the way and per file ended, not per progress event
+ * (a screen reader would read every one).
+ */
+export function announcement(summary: UploadSummary, total: number): string {
+  const { count } = summary;
+  const active = count.queued + count.uploading + count.paused;
+  if (total === 0) return '';
+  if (active === 0) {
+    const failed = count.error > 0 ? `, ${count.error} failed` : '';
+    return `${count.done} of ${total} ${total === 1 ? 'file' : 'files'} uploaded${failed}.`;
+  }
+  return `Uploading: ${Math.floor(summary.progress / 10) * 10}%, ${count.done} of ${total} files done.`;
+}

@@ -1,0 +1,71 @@
+/**
+ * Files in flight at once by default: 3. A browser opens 6 connections per host (HTTP/1.1, as s3rver and
+ * many S3-compatible servers speak); three single-PUT files leave room for the preparation requests and the
+ * page's own. A multipart file sends `queueSize` parts (4) at once on its own, so more files in flight only
+ * queue on the same connections.
+ */
+export const DEFAULT_CONCURRENCY = 3;
+
+/** A job of the queue: starts one upload and settles when it ends (either way). */
+type Job = () => Promise<unknown>;
+
+/**
+ * Runs jobs in the order added, at most `limit` at a time (first in, first out). A job that settles frees
+ * its place for the next waiting one. Knows nothing of files: the tracker gives it jobs by id.
+ */
+export class UploadQueue {
+  #limit: number;
+  readonly #waiting = new Map<string, Job>();
+  readonly #running = new Set<string>();
+
+  /**
+   * @param limit - Jobs running at once, at least 1.
+   * @throws RangeError when `limit` is not an integer of at least 1.
+   */
+  constructor(limit: number = DEFAULT_CONCURRENCY) {
+    this.#limit = checkedLimit(limit);
+  }
+
+  /** Changes the limit; more jobs start at once when it grows (running ones are never stopped). */
+  setLimit(limit: number): void {
+    this.#limit = checkedLimit(limit);
+    this.#pump();
+  }
+
+  /** Adds a job under `id`: it starts at once when a place is free, else after the jobs added before it. */
+  add(id: string, job: Job): void {
+    this.#waiting.set(id, job);
+    this.#pump();
+  }
+
+  /** Drops the job `id` if it has not started; returns whether it was waiting. */
+  drop(id: string): boolean {
+    return this.#waiting.delete(id);
+  }
+
+  /** Jobs started and not yet settled. */
+  get running(): number {
+    return this.#running.size;
+  }
+
+  #pump(): void {
+    for (const [id, job] of this.#waiting) {
+      if (this.#running.size >= this.#limit) return;
+      this.#waiting.delete(id);
+      this.#running.add(id);
+      void job()
+        .catch(() => {
+          // The job reports its own failure (the tracker stores it on the file).
+        })
+        .finally(() => {
+          this.#running.delete(id);
+          this.#pump();
+        });
+    }
+  }
+}
+
+function checkedLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Concurrency must be an integer of at least 1, got ${limit}.`);
+  return limit;
+}

@@ -1,0 +1,201 @@
+'use client';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type ChangeEvent,
+  type ClipboardEvent as ReactClipboardEvent,
+  type DragEvent,
+  type HTMLAttributes,
+  type InputHTMLAttributes,
+  type KeyboardEvent,
+  type RefObject,
+} from 'react';
+import { checkFile, type FileRejection, type FileRules } from './file-rules';
+import { filesOfTransfer, pickedFile, type DroppedFile } from './folder-entries';
+
+export type { DroppedFile } from './folder-entries';
+
+/** Options of {@link useDropZone}: the rules checked before any request, and what to do with the files. */
+export interface DropZoneOptions extends FileRules {
+  /**
+   * Called after each drop, paste or pick with the files that pass the rules (a folder's files with their
+   * `path`, `photos/2024/a.jpg`) and those that do not, with why. Give the first to `addFiles` of `useS3Upload`.
+   */
+  onDrop: (accepted: DroppedFile[], rejected: FileRejection[]) => void;
+  /** Several files at once; when false, the first accepted file only (the others `too-many-files`). @default true */
+  multiple?: boolean;
+  /** The file dialog picks a folder (`webkitdirectory`): its files come with their `path`. @default false */
+  directory?: boolean;
+  /**
+   * Where pasted files are taken: `root` (the drop zone, which takes focus), `document` (anywhere on the
+   * page) or `false` (not at all).
+   * @default 'root'
+   */
+  paste?: 'root' | 'document' | false;
+  /** Takes no files and opens no dialog. @default false */
+  disabled?: boolean;
+}
+
+/** The props {@link DropZone.getRootProps} adds to the element that takes drops. */
+type RootProps = HTMLAttributes<HTMLElement>;
+
+/** The props {@link DropZone.getInputProps} gives the hidden `<input type="file">`. */
+type InputProps = InputHTMLAttributes<HTMLInputElement> & { ref: RefObject<HTMLInputElement | null> };
+
+/** What {@link useDropZone} returns (react-dropzone's names). */
+export interface DropZone {
+  /**
+   * Props for the element that takes drops and pastes: drag and drop handlers, `onPaste`, and, to be
+   * operable by keyboard, `role="button"`, `tabIndex={0}` and Enter or Space to open the file dialog, as a
+   * click does. Your own handlers in `props` run first. No style is set: style it from `isDragActive`.
+   */
+  getRootProps: (props?: RootProps) => RootProps;
+  /** Props for the `<input type="file">` rendered inside the root (hidden with an inline `display: none`). */
+  getInputProps: (props?: InputHTMLAttributes<HTMLInputElement>) => InputProps;
+  /** Whether files are being dragged over the root. */
+  isDragActive: boolean;
+  /** Opens the file dialog. */
+  open: () => void;
+}
+
+/** Whether a drag carries files (not text or a link dragged from the page). */
+const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
+
+/**
+ * A headless drop zone: drag and drop (folders included, their relative paths kept), paste, and a file
+ * dialog, with `accept` and size rules checked before any request. Follows react-dropzone's conventions
+ * (`getRootProps()`, `getInputProps()`, `isDragActive`, `open`); renders nothing and imposes no style.
+ *
+ * @example
+ * const { addFiles } = useS3Upload();
+ * const { getRootProps, getInputProps, isDragActive } = useDropZone({
+ *   accept: 'image/*', maxSize: 10 * 1024 * 1024, onDrop: (accepted) => addFiles(accepted),
+ * });
+ * return (
+ *   <div {...getRootProps({ className: isDragActive ? 'zone active' : 'zone' })}>
+ *     <input {...getInputProps()} />
+ *     Drop files here, paste them, or press to choose
+ *   </div>
+ * );
+ */
+export function useDropZone(options: DropZoneOptions): DropZone {
+  const { multiple = true, directory = false, paste = 'root', disabled = false, accept } = options;
+  const input = useRef<HTMLInputElement | null>(null);
+  // dragenter and dragleave fire for every child crossed: the drag is over the root while the count is above 0.
+  const depth = useRef(0);
+  const [isDragActive, setDragActive] = useState(false);
+  const latest = useRef(options);
+  latest.current = options;
+
+  const take = useCallback((files: DroppedFile[]) => {
+    const { onDrop, maxFiles, multiple: several = true } = latest.current;
+    const limit = several ? (maxFiles ?? Number.POSITIVE_INFINITY) : 1;
+    const accepted: DroppedFile[] = [];
+    const rejected: FileRejection[] = [];
+    for (const dropped of files) {
+      const broken = checkFile(dropped.file, latest.current);
+      if (broken) rejected.push({ ...dropped, ...broken });
+      else if (accepted.length >= limit) {
+        rejected.push({ ...dropped, code: 'too-many-files', message: `${dropped.file.name}: at most ${limit} files at once.` });
+      } else accepted.push(dropped);
+    }
+    if (accepted.length > 0 || rejected.length > 0) onDrop(accepted, rejected);
+  }, []);
+
+  const fromTransfer = useCallback(
+    (transfer: DataTransfer | null) => {
+      if (transfer) void filesOfTransfer(transfer).then(take);
+    },
+    [take],
+  );
+
+  const open = useCallback(() => {
+    if (!latest.current.disabled) input.current?.click();
+  }, []);
+
+  useEffect(() => {
+    if (paste !== 'document' || disabled) return;
+    const onPaste = (event: ClipboardEvent) => fromTransfer(event.clipboardData);
+    document.addEventListener('paste', onPaste);
+    return () => document.removeEventListener('paste', onPaste);
+  }, [paste, disabled, fromTransfer]);
+
+  const getRootProps = (props: RootProps = {}): RootProps => ({
+    role: 'button',
+    tabIndex: disabled ? -1 : 0,
+    'aria-disabled': disabled || undefined,
+    ...props,
+    onClick: (event) => {
+      props.onClick?.(event);
+      if (!event.defaultPrevented) open();
+    },
+    onKeyDown: (event: KeyboardEvent<HTMLElement>) => {
+      props.onKeyDown?.(event);
+      if (event.defaultPrevented || event.target !== event.currentTarget) return;
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        open();
+      }
+    },
+    onDragEnter: (event: DragEvent<HTMLElement>) => {
+      props.onDragEnter?.(event);
+      if (disabled || !carriesFiles(event)) return;
+      event.preventDefault();
+      depth.current += 1;
+      setDragActive(true);
+    },
+    onDragOver: (event: DragEvent<HTMLElement>) => {
+      props.onDragOver?.(event);
+      if (disabled || !carriesFiles(event)) return;
+      // Without preventDefault the browser refuses the drop (and opens the file in the tab instead).
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'copy';
+    },
+    onDragLeave: (event: DragEvent<HTMLElement>) => {
+      props.onDragLeave?.(event);
+      depth.current = Math.max(0, depth.current - 1);
+      if (depth.current === 0) setDragActive(false);
+    },
+    onDrop: (event: DragEvent<HTMLElement>) => {
+      props.onDrop?.(event);
+      event.preventDefault();
+      depth.current = 0;
+      setDragActive(false);
+      if (!disabled) fromTransfer(event.dataTransfer);
+    },
+    onPaste: (event: ReactClipboardEvent<HTMLElement>) => {
+      props.onPaste?.(event);
+      if (paste !== 'root' || disabled || event.clipboardData.files.length === 0) return;
+      event.preventDefault();
+      fromTransfer(event.clipboardData);
+    },
+  });
+
+  const getInputProps = (props: InputHTMLAttributes<HTMLInputElement> = {}): InputProps => ({
+    ...props,
+    ...(directory ? ({ webkitdirectory: '' } as InputHTMLAttributes<HTMLInputElement>) : {}),
+    ref: input,
+    type: 'file',
+    multiple,
+    ...(accept === undefined ? {} : { accept }),
+    disabled,
+    tabIndex: -1,
+    style: { display: 'none', ...props.style },
+    // The dialog's click bubbles to the root, whose onClick would open the dialog again.
+    onClick: (event) => {
+      props.onClick?.(event);
+      event.stopPropagation();
+    },
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      props.onChange?.(event);
+      const files = Array.from(event.target.files ?? [], pickedFile);
+      // Cleared so that picking the same file again fires onChange again.
+      event.target.value = '';
+      take(files);
+    },
+  });
+
+  return { getRootProps, getInputProps, isDragActive, open };
+}

@@ -25,7 +25,7 @@ import {
   type UploadRequestBody,
 } from '@upbeam/upload-protocol';
 import { UploadClientError } from './errors';
-import type { PrepareEndpoint } from './prepare';
+import type { PrepareEndpoint } from './types';
 
 /**
  * Files larger than this go multipart, in bytes (100 MiB): `@uppy/aws-s3`'s own default threshold.

@@ -20,6 +20,7 @@ import { checkUploadPolicy, defaultContentDisposition, type UploadPolicySettings
 import { createMultipartStorage } from './multipart-storage';
 import { createMultipartOperations, createMultipartTickets, type MultipartOperations } from './multipart-upload';
 import { createPartPresigner } from './part-presign';
+import { providerStsEndpoint, resolveProvider } from './providers';
 import { createObjectInspector, createReceipts, type ObjectInspector, type Receipts } from './upload-receipt';
 
 /**
@@ -146,7 +147,9 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   const issueToken = once((): TokenIssuer => {
     const env = processEnv();
     const roleArn = present(config.roleArn) ?? present(env.S3_UPLOAD_ROLE_ARN);
-    const stsEndpoint = present(config.stsEndpoint) ?? present(env.S3_UPLOAD_STS_ENDPOINT);
+    const givenStsEndpoint = present(config.stsEndpoint) ?? present(env.S3_UPLOAD_STS_ENDPOINT);
+    // Provider preset (providers.ts): refuses providers without STS, fills in a known STS endpoint.
+    const stsEndpoint = providerStsEndpoint(resolveProvider(config, env), { roleArn, stsEndpoint: givenStsEndpoint }, settings().endpoint);
     return createTokenIssuer(settings(), { ...config, roleArn, stsEndpoint });
   });
 

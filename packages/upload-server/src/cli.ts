@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npx @upbeam/upload-server doctor [--origin URL] [--temporary-token] [--key-prefix P] [--env-file F] [--json]`:
+ * `npx @upbeam/upload-server doctor [--origin URL] [--temporary-token] [--key-prefix P] [--dotenv F] [--json]`:
  * runs {@link diagnoseUploadConfig} with the `S3_UPLOAD_*` environment variables and prints the findings.
  * Exit code: 0 without a `fail`, 1 with one, 2 for a usage or settings error.
  */
@@ -15,7 +15,8 @@ Options:
   --origin <url>        origin of the app's pages, for the CORS check (env S3_UPLOAD_ORIGIN)
   --temporary-token     check the temporary-token strategy (default: when S3_UPLOAD_ROLE_ARN is set)
   --key-prefix <p>      the handler's keyPrefix (default next-s3-uploads/)
-  --env-file <path>     read variables from a .env file first (e.g. .env.local)
+  --dotenv <path>       read variables from a .env file first (e.g. .env.local)
+                        (not --env-file: Node 20 takes that option for itself wherever it appears)
   --json                print the findings as JSON
 `;
 
@@ -27,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
       origin: { type: 'string' },
       'temporary-token': { type: 'boolean' },
       'key-prefix': { type: 'string' },
-      'env-file': { type: 'string' },
+      dotenv: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -36,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return values.help ? 0 : 2;
   }
-  if (values['env-file'] !== undefined) process.loadEnvFile(values['env-file']);
+  if (values.dotenv !== undefined) process.loadEnvFile(values.dotenv);
   const findings = await diagnoseUploadConfig({
     origin: values.origin,
     temporaryToken: values['temporary-token'],

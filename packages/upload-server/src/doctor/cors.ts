@@ -34,13 +34,14 @@ export function completedRule(rule: CORSRule | undefined, origin: string): CORSR
     ...(have ?? []),
     ...need.filter((value) => !lower(have).includes(value.toLowerCase())),
   ];
+  const { AllowedOrigins, AllowedMethods, AllowedHeaders, ExposeHeaders, MaxAgeSeconds, ...other } = rule ?? {};
   return {
-    ...rule,
-    AllowedOrigins: rule?.AllowedOrigins ?? [origin],
-    AllowedMethods: union(rule?.AllowedMethods, ['GET', 'HEAD', ...REQUIRED_CORS_METHODS]),
-    AllowedHeaders: rule?.AllowedHeaders?.includes('*') ? rule.AllowedHeaders : ['*'],
-    ExposeHeaders: union(rule?.ExposeHeaders, REQUIRED_EXPOSE_HEADERS),
-    MaxAgeSeconds: rule?.MaxAgeSeconds ?? 3000,
+    AllowedOrigins: AllowedOrigins ?? [origin],
+    AllowedMethods: union(AllowedMethods, ['GET', 'HEAD', ...REQUIRED_CORS_METHODS]),
+    AllowedHeaders: AllowedHeaders?.includes('*') ? AllowedHeaders : ['*'],
+    ExposeHeaders: union(ExposeHeaders, REQUIRED_EXPOSE_HEADERS),
+    MaxAgeSeconds: MaxAgeSeconds ?? 3000,
+    ...other,
   };
 }
 

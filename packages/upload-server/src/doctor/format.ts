@@ -10,11 +10,18 @@ export function formatFindings(findings: Finding[]): string {
     if (finding.fix) {
       lines.push(`       fix: ${finding.fix.apply}`);
       if (finding.fix.json !== undefined) {
-        lines.push(...JSON.stringify(finding.fix.json, null, 2).split('\n').map((line) => `       ${line}`));
+        lines.push(...readableJson(finding.fix.json).split('\n').map((line) => `       ${line}`));
       }
     }
   }
   const count = (status: FindingStatus) => findings.filter((finding) => finding.status === status).length;
   lines.push(`${count('fail')} failed, ${count('warn')} warning(s), ${count('ok')} ok, ${count('skipped')} skipped.`);
   return lines.join('\n');
+}
+
+/** JSON indented by 2, with arrays of strings and numbers kept on one line (`["GET", "PUT"]`). */
+function readableJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/\[\s+((?:"[^"\n]*"|-?[\d.]+)(?:,\s+(?:"[^"\n]*"|-?[\d.]+))*)\s+\]/g, (_, items: string) =>
+    `[${items.split(/,\n\s*/).join(', ')}]`,
+  );
 }

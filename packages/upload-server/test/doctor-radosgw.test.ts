@@ -1,7 +1,7 @@
 import { CreateBucketCommand, PutBucketCorsCommand, PutBucketLifecycleConfigurationCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createUploadRole, radosgwS3Client } from '@upbeam/ceph-rgw';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { diagnoseUploadConfig, formatFindings, type Finding } from '../src/doctor/index';
+import { diagnoseUploadConfig, type Finding } from '../src/doctor/index';
 
 // The config doctor against Ceph radosgw: a bucket whose CORS rule does not expose ETag is reported with
 // the rule to apply; once that rule is applied, the CORS check passes.
@@ -44,7 +44,6 @@ afterAll(() => admin?.destroy());
 describe.skipIf(!connection)('config doctor against radosgw', () => {
   it('reports a CORS rule without ExposeHeader ETag, with the rule to apply, and passes once it is applied', async () => {
     const before = await diagnoseUploadConfig(settings());
-    console.log(formatFindings(before));
     expect(byCheck(before, 'bucket').status).toBe('ok');
     expect(byCheck(before, 'clock').status).toBe('ok');
     const cors = byCheck(before, 'cors');

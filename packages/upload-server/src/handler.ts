@@ -12,7 +12,7 @@ import type { BeforeUploadHook, BeforeUploadResult } from './hooks';
 import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey } from './object-key';
 import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
 import { readUploadRequest } from './request-body';
-import { resolveStorageSettings, resolveStsSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
+import { processEnv, resolveStorageSettings, resolveStsSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
 import { createStorageClient } from './storage-client';
 import { createRenewTickets, createTokenIssuer, type RenewTicketFields, type TokenIssuer, type TokenSettings } from './temporary-token';
 import type { Tickets } from './ticket';
@@ -20,6 +20,7 @@ import { checkUploadPolicy, defaultContentDisposition, type UploadPolicySettings
 import { createMultipartStorage } from './multipart-storage';
 import { createMultipartOperations, createMultipartTickets, type MultipartOperations } from './multipart-upload';
 import { createPartPresigner } from './part-presign';
+import { providerStsEndpoint, resolveProvider } from './providers';
 import { createObjectInspector, createReceipts, type ObjectInspector, type Receipts } from './upload-receipt';
 
 /**
@@ -145,7 +146,12 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   const settings = once(() => resolveStorageSettings(config));
   const client = once(() => createStorageClient(settings()));
   const presign = once((): Presigner => createPresigner(settings(), client()));
-  const issueToken = once((): TokenIssuer => createTokenIssuer(settings(), { ...config, ...resolveStsSettings(config) }));
+  const issueToken = once((): TokenIssuer => {
+    const sts = resolveStsSettings(config);
+    // Provider preset (providers.ts): refuses providers without STS, fills in a known STS endpoint.
+    const stsEndpoint = providerStsEndpoint(resolveProvider(config, processEnv()), sts, settings().endpoint);
+    return createTokenIssuer(settings(), { ...config, roleArn: sts.roleArn, stsEndpoint });
+  });
 
   const receipts = once((): Receipts => createReceipts(settings().secretAccessKey));
   const objects = once((): ObjectInspector => createObjectInspector(settings(), client()));

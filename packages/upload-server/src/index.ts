@@ -48,3 +48,12 @@ export type {
   UploadRequestBody,
   UploadStrategy,
 } from '@upbeam/upload-protocol';
+export {
+  applyProviderPreset,
+  PROVIDER_ENV,
+  PROVIDER_PRESETS,
+  type ProviderPreset,
+  type ProviderSettings,
+  type ProviderSts,
+  type StorageProvider,
+} from './providers';

@@ -1,10 +1,11 @@
 import { UploadError } from './errors';
+import { applyProviderPreset, type ProviderSettings } from './providers';
 
 /**
  * Storage settings of the handler. Each one left out is read from its environment variable
  * ({@link SETTING_ENV}).
  */
-export interface StorageSettings {
+export interface StorageSettings extends ProviderSettings {
   /** Access key id of the server's credentials. Env: `S3_UPLOAD_KEY`. */
   accessKeyId?: string;
   /** Secret access key of the server's credentials. Env: `S3_UPLOAD_SECRET`. */
@@ -111,10 +112,13 @@ export function present(value: string | undefined): string | undefined {
  * @throws {@link UploadError} `MISSING_SETTINGS` (500, logged, never sent to the browser) when any of
  *   access key, secret, bucket or region is absent, with the message
  *   `Upbeam: Missing ENVs S3_UPLOAD_KEY, ...` naming every missing variable; `INVALID_SETTINGS` when the
- *   bucket holds a '/' and is not an access-point ARN, the SSE-C key is not 32 bytes (or not base64), or
- *   `objectAcl` is not one of {@link OBJECT_ACLS}.
+ *   bucket holds a '/' and is not an access-point ARN, the SSE-C key is not 32 bytes (or not base64),
+ *   `objectAcl` is not one of {@link OBJECT_ACLS}, or the provider preset cannot be applied
+ *   ({@link applyProviderPreset}).
  */
-export function resolveStorageSettings(settings: StorageSettings = {}, env: Env = processEnv()): ResolvedStorageSettings {
+export function resolveStorageSettings(given: StorageSettings = {}, env: Env = processEnv()): ResolvedStorageSettings {
+  // Provider preset (providers.ts): fills endpoint, region and path style that neither code nor env set.
+  const settings = applyProviderPreset(given, env);
   const pick = (name: Exclude<TextSetting, 'roleArn' | 'stsEndpoint'>) => textSetting(settings, env, name);
   const missing = REQUIRED.filter((name) => pick(name) === undefined).map((name) => SETTING_ENV[name]);
   if (missing.length > 0) {

@@ -1,0 +1,100 @@
+import { GetBucketCorsCommand, type CORSRule } from '@aws-sdk/client-s3';
+import { errorName, httpStatus, type CheckContext, type Finding } from './finding';
+
+/**
+ * Methods a browser upload sends: PUT (presigned PUT, UploadPart), POST (Create/CompleteMultipartUpload),
+ * DELETE (AbortMultipartUpload: without it a cancelled upload leaves its parts billed).
+ */
+export const REQUIRED_CORS_METHODS = ['PUT', 'POST', 'DELETE'] as const;
+/** Response headers the browser must read: `ETag` (each part's, to complete a multipart upload) and `Retry-After` (the retry delay). */
+export const REQUIRED_EXPOSE_HEADERS = ['ETag', 'Retry-After'] as const;
+
+/** `AllowedOrigin` matches as S3 matches it: equal, `*`, or one `*` wildcard inside (`https://*.example.com`). */
+export function originMatches(pattern: string, origin: string): boolean {
+  if (pattern === '*' || pattern === origin) return true;
+  const star = pattern.indexOf('*');
+  if (star === -1) return false;
+  const head = pattern.slice(0, star);
+  const tail = pattern.slice(star + 1);
+  return origin.length >= head.length + tail.length && origin.startsWith(head) && origin.endsWith(tail);
+}
+
+const lower = (values: string[] | undefined) => (values ?? []).map((value) => value.toLowerCase());
+
+/** The rule storage applies to an upload PUT from `origin` (the first matching one), if any. */
+export function ruleFor(rules: CORSRule[], origin: string): CORSRule | undefined {
+  return rules.find(
+    (rule) => (rule.AllowedOrigins ?? []).some((pattern) => originMatches(pattern, origin)) && lower(rule.AllowedMethods).includes('put'),
+  );
+}
+
+/** The rule {@link ruleFor} found, completed with what an upload needs (its other settings kept). */
+export function completedRule(rule: CORSRule | undefined, origin: string): CORSRule {
+  const union = (have: string[] | undefined, need: readonly string[]) => [
+    ...(have ?? []),
+    ...need.filter((value) => !lower(have).includes(value.toLowerCase())),
+  ];
+  const { AllowedOrigins, AllowedMethods, AllowedHeaders, ExposeHeaders, MaxAgeSeconds, ...other } = rule ?? {};
+  return {
+    AllowedOrigins: AllowedOrigins ?? [origin],
+    AllowedMethods: union(AllowedMethods, ['GET', 'HEAD', ...REQUIRED_CORS_METHODS]),
+    AllowedHeaders: AllowedHeaders?.includes('*') ? AllowedHeaders : ['*'],
+    ExposeHeaders: union(ExposeHeaders, REQUIRED_EXPOSE_HEADERS),
+    MaxAgeSeconds: MaxAgeSeconds ?? 3000,
+    ...other,
+  };
+}
+
+/**
+ * Pure part of the CORS check: what the bucket's rules lack for uploads from `origin`.
+ * Missing rule, method or `ETag` fail (multipart uploads cannot complete: the client's `MISSING_ETAG`);
+ * missing `Retry-After` or request headers not `*` warn.
+ */
+export function judgeCors(rules: CORSRule[], origin: string, bucket: string): Finding {
+  const rule = ruleFor(rules, origin);
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  if (rule === undefined) {
+    problems.push(`no CORS rule allows PUT from ${origin}`);
+  } else {
+    const methods = lower(rule.AllowedMethods);
+    const missingMethods = REQUIRED_CORS_METHODS.filter((method) => !methods.includes(method.toLowerCase()));
+    if (missingMethods.length > 0) problems.push(`AllowedMethods lacks ${missingMethods.join(', ')}`);
+    const exposed = lower(rule.ExposeHeaders);
+    if (!exposed.includes('etag')) {
+      problems.push('ExposeHeaders lacks ETag (the browser cannot read part ETags: multipart uploads fail with MISSING_ETAG)');
+    }
+    if (!exposed.includes('retry-after')) warnings.push("ExposeHeaders lacks Retry-After (retries cannot follow storage's delay)");
+    if (!(rule.AllowedHeaders ?? []).includes('*')) warnings.push('AllowedHeaders is not "*" (Content-Type, x-amz-* headers may be refused at preflight)');
+  }
+  if (problems.length === 0 && warnings.length === 0) {
+    return { check: 'cors', status: 'ok', message: `CORS rule allows ${origin} with PUT, POST, DELETE and exposes ETag and Retry-After.` };
+  }
+  const rest = rules.filter((other) => other !== rule);
+  return {
+    check: 'cors',
+    status: problems.length > 0 ? 'fail' : 'warn',
+    message: `CORS for ${origin}: ${[...problems, ...warnings].join('; ')}.`,
+    fix: {
+      apply: `aws s3api put-bucket-cors --bucket ${bucket} --cors-configuration file://cors.json (or PutBucketCors), with cors.json:`,
+      json: { CORSRules: [completedRule(rule, origin), ...rest] },
+    },
+  };
+}
+
+/** GetBucketCors, judged for `origin` ({@link judgeCors}). Skipped without an origin. */
+export async function checkCors({ s3, settings }: CheckContext, origin: string | undefined): Promise<Finding> {
+  if (origin === undefined) {
+    return { check: 'cors', status: 'skipped', message: "No origin given (--origin, S3_UPLOAD_ORIGIN): the app's page origin, e.g. https://app.example.com." };
+  }
+  let rules: CORSRule[];
+  try {
+    rules = (await s3.send(new GetBucketCorsCommand({ Bucket: settings.bucket }))).CORSRules ?? [];
+  } catch (error) {
+    if (errorName(error) !== 'NoSuchCORSConfiguration' && httpStatus(error) !== 404) {
+      return { check: 'cors', status: 'warn', message: `GetBucketCors answered ${httpStatus(error) ?? ''} ${errorName(error)}: the CORS rule could not be read (the credentials may lack s3:GetBucketCORS).` };
+    }
+    rules = [];
+  }
+  return judgeCors(rules, origin, settings.bucket);
+}

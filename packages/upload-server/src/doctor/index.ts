@@ -1,0 +1,98 @@
+/**
+ * @module
+ * `@upbeam/upload-server/doctor`: checks the upload settings against the real bucket (credentials, region,
+ * CORS, lifecycle, clock, the temporary-token strategy) and says how to fix each problem.
+ */
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { UploadHandlerConfig } from '../handler';
+import { DEFAULT_KEY_PREFIX } from '../object-key';
+import { resolveProvider } from '../providers';
+import { present, processEnv, resolveStorageSettings, type Env } from '../settings';
+import { createStorageClient } from '../storage-client';
+import { checkBucket } from './bucket';
+import { checkClock } from './clock';
+import { checkCors } from './cors';
+import type { CheckContext, Finding, SeenHeaders } from './finding';
+import { checkLifecycle } from './lifecycle';
+import { checkTemporaryToken } from './temporary-token';
+
+export type { Finding, FindingStatus } from './finding';
+export { formatFindings } from './format';
+export { judgeCors, originMatches, REQUIRED_CORS_METHODS, REQUIRED_EXPOSE_HEADERS } from './cors';
+export { judgeLifecycle, ABORT_INCOMPLETE_AFTER_DAYS } from './lifecycle';
+export { MAX_CLOCK_SKEW_SECONDS } from './clock';
+
+/** What to check beyond the handler's own settings. */
+export interface DoctorOptions {
+  /** Origin of the app's pages, e.g. `https://app.example.com`, for the CORS check. Env: `S3_UPLOAD_ORIGIN`. Without it, CORS is skipped. */
+  origin?: string;
+  /**
+   * Check the temporary-token strategy (STS call and a probe upload: writes and deletes two 1-byte objects
+   * under `keyPrefix`). @default true when a role ARN is configured (`roleArn`, `S3_UPLOAD_ROLE_ARN`)
+   */
+  temporaryToken?: boolean;
+  /** Where settings fall back to. @default process.env */
+  env?: Env;
+}
+
+/**
+ * Runs every check against the real bucket with the handler's settings (the same `S3_UPLOAD_*` fallback)
+ * and returns one finding per check, in order: `bucket`, `clock`, `cors`, `lifecycle`, `temporary-token`.
+ * Never throws for a storage answer: a wrong setting is a `fail` finding. When the bucket check fails the
+ * others are `skipped`. Takes one HeadBucket, GetBucketCors and GetBucketLifecycleConfiguration, plus (token
+ * check) one STS call and two 1-byte PutObject/DeleteObject.
+ *
+ * @example
+ * const findings = await diagnoseUploadConfig({ ...handlerConfig, origin: 'https://app.example.com' });
+ * if (findings.some((finding) => finding.status === 'fail')) console.error(formatFindings(findings));
+ * @throws {@link UploadError} `MISSING_SETTINGS` / `INVALID_SETTINGS` as {@link createUploadHandler} would.
+ */
+export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorOptions = {}): Promise<Finding[]> {
+  const env = config.env ?? processEnv();
+  const settings = resolveStorageSettings(config, env);
+  const s3 = createStorageClient(settings);
+  let headers: SeenHeaders = {};
+  recordHeaders(s3, (seen) => (headers = seen));
+  const context: CheckContext = { settings, s3, lastHeaders: () => headers };
+  try {
+    const bucket = await checkBucket(context);
+    const clock = checkClock(context);
+    const roleArn = present(config.roleArn) ?? present(env.S3_UPLOAD_ROLE_ARN);
+    const wantsToken = config.temporaryToken ?? roleArn !== undefined;
+    if (bucket.status === 'fail') {
+      const skipped = (check: string): Finding => ({ check, status: 'skipped', message: 'Skipped: the bucket is not reachable.' });
+      return [bucket, clock, skipped('cors'), skipped('lifecycle'), skipped('temporary-token')];
+    }
+    const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
+    const origin = present(config.origin) ?? present(env.S3_UPLOAD_ORIGIN);
+    const cors = await checkCors(context, origin);
+    const lifecycle = await checkLifecycle(context, keyPrefix);
+    const token: Finding = wantsToken
+      ? await checkTemporaryToken(context, {
+          provider: resolveProvider(config, env),
+          token: { ...config, roleArn, stsEndpoint: present(config.stsEndpoint) ?? present(env.S3_UPLOAD_STS_ENDPOINT) },
+          keyPrefix,
+        })
+      : { check: 'temporary-token', status: 'skipped', message: 'Not checked: no role ARN configured (pass --temporary-token to check GetFederationToken).' };
+    return [bucket, clock, cors, lifecycle, token];
+  } finally {
+    s3.destroy();
+  }
+}
+
+/** Keeps the raw headers of each storage answer, error answers included (before the SDK parses them). */
+function recordHeaders(s3: S3Client, record: (headers: SeenHeaders) => void): void {
+  // A deserialize-step middleware placed after the SDK's deserializer: it sees the raw HTTP response.
+  // Typed by hand: the SDK's middleware types live in @smithy/types, not a dependency of this package.
+  type Next = (args: unknown) => Promise<{ response: unknown }>;
+  const middleware = (next: Next) => async (args: unknown) => {
+    const result = await next(args);
+    const response = result.response as { headers?: Record<string, string> };
+    const headers: SeenHeaders = {};
+    for (const [name, value] of Object.entries(response.headers ?? {})) headers[name.toLowerCase()] = value;
+    record(headers);
+    return result;
+  };
+  s3.middlewareStack.addRelativeTo(middleware as never, { relation: 'after', toMiddleware: 'deserializerMiddleware', name: 'upbeamDoctorHeaders' },
+  );
+}

@@ -1,0 +1,188 @@
+import { UploadError } from './errors';
+import { present, type Env, type StorageSettings } from './settings';
+
+/** A storage provider with a preset: its endpoint shape, region and addressing style. */
+export type StorageProvider = 'aws' | 'r2' | 'b2' | 'digitalocean' | 'minio' | 'ceph' | 'wasabi';
+
+/** Settings that pick a provider preset. */
+export interface ProviderSettings {
+  /**
+   * Fills in the endpoint, region and path style of a provider (see {@link PROVIDER_PRESETS}); an
+   * `endpoint`, `region` or `forcePathStyle` given in code or in its env variable wins over the preset.
+   * Env: `S3_UPLOAD_PROVIDER`.
+   * @default none: every setting is given by hand
+   */
+  provider?: StorageProvider;
+  /** Cloudflare account id, for the R2 endpoint `https://{accountId}.r2.cloudflarestorage.com`. Env: `S3_UPLOAD_ACCOUNT_ID`. */
+  accountId?: string;
+}
+
+/** What a provider offers for the temporary-token strategy (STS), as its documentation says. */
+export type ProviderSts =
+  /** AWS STS: GetFederationToken, or AssumeRole with `roleArn`. */
+  | 'federation-token-or-assume-role'
+  /** STS AssumeRole only: `roleArn` is required (GetFederationToken is AWS's alone). */
+  | 'assume-role'
+  /** No STS API: the temporary-token strategy is refused. */
+  | 'none';
+
+/** One provider's preset. */
+export interface ProviderPreset {
+  /**
+   * Endpoint template: `{region}` and `{accountId}` are filled in. Absent: AWS's own endpoints (`aws`), or
+   * an endpoint the app gives (`minio`, `ceph`: self-hosted, no fixed address).
+   */
+  endpoint?: string;
+  /** Region used when none is given; absent when the app must choose one. */
+  region?: string;
+  /** `{endpoint}/{bucket}/{key}` addressing instead of `{bucket}.{host}`. */
+  forcePathStyle: boolean;
+  /** The provider's STS, as documented. */
+  sts: ProviderSts;
+  /** STS endpoint used when `stsEndpoint` is not given: the storage endpoint itself when `'storage'`. */
+  stsEndpoint?: string | 'storage';
+}
+
+/**
+ * The presets. Sources (documentation read 2026-11):
+ * - `aws`: SDK's own endpoints, virtual-hosted style; STS GetFederationToken and AssumeRole.
+ * - `r2`: `https://{accountId}.r2.cloudflarestorage.com`, region `auto` (Cloudflare R2 "S3 API
+ *   compatibility": empty and `us-east-1` alias to `auto`). R2's temporary credentials come from Cloudflare's
+ *   REST API (`/accounts/{id}/r2/temp-access-credentials`, R2 docs "Temporary credentials"), not from an STS
+ *   endpoint: refused.
+ * - `b2`: `https://s3.{region}.backblazeb2.com` (Backblaze "Call the S3-Compatible API"; region like
+ *   `us-west-004`). Backblaze documents an IAM/STS API with AssumeRole, in early/limited access (2026, via
+ *   its Sales team): allowed with `roleArn` and `stsEndpoint`, which Upbeam cannot guess.
+ * - `digitalocean`: `https://{region}.digitaloceanspaces.com`. No STS is documented that we found; not
+ *   verified either way, so not refused: AssumeRole with `roleArn` and `stsEndpoint` if your account has one.
+ * - `wasabi`: `https://s3.{region}.wasabisys.com`; STS GetSessionToken and AssumeRole at
+ *   `https://sts.wasabisys.com` (Wasabi "Using Temporary Security Credentials With Wasabi STS"); AssumeRole
+ *   needs a sub-user's keys, not the root's.
+ * - `minio`, `ceph`: the endpoint you give (`S3_UPLOAD_ENDPOINT`), path style; STS AssumeRole at the same
+ *   endpoint (MinIO STS; Ceph radosgw "STS", measured on radosgw 16: GetFederationToken answers 405).
+ */
+export const PROVIDER_PRESETS: Readonly<Record<StorageProvider, ProviderPreset>> = {
+  aws: { forcePathStyle: false, sts: 'federation-token-or-assume-role' },
+  r2: { endpoint: 'https://{accountId}.r2.cloudflarestorage.com', region: 'auto', forcePathStyle: false, sts: 'none' },
+  b2: { endpoint: 'https://s3.{region}.backblazeb2.com', forcePathStyle: false, sts: 'assume-role' },
+  digitalocean: { endpoint: 'https://{region}.digitaloceanspaces.com', forcePathStyle: false, sts: 'assume-role' },
+  wasabi: {
+    endpoint: 'https://s3.{region}.wasabisys.com',
+    forcePathStyle: false,
+    sts: 'assume-role',
+    stsEndpoint: 'https://sts.wasabisys.com',
+  },
+  minio: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage' },
+  ceph: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage' },
+};
+
+/** Env variables of the provider settings. */
+export const PROVIDER_ENV = { provider: 'S3_UPLOAD_PROVIDER', accountId: 'S3_UPLOAD_ACCOUNT_ID' } as const;
+
+function isProvider(value: string): value is StorageProvider {
+  return Object.hasOwn(PROVIDER_PRESETS, value);
+}
+
+/**
+ * The provider chosen in code or by `S3_UPLOAD_PROVIDER`, if any.
+ * @throws {@link UploadError} `INVALID_SETTINGS` (500, logged) for an unknown name.
+ */
+export function resolveProvider(settings: ProviderSettings, env: Env): StorageProvider | undefined {
+  const name = present(settings.provider) ?? present(env[PROVIDER_ENV.provider]);
+  if (name === undefined) return undefined;
+  const normalized = name.trim().toLowerCase();
+  if (!isProvider(normalized)) {
+    throw new UploadError(
+      'INVALID_SETTINGS',
+      `Unknown storage provider "${name}": use one of ${Object.keys(PROVIDER_PRESETS).join(', ')}.`,
+    );
+  }
+  return normalized;
+}
+
+/**
+ * The storage settings with the provider preset's endpoint, region and path style filled in where neither
+ * the code nor the env variable (`S3_UPLOAD_ENDPOINT`, `S3_UPLOAD_REGION`, `S3_UPLOAD_FORCE_PATH_STYLE`) gives
+ * them. Without a provider the settings are returned unchanged.
+ * @throws {@link UploadError} `INVALID_SETTINGS` (500, logged) for an unknown provider, an R2 preset without
+ *   `accountId`, a `{region}` endpoint without a region, or `minio`/`ceph` without an endpoint.
+ */
+export function applyProviderPreset<T extends StorageSettings & ProviderSettings>(settings: T, env: Env): T {
+  const provider = resolveProvider(settings, env);
+  if (provider === undefined) return settings;
+  const preset = PROVIDER_PRESETS[provider];
+  const region = present(settings.region) ?? present(env.S3_UPLOAD_REGION) ?? preset.region;
+  const givenEndpoint = present(settings.endpoint) ?? present(env.S3_UPLOAD_ENDPOINT);
+  const pathStyleGiven = settings.forcePathStyle !== undefined || present(env.S3_UPLOAD_FORCE_PATH_STYLE) !== undefined;
+  const endpoint = givenEndpoint ?? presetEndpoint(provider, preset, { ...settings, region }, env);
+  return {
+    ...settings,
+    ...(region === undefined ? {} : { region }),
+    ...(endpoint === undefined ? {} : { endpoint }),
+    ...(pathStyleGiven ? {} : { forcePathStyle: preset.forcePathStyle }),
+  };
+}
+
+function presetEndpoint(provider: StorageProvider, preset: ProviderPreset, settings: ProviderSettings & { region?: string }, env: Env) {
+  if (provider === 'minio' || provider === 'ceph') {
+    throw new UploadError('INVALID_SETTINGS', `Provider "${provider}" is self-hosted: set its endpoint (S3_UPLOAD_ENDPOINT).`);
+  }
+  if (preset.endpoint === undefined) return undefined;
+  let endpoint = preset.endpoint;
+  if (endpoint.includes('{accountId}')) {
+    const accountId = present(settings.accountId) ?? present(env[PROVIDER_ENV.accountId]);
+    if (accountId === undefined) {
+      throw new UploadError('INVALID_SETTINGS', `Provider "${provider}" needs your account id (accountId, S3_UPLOAD_ACCOUNT_ID).`);
+    }
+    endpoint = endpoint.replace('{accountId}', encodeURIComponent(accountId));
+  }
+  if (endpoint.includes('{region}')) {
+    if (settings.region === undefined) {
+      throw new UploadError('INVALID_SETTINGS', `Provider "${provider}" needs a region (S3_UPLOAD_REGION), e.g. for ${preset.endpoint}.`);
+    }
+    endpoint = endpoint.replace('{region}', encodeURIComponent(settings.region));
+  }
+  return endpoint;
+}
+
+/**
+ * The STS endpoint the temporary-token strategy should use with this provider, after checking that the
+ * provider has STS. Called when the handler builds its token issuer, i.e. at the first temporary-token
+ * request (settings are resolved lazily), so a refusal is a 500 `Internal Server Error` answered to that
+ * request and logged through `onError` with the message below; presigned uploads keep working.
+ *
+ * @param given - `roleArn` and `stsEndpoint` from code or env.
+ * @param storageEndpoint - The resolved storage endpoint (for `minio`/`ceph`, whose STS is the same address).
+ * @returns The `stsEndpoint` to use (the given one, else the preset's, else undefined: the SDK's default).
+ * @throws {@link UploadError} `INVALID_SETTINGS`: the provider documents no STS (`r2`), or it has STS
+ *   AssumeRole only and `roleArn` (`S3_UPLOAD_ROLE_ARN`) is missing, or (`b2`, `digitalocean`) no
+ *   `stsEndpoint` is given.
+ */
+export function providerStsEndpoint(
+  provider: StorageProvider | undefined,
+  given: { roleArn?: string; stsEndpoint?: string },
+  storageEndpoint: string | undefined,
+): string | undefined {
+  if (provider === undefined) return given.stsEndpoint;
+  const preset = PROVIDER_PRESETS[provider];
+  if (preset.sts === 'none') {
+    throw new UploadError(
+      'INVALID_SETTINGS',
+      `Provider "${provider}" has no STS endpoint, so the temporary-token strategy cannot work there: use the presigned strategy (multipart included).`,
+    );
+  }
+  if (preset.sts === 'assume-role' && given.roleArn === undefined) {
+    throw new UploadError(
+      'INVALID_SETTINGS',
+      `Provider "${provider}" offers STS AssumeRole only (GetFederationToken is AWS's): set roleArn (S3_UPLOAD_ROLE_ARN) for the temporary-token strategy.`,
+    );
+  }
+  if (given.stsEndpoint !== undefined) return given.stsEndpoint;
+  if (preset.stsEndpoint === 'storage') return storageEndpoint;
+  if (preset.stsEndpoint !== undefined) return preset.stsEndpoint;
+  if (provider === 'aws') return undefined;
+  throw new UploadError(
+    'INVALID_SETTINGS',
+    `Provider "${provider}" has no documented public STS endpoint: set stsEndpoint (S3_UPLOAD_STS_ENDPOINT) for the temporary-token strategy.`,
+  );
+}

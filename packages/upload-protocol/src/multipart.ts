@@ -136,6 +136,8 @@ export interface CompleteMultipartResponse {
   key: string;
   /** The object's ETag, in quotes (S3 and radosgw: `"{md5 of the part MD5s}-{parts}"`; s3rver: a plain MD5). */
   etag: string;
+  /** What the server's completion hook returned (JSON), when it has one and it returned something. */
+  serverData?: unknown;
 }
 
 /** Answer to `abort`: no part of the upload is left on storage. */

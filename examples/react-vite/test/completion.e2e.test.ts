@@ -80,10 +80,11 @@ interface PageResult {
 }
 
 /** `uploadFile` in the page, of a file of `size` bytes made there, with these options (JSON). */
-function uploadInPage(page: TestPage, size: number, options: Record<string, unknown>): Promise<PageResult> {
-  return page.evaluate(
+async function uploadInPage(page: TestPage, size: number, options: Record<string, unknown>): Promise<PageResult> {
+  return await page.evaluate(
     async ([size, options]) => {
-      const { uploadFile } = (window as unknown as { upbeam: typeof import('@upbeam/upload-client') }).upbeam;
+      type Client = { uploadFile(file: File, options: object): Promise<unknown> };
+      const { uploadFile } = (window as unknown as { upbeam: Client }).upbeam;
       const bytes = Uint8Array.from({ length: size }, (_, i) => (i * 31) % 251);
       const file = new File([bytes], 'photo.jpg', { type: 'image/jpeg' });
       return JSON.parse(JSON.stringify(await uploadFile(file, options))) as PageResult;

@@ -208,13 +208,16 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
     const decided = await authorize(body, request);
     const key = decided.key ?? (config.key ? await config.key(body, request) : defaultObjectKey(body.filename, keyPrefix));
     assertValidObjectKey(key, keyPrefix);
-    if (key.startsWith(COMPLETION_MARKER_PREFIX)) throw new UploadError('INVALID_OBJECT_KEY', `Object keys under "${COMPLETION_MARKER_PREFIX}" hold completion markers.`);
+    if (key.startsWith(COMPLETION_MARKER_PREFIX)) {
+      throw new UploadError('INVALID_OBJECT_KEY', `Object keys under "${COMPLETION_MARKER_PREFIX}" hold completion markers.`);
+    }
     const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
     return { key, contentDisposition, metadata: decided.metadata };
   };
 
   /** Storage cannot bind a size or type to credentials: they are checked at completion, as the hook runs there. */
-  const tokenNeedsReceipt = config.maxFileSize !== undefined || config.allowedContentTypes !== undefined || config.onUploadComplete !== undefined;
+  const tokenNeedsReceipt =
+    config.maxFileSize !== undefined || config.allowedContentTypes !== undefined || config.onUploadComplete !== undefined;
 
   const renewTickets = once((): Tickets<RenewTicketFields> => createRenewTickets(settings().secretAccessKey));
 

@@ -1,10 +1,18 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createTestBucket } from '@upbeam/ceph-rgw';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import type { CompletedPart, MultipartUploadResponse, SignedPart } from '@upbeam/upload-protocol';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createUploadHandler, UploadError, type UploadCompleteContext, type UploadHandler, type UploadHandlerConfig } from '../src/index';
+import {
+  COMPLETION_CLAIM_SECONDS,
+  COMPLETION_MARKER_PREFIX,
+  createUploadHandler,
+  UploadError,
+  type UploadCompleteContext,
+  type UploadHandler,
+  type UploadHandlerConfig,
+} from '../src/index';
 
 // `onUploadComplete` against real S3-compatible servers on 127.0.0.1: the browser's requests are made with
 // Node's fetch (PUT to the presigned URL, the parts, the completion report), the handler checks the object
@@ -198,6 +206,39 @@ describe.each(storages)('onUploadComplete against $name', ({ start, conditionalC
     if (conditionalCreate) expect(again).toEqual(first);
     else expect(again.status).toBe(404);
     expect(calls.slice(before)).toHaveLength(1);
+  });
+
+  /** The marker key of the object stored at `key`, as the handler names it (SHA-256 of bucket, key, ETag, Last-Modified). */
+  async function markerKey(key: string) {
+    const head = await admin.send(new HeadObjectCommand({ Bucket: storage.bucket, Key: key }));
+    const identity = `${storage.bucket}\n${key}\n${head.ETag}\n${head.LastModified!.toISOString()}`;
+    return `${COMPLETION_MARKER_PREFIX}${createHash('sha256').update(identity).digest('base64url')}.json`;
+  }
+
+  it(`a claim older than ${COMPLETION_CLAIM_SECONDS} s (an instance that stopped mid-hook) is taken over: the hook runs`, async () => {
+    const before = calls.length;
+    const { key, receipt } = await putPresigned(600);
+    const stale = { state: 'running', claimedAt: Date.now() - (COMPLETION_CLAIM_SECONDS + 1) * 1000 };
+    await admin.send(new PutObjectCommand({ Bucket: storage.bucket, Key: await markerKey(key), Body: JSON.stringify(stale) }));
+    const answer = await complete(key, receipt);
+    expect(answer.status).toBe(200);
+    expect(calls.length).toBe(before + 1);
+  });
+
+  it('a report that finds the hook running elsewhere for over 10 s gets 409 COMPLETION_IN_PROGRESS, then the answer once stored', async () => {
+    const before = calls.length;
+    const { key, receipt } = await putPresigned(700);
+    const Key = await markerKey(key);
+    await admin.send(new PutObjectCommand({ Bucket: storage.bucket, Key, Body: JSON.stringify({ state: 'running', claimedAt: Date.now() }) }));
+    const waiting = await complete(key, receipt);
+    expect(waiting).toEqual({
+      status: 409,
+      body: { code: 'COMPLETION_IN_PROGRESS', error: 'This upload is being completed by another request: ask again in a few seconds.' },
+    });
+    const done = { state: 'done', claimedAt: Date.now(), serverData: { photoId: 'from-the-other-instance' } };
+    await admin.send(new PutObjectCommand({ Bucket: storage.bucket, Key, Body: JSON.stringify(done) }));
+    expect((await complete(key, receipt)).body.serverData).toEqual({ photoId: 'from-the-other-instance' });
+    expect(calls.length).toBe(before);
   });
 
   it('refuses to prepare a key under the completion markers', async () => {

@@ -36,6 +36,7 @@ describe.each(storages)('onUploadComplete against $name', ({ start, conditionalC
   /** Every call of the hook, in order. */
   const calls: Omit<UploadCompleteContext, 'request'>[] = [];
   let hook: UploadHandlerConfig['onUploadComplete'];
+  let config: UploadHandlerConfig;
   let handler: UploadHandler;
   const logged: unknown[] = [];
 
@@ -48,13 +49,14 @@ describe.each(storages)('onUploadComplete against $name', ({ start, conditionalC
       await new Promise((resolve) => setTimeout(resolve, 300));
       return { photoId: `photo-${calls.length}`, size: context.size };
     };
-    handler = createUploadHandler({
+    config = {
       ...storage.handlerSettings,
       maxFileSize: 20 * MiB,
       onBeforeUpload: () => ({ metadata: { 'user-id': '42' } }),
       onUploadComplete: (context) => hook!(context),
       onError: (error) => logged.push(error),
-    });
+    };
+    handler = createUploadHandler(config);
   });
   afterAll(async () => {
     admin?.destroy();
@@ -111,10 +113,12 @@ describe.each(storages)('onUploadComplete against $name', ({ start, conditionalC
     expect(calls.length).toBe(before + 1);
   });
 
-  it(`concurrent reports of one upload: ${conditionalCreate ? 'the hook runs once, all get its answer' : 'each gets an answer (s3rver ignores If-None-Match: dedupe on idempotencyKey)'}`, async () => {
+  it(`concurrent reports of one upload to three instances: ${conditionalCreate ? 'the hook runs once, all get its answer' : 'each gets an answer (s3rver ignores If-None-Match: dedupe on idempotencyKey)'}`, async () => {
     const before = calls.length;
     const { key, receipt } = await putPresigned(2000);
-    const answers = await Promise.all([complete(key, receipt), complete(key, receipt), complete(key, receipt)]);
+    // Three instances behind a load balancer: three handlers, nothing shared but storage.
+    const instances = [handler, createUploadHandler(config), createUploadHandler(config)];
+    const answers = await Promise.all(instances.map((instance) => call({ strategy: 'presigned', complete: { key, receipt } }, {}, instance)));
     for (const answer of answers) expect(answer.status).toBe(200);
     const ran = calls.slice(before);
     expect(new Set(ran.map((context) => context.idempotencyKey)).size).toBe(1);

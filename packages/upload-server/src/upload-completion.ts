@@ -146,7 +146,9 @@ export function createCompletion(deps: CompletionDependencies): Completion {
       const answer = await client.send(new GetObjectCommand({ Bucket, Key }));
       return JSON.parse(await answer.Body!.transformToString()) as Marker;
     } catch (error) {
-      if (statusOf(error) === 404) return undefined;
+      // S3 answers 403, not 404, for a missing key when the credentials lack s3:ListBucket; the HEAD of the
+      // object has just shown that they may read the bucket, so 403 here is a marker not written yet.
+      if (statusOf(error) === 404 || statusOf(error) === 403) return undefined;
       throw error;
     }
   };

@@ -6,6 +6,7 @@
 import {
   MAX_PARTS_PER_SIGN_REQUEST,
   type CompletedPart,
+  type CompleteMultipartResponse,
   type ListPartsResponse,
   type MultipartRequest,
   type MultipartUploadResponse,
@@ -29,8 +30,16 @@ function operate<T>(upload: UploadContext, multipart: MultipartRequest, extra: O
   return postToEndpoint<T>(upload, { ...extra, marker: { strategy: 'presigned', multipart } });
 }
 
-/** The part engine's requests of the presigned multipart upload with this ticket. */
-export function presignedBackend(upload: UploadContext, ticket: string): MultipartBackend {
+/** Where the `complete` answer's `serverData` is put (what the server's completion hook returned). */
+export interface CompletionAnswer {
+  serverData?: unknown;
+}
+
+/**
+ * The part engine's requests of the presigned multipart upload with this ticket; `completed` receives the
+ * `complete` answer's `serverData`.
+ */
+export function presignedBackend(upload: UploadContext, ticket: string, completed: CompletionAnswer = {}): MultipartBackend {
   return {
     signBatchSize: MAX_PARTS_PER_SIGN_REQUEST,
     async signParts(partNumbers, signal) {
@@ -40,7 +49,8 @@ export function presignedBackend(upload: UploadContext, ticket: string): Multipa
     async complete(parts: CompletedPart[], signal) {
       const watch = completionWatch();
       try {
-        await operate(upload, { action: 'complete', ticket, parts }, { signal, onRetry: watch.onRetry });
+        const answer = await operate<CompleteMultipartResponse>(upload, { action: 'complete', ticket, parts }, { signal, onRetry: watch.onRetry });
+        completed.serverData = answer.serverData;
       } catch (error) {
         if (!watch.completedBefore(error)) throw error;
       }
@@ -52,8 +62,8 @@ export function presignedBackend(upload: UploadContext, ticket: string): Multipa
   };
 }
 
-/** How the presigned strategy creates and reopens a multipart upload. */
-export function presignedStarter(upload: UploadContext): MultipartStarter {
+/** How the presigned strategy creates and reopens a multipart upload; `completed` as {@link presignedBackend}'s. */
+export function presignedStarter(upload: UploadContext, completed: CompletionAnswer): MultipartStarter {
   return {
     strategy: 'presigned',
     async create(partSize) {
@@ -70,7 +80,7 @@ export function presignedStarter(upload: UploadContext): MultipartStarter {
         ticketExpiresAt: Date.parse(created.ticketExpiresAt),
         parts: [],
       };
-      return { backend: presignedBackend(upload, created.ticket), record };
+      return { backend: presignedBackend(upload, created.ticket, completed), record };
     },
     async reopen(record): Promise<OpenedUpload | undefined> {
       // A minute of margin: the ticket must outlive the request that uses it.
@@ -85,7 +95,7 @@ export function presignedStarter(upload: UploadContext): MultipartStarter {
         if (answerCode !== 'NOT_SUPPORTED') throw error;
       }
       const parts = stored.map(({ partNumber, etag }) => ({ partNumber, etag }));
-      return { backend: presignedBackend(upload, record.ticket), record: { ...record, parts } };
+      return { backend: presignedBackend(upload, record.ticket, completed), record: { ...record, parts } };
     },
   };
 }

@@ -5,6 +5,7 @@
  * that only uses presigned URLs never downloads it.
  */
 import { UPLOAD_STRATEGIES, type TemporaryTokenUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
+import { reportCompletion } from './complete-upload';
 import { UploadClientError } from './errors';
 import { runMultipart } from './multipart-run';
 import { usesMultipart } from './multipart-threshold';
@@ -66,8 +67,9 @@ async function putWholeFile(upload: UploadContext, session: TokenSession): Promi
  * Checks the strategy (`uploadFile` sends every strategy but `presigned` here) and the multipart options
  * before any request; asks the endpoint for temporary credentials; sends the file (one PutObject below
  * `multipartThreshold`, else a multipart upload, resumed when `resume` kept one); sets the tags; then, when
- * the server limits the size (its answer holds a `receipt`), tells it the object is stored so that it
- * checks the size (`_upload.complete`; the server deletes an object that is too large).
+ * the server limits the size or type or has a completion hook (its answer holds a `receipt`), tells it the
+ * object is stored (`_upload.complete`): it checks the object (deletes one that breaks the limits) and
+ * answers its hook's `serverData`.
  *
  * @returns `{ url, bucket, key }`, `url` the object's address (SPEC 7.4).
  * @throws as `uploadFile`.
@@ -91,8 +93,8 @@ export async function uploadWithTemporaryToken(upload: UploadContext): Promise<U
     await putWholeFile(upload, session);
   }
   if (settings.tags.length > 0) await session.putObjectTagging(settings.tags, options.signal);
-  // A server with a size limit checks the stored object now (storage cannot bind a size to credentials).
+  // A server with a size or type limit checks the stored object now (storage cannot bind them to
+  // credentials), and runs its completion hook.
   const { key, bucket, receipt } = session.prepared;
-  if (receipt) await postToEndpoint(upload, { marker: { ...MARKER, complete: { key, receipt } } });
-  return { url: session.objectUrl, bucket, key };
+  return reportCompletion(upload, 'temporary-token', receipt, { url: session.objectUrl, bucket, key });
 }

@@ -1,5 +1,6 @@
 import { FALLBACK_CONTENT_TYPE, OBJECT_CACHE_CONTROL, type PresignedUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
+import { reportCompletion } from './complete-upload';
 import { usesMultipart } from './multipart-threshold';
 import { postToEndpoint } from './prepare';
 import { monotonicProgress } from './progress';
@@ -14,14 +15,16 @@ const PRESIGNED_FIELDS = ['key', 'bucket', 'url'];
  * The presigned strategy: prepare, then PUT the file to the signed URL. A PUT that fails on the network
  * or with a retryable answer is sent again after the backoff (the browser starts the body from byte 0;
  * reported progress holds); a PUT refused because the URL expired is prepared again first, at once.
- * @returns the stored object: the signed URL without its query string (the signature), bucket and key.
+ * Then, when the answer held a `receipt`, reports completion to the server (its hook's `serverData`).
+ * @returns the stored object: the signed URL without its query string (the signature), bucket, key and
+ *   `serverData` when the server's hook returned some.
  */
 async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
   const { file, options } = upload;
   let prepared: PresignedUploadResponse | undefined;
   let expiresAt = 0;
   let expired = false;
-  const { url, bucket, key } = await withRetries(
+  const { url, bucket, key, receipt } = await withRetries(
     async () => {
       expired = false;
       if (!prepared) {
@@ -43,7 +46,7 @@ async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
     // A fresh URL needs no wait; a preparation that failed has used its own attempts already.
     (error, retryNumber) => (expired ? 0 : prepared && retryDelay(error, retryNumber)),
   );
-  return { url: url.split('?')[0]!, bucket, key };
+  return reportCompletion(upload, 'presigned', receipt, { url: url.split('?')[0]!, bucket, key });
 }
 
 /**
@@ -54,7 +57,10 @@ async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
  * The multipart engine and the temporary-token strategy are loaded with `import()` on first use, so a
  * page that only sends small files with presigned URLs never downloads them.
  *
- * @returns `{ url, bucket, key }` of the stored object.
+ * When the server has a completion hook (its answer holds a `receipt`, or it is a multipart upload), the
+ * upload ends with a completion request and the hook's answer is the result's `serverData`.
+ *
+ * @returns `{ url, bucket, key, serverData? }` of the stored object.
  * @throws `AbortError` DOMException with message `Upload aborted.` when `signal` aborts (at any stage; a
  *   multipart upload is aborted on storage first, unless `leavePartsOnError`).
  * @throws {@link UploadClientError}: `INVALID_OPTIONS` before any request to the endpoint or storage (part

@@ -27,9 +27,9 @@ export interface UploadRequestBody {
 /**
  * The `_upload` marker of a request body: the strategy, and at most one operation.
  * - none: prepare an upload (a presigned PUT URL, or temporary credentials).
- * - `complete`: sent after a temporary-token upload to a server that limits the size: the key and the
- *   `receipt` of the preparation answer, so that the server checks the stored object (HEAD) and deletes it
- *   if it is larger than allowed.
+ * - `complete`: sent once the object is stored, when the preparation answer held a `receipt` (either
+ *   strategy): the key and that receipt, so that the server checks the stored object (HEAD), deletes it if
+ *   it breaks the size or type limits, and runs its completion hook. Answer: {@link UploadCompleteResponse}.
  * - `multipart` (presigned strategy): an operation of a presigned multipart upload.
  * - `renew` (temporary-token strategy): fresh credentials for the same key.
  */
@@ -65,6 +65,11 @@ export interface PresignedUploadResponse extends PreparedUploadBase {
    * Cache-Control = {@link OBJECT_CACHE_CONTROL}.
    */
   headers?: Record<string, string>;
+  /**
+   * Present when the server wants to hear that the object is stored (it has a completion hook): the browser
+   * sends it back in `_upload.complete` after the PUT. Opaque; HMAC-signed for `key`.
+   */
+  receipt?: string;
 }
 
 /**
@@ -96,8 +101,9 @@ export interface TemporaryTokenUploadResponse extends PreparedUploadBase {
   /** User metadata (`x-amz-meta-*`) to store the object with, when the server sets some. */
   metadata?: Record<string, string>;
   /**
-   * Present when the server limits the file size: storage cannot enforce a size on these credentials, so
-   * the browser sends this back in `_upload.complete` once stored, and the server checks the object.
+   * Present when the server limits the file size or type (storage cannot enforce them on these credentials)
+   * or has a completion hook: the browser sends it back in `_upload.complete` once stored, and the server
+   * checks the object and runs the hook.
    */
   receipt?: string;
   /**
@@ -114,11 +120,13 @@ export interface TemporaryTokenUploadResponse extends PreparedUploadBase {
   serverTime?: string;
 }
 
-/** Answer to `_upload.complete`: the object is stored and within the limit. */
+/** Answer to `_upload.complete`: the object is stored and within the limits. */
 export interface UploadCompleteResponse {
   key: string;
   /** Stored size in bytes. */
   size: number;
+  /** What the server's completion hook returned (JSON), when it returned something. */
+  serverData?: unknown;
 }
 
 /** Body of every error answer of the endpoint (4xx with a `code`, or the 500 `Internal Server Error`). */
@@ -137,4 +145,9 @@ export interface UploadResult {
   bucket: string;
   /** Object key. */
   key: string;
+  /**
+   * What the server's completion hook (`onUploadComplete`) returned for this upload, as JSON; absent when
+   * the server has no hook or it returned nothing. Typed `unknown`: check its shape before use.
+   */
+  serverData?: unknown;
 }

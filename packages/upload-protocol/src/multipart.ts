@@ -60,8 +60,9 @@ export interface StoredPart extends CompletedPart {
  *   (then send every part again).
  * - `complete`: CompleteMultipartUpload with exactly parts 1 to N, once each (else 400 `INVALID_REQUEST`; an
  *   ETag storage does not hold: 400 `INVALID_PART`). The one body allowed over 16 KiB: up to 1 MiB. Safe to
- *   retry: a retried `complete` whose upload is gone answers the stored object when it has N parts. Answer:
- *   {@link CompleteMultipartResponse}.
+ *   retry: a retried `complete` whose upload is gone answers the stored object when it has N parts. A server
+ *   with a completion hook checks the object and runs the hook in this request (no `_upload.complete`
+ *   follows); its answer is the response's `serverData`. Answer: {@link CompleteMultipartResponse}.
  * - `abort`: AbortMultipartUpload; idempotent (an upload already gone is aborted too). Answer:
  *   {@link AbortMultipartResponse}.
  *
@@ -136,6 +137,8 @@ export interface CompleteMultipartResponse {
   key: string;
   /** The object's ETag, in quotes (S3 and radosgw: `"{md5 of the part MD5s}-{parts}"`; s3rver: a plain MD5). */
   etag: string;
+  /** What the server's completion hook returned (JSON), when it has one and it returned something. */
+  serverData?: unknown;
 }
 
 /** Answer to `abort`: no part of the upload is left on storage. */

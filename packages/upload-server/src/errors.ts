@@ -9,7 +9,8 @@ import { INTERNAL_ERROR_BODY, type UploadErrorBody } from '@upbeam/upload-protoc
  * upload`), `INVALID_PART` (400: a part's ETag is not the one storage holds), `INVALID_TICKET` (403: forged,
  * altered, or of another upload), `TICKET_EXPIRED` (403: past its 24 hours), `NO_SUCH_UPLOAD` (404: storage
  * no longer has the multipart upload: it was completed or aborted), `NOT_SUPPORTED` (501: storage has no
- * ListParts).
+ * ListParts). Completion adds `COMPLETION_IN_PROGRESS` (409: `onUploadComplete` runs for this upload in
+ * another request; ask again).
  *
  * The node adapter adds `REQUEST_TIMEOUT` (408: the request body did not arrive within `bodyTimeoutMs`).
  */
@@ -24,6 +25,7 @@ export const UPLOAD_ERROR_STATUS = {
   INVALID_TICKET: 403,
   TICKET_EXPIRED: 403,
   NO_SUCH_UPLOAD: 404,
+  COMPLETION_IN_PROGRESS: 409,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,

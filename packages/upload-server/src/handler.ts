@@ -5,6 +5,7 @@ import type {
   PresignedUploadResponse,
   TemporaryTokenUploadResponse,
   UploadCompleteResponse,
+  CompleteMultipartResponse,
   UploadRequestBody,
 } from '@upbeam/upload-protocol';
 import { errorToResponse, UploadError } from './errors';
@@ -21,7 +22,8 @@ import { createMultipartStorage } from './multipart-storage';
 import { createMultipartOperations, createMultipartTickets, type MultipartOperations } from './multipart-upload';
 import { createPartPresigner } from './part-presign';
 import { providerStsEndpoint, resolveProvider } from './providers';
-import { createObjectInspector, createReceipts, type ObjectInspector, type Receipts } from './upload-receipt';
+import { createReceipts, type Receipts } from './upload-receipt';
+import { COMPLETION_MARKER_PREFIX, createCompletion, type Completion, type UploadCompleteHook } from './upload-completion';
 
 /**
  * Configuration of {@link createUploadHandler}. Storage settings, `roleArn` and `stsEndpoint` fall back to
@@ -47,6 +49,19 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * not for the later multipart operations, which their ticket authorizes.
    */
   onBeforeUpload?: BeforeUploadHook;
+  /**
+   * Runs once per upload when the browser reports it stored, after the handler checked the object on storage
+   * (HEAD: `{ key, size, etag, contentType, metadata, lastModified, idempotencyKey, request }`); what it
+   * returns (JSON, at most 64 KiB) reaches the browser's result as `serverData`. With it, every preparation
+   * answer carries a `receipt` (a multipart upload's `ticket` serves as one) and the client reports
+   * completion. Once: a marker object `.upbeam/completions/{idempotencyKey}.json` claimed with
+   * `If-None-Match: *` holds the answer, so a repeated report (any instance) gets the first answer; on
+   * storage that ignores `If-None-Match` on PUT (s3rver), two reports at the same moment can both run it:
+   * dedupe on `idempotencyKey` there. An `UploadError` thrown answers its 4xx (the object is kept); anything
+   * else is logged and answered 500, and a later report runs the hook again. Needs `s3:GetObject`,
+   * `s3:PutObject` and `s3:DeleteObject` on the bucket for the server's credentials.
+   */
+  onUploadComplete?: UploadCompleteHook;
   /**
    * Lifetime of a presigned URL (a single PUT, or one UploadPart of a multipart upload), in seconds.
    * @default 3600
@@ -113,13 +128,17 @@ function baseAnswer(settings: ResolvedStorageSettings, key: string) {
  * - `_upload.renew` (temporary-token): `{ ticket }` of a previous answer gives fresh credentials for the
  *   same key (a long upload renews before expiry). `onBeforeUpload` and the type and size checks run again;
  *   the key is the ticket's, whatever `key`/`onBeforeUpload` return.
- * - `_upload.complete` (temporary-token with `maxFileSize`): see below.
+ * - `_upload.complete` (either strategy): `{ key, receipt }` of a preparation answer that held a `receipt`;
+ *   see below.
  *
- * With `maxFileSize`, the presigned strategy signs the declared size (storage refuses any other), and the
- * temporary-token answer carries a `receipt`: the browser sends `_upload: { strategy, complete: { key,
- * receipt } }` once stored, and the handler checks the object's size (HEAD; needs `s3:GetObject`) and
- * deletes it when too large (`s3:DeleteObject`), answering 413; else `{ key, size }`. A client that skips
- * this call keeps its object: treat keys as valid only once completed, or check with your own HEAD.
+ * Completion: with `onUploadComplete`, every preparation answer carries a `receipt` (HMAC-signed for its
+ * key, 2 hours); the temporary-token answer carries one also with `maxFileSize` or `allowedContentTypes`
+ * (storage cannot bind them to credentials). The browser sends `_upload: { strategy, complete: { key,
+ * receipt } }` once stored (a presigned multipart `complete` needs none: its ticket names the key, and the
+ * hook runs in that request), and the handler checks the object (HEAD; needs `s3:GetObject`), deletes it
+ * when larger than `maxFileSize` (413) or of a type `allowedContentTypes` does not list (415; needs
+ * `s3:DeleteObject`), then runs `onUploadComplete` once; the answer is `{ key, size, serverData? }`. A
+ * client that skips this call keeps its object: treat keys as valid only once completed.
  *
  * HTML, SVG, XML and JavaScript files are stored with `Content-Disposition: attachment` unless
  * `onBeforeUpload` sets a disposition: opened from the bucket they download instead of running.
@@ -154,25 +173,18 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   });
 
   const receipts = once((): Receipts => createReceipts(settings().secretAccessKey));
-  const objects = once((): ObjectInspector => createObjectInspector(settings(), client()));
+  const completion = once(
+    (): Completion =>
+      createCompletion({ settings: settings(), client: client(), policy: config, onUploadComplete: config.onUploadComplete }),
+  );
 
   /**
-   * `_upload.complete` after a temporary-token upload with a size limit: storage cannot bind a size to
-   * the credentials, so the stored object is checked (HEAD) and deleted when larger than `maxFileSize`.
+   * `_upload.complete`: the browser reports a stored object with the `receipt` of its preparation answer;
+   * the object is checked (HEAD; deleted when too large or of a type not allowed) and `onUploadComplete` runs.
    */
-  const complete = async ({ key, receipt }: { key: string; receipt: string }): Promise<Response> => {
+  const complete = async ({ key, receipt }: { key: string; receipt: string }, request: Request): Promise<Response> => {
     await receipts().verify(key, receipt);
-    const size = await objects()
-      .size(key)
-      .catch((error: { $metadata?: { httpStatusCode?: number } }) => {
-        if (error.$metadata?.httpStatusCode === 404) throw new UploadError('INVALID_REQUEST', 'Nothing is stored at this key yet.');
-        throw error;
-      });
-    if (config.maxFileSize !== undefined && size > config.maxFileSize) {
-      await objects().remove(key);
-      throw new UploadError('FILE_TOO_LARGE', `File is ${size} bytes; the largest accepted is ${config.maxFileSize} bytes. It was deleted.`);
-    }
-    const answer: UploadCompleteResponse = { key, size };
+    const answer: UploadCompleteResponse = await completion().complete(key, request);
     return Response.json(answer);
   };
 
@@ -199,9 +211,16 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
     const decided = await authorize(body, request);
     const key = decided.key ?? (config.key ? await config.key(body, request) : defaultObjectKey(body.filename, keyPrefix));
     assertValidObjectKey(key, keyPrefix);
+    if (key.startsWith(COMPLETION_MARKER_PREFIX)) {
+      throw new UploadError('INVALID_OBJECT_KEY', `Object keys under "${COMPLETION_MARKER_PREFIX}" hold completion markers.`);
+    }
     const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
     return { key, contentDisposition, metadata: decided.metadata };
   };
+
+  /** Storage cannot bind a size or type to credentials: they are checked at completion, as the hook runs there. */
+  const tokenNeedsReceipt =
+    config.maxFileSize !== undefined || config.allowedContentTypes !== undefined || config.onUploadComplete !== undefined;
 
   const renewTickets = once((): Tickets<RenewTicketFields> => createRenewTickets(settings().secretAccessKey));
 
@@ -219,7 +238,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
       ...(resolved.forcePathStyle ? { forcePathStyle: true } : {}),
       ...(object.contentDisposition === undefined ? {} : { contentDisposition: object.contentDisposition }),
       ...(object.metadata === undefined ? {} : { metadata: object.metadata }),
-      ...(config.maxFileSize === undefined ? {} : { receipt: await receipts().issue(object.key) }),
+      ...(tokenNeedsReceipt ? { receipt: await receipts().issue(object.key) } : {}),
       ticket,
       serverTime: new Date().toISOString(),
     };
@@ -241,6 +260,12 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
 
   /** `_upload.multipart`: `create` is a new upload (decided like a single PUT); the rest act on its ticket. */
   const runMultipart = async (operation: MultipartRequest, body: UploadRequestBody, request: Request): Promise<Response> => {
+    if (operation.action === 'complete' && config.onUploadComplete) {
+      const completed = (await multipart().continue(operation)) as CompleteMultipartResponse;
+      const { serverData } = await completion().complete(completed.key, request);
+      const answer: CompleteMultipartResponse = serverData === undefined ? completed : { ...completed, serverData };
+      return Response.json(answer);
+    }
     if (operation.action !== 'create') return Response.json(await multipart().continue(operation));
     const object = await decideObject(body, request);
     const created = await multipart().create({
@@ -257,7 +282,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
     try {
       const body = await readUploadRequest(request);
       const resolved = settings();
-      if (body._upload.complete) return await complete(body._upload.complete);
+      if (body._upload.complete) return await complete(body._upload.complete, request);
       if (body._upload.multipart) return await runMultipart(body._upload.multipart, body, request);
       if (body._upload.renew) return await renew(body._upload.renew, body, request);
       const { key, contentDisposition, metadata } = await decideObject(body, request);
@@ -271,7 +296,8 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
           contentDisposition,
           metadata,
         });
-        const answer: PresignedUploadResponse = { ...baseAnswer(resolved, key), url, headers };
+        const receipt = config.onUploadComplete ? { receipt: await receipts().issue(key) } : {};
+        const answer: PresignedUploadResponse = { ...baseAnswer(resolved, key), url, headers, ...receipt };
         return Response.json(answer);
       }
       return await tokenAnswer({ key, contentDisposition, metadata });

@@ -14,6 +14,13 @@ export {
   sanitizeFileName,
 } from './object-key';
 export type { BeforeUploadContext, BeforeUploadHook, BeforeUploadResult } from './hooks';
+export {
+  COMPLETION_CLAIM_SECONDS,
+  COMPLETION_MARKER_PREFIX,
+  MAX_SERVER_DATA_BYTES,
+  type UploadCompleteContext,
+  type UploadCompleteHook,
+} from './upload-completion';
 export type { UploadPolicySettings } from './upload-policy';
 export { OBJECT_ACL_HEADER, PRESIGNED_URL_EXPIRES_IN } from './presign';
 export { NO_ROLE_CHAINING_CONDITION } from './role-chaining';
@@ -44,6 +51,7 @@ export type {
   PresignedUploadResponse,
   TemporaryCredentials,
   TemporaryTokenUploadResponse,
+  UploadCompleteResponse,
   UploadErrorBody,
   UploadRequestBody,
   UploadStrategy,

@@ -122,8 +122,8 @@ export function readMarker(body: Record<string, unknown>): UploadMarker {
   if (complete !== undefined) {
     const key = own(complete, 'key');
     const receipt = own(complete, 'receipt');
-    if (strategy !== 'temporary-token' || typeof key !== 'string' || typeof receipt !== 'string' || receipt.length > 200) {
-      throw invalid('"_upload.complete" must be { key, receipt } from a temporary-token preparation answer.');
+    if (typeof key !== 'string' || typeof receipt !== 'string' || receipt.length > 200) {
+      throw invalid('"_upload.complete" must be { key, receipt } from a preparation answer.');
     }
     return { strategy, complete: { key, receipt } };
   }

@@ -65,3 +65,23 @@ export function checkUploadPolicy(
 export function defaultContentDisposition(filetype: string): string | undefined {
   return ACTIVE_CONTENT.test(essence(filetype)) ? 'attachment' : undefined;
 }
+
+/**
+ * The refusal of an object already stored, found at completion (HEAD): over `maxFileSize`, or of a content
+ * type `allowedContentTypes` does not list (the temporary-token strategy cannot bind either to credentials).
+ * The caller deletes the object. @returns `FILE_TOO_LARGE` (413) or `UNSUPPORTED_MEDIA_TYPE` (415), our own
+ * text; undefined when the object is allowed.
+ */
+export function checkStoredObject(policy: UploadPolicySettings, stored: { size: number; contentType: string }): UploadError | undefined {
+  if (policy.maxFileSize !== undefined && stored.size > policy.maxFileSize) {
+    return new UploadError('FILE_TOO_LARGE', `File is ${stored.size} bytes; the largest accepted is ${policy.maxFileSize} bytes. It was deleted.`);
+  }
+  const type = essence(stored.contentType);
+  if (policy.allowedContentTypes && !policy.allowedContentTypes.some((pattern) => matches(pattern, type))) {
+    return new UploadError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Stored file has type "${type}"; allowed: ${policy.allowedContentTypes.join(', ')}. It was deleted.`,
+    );
+  }
+  return undefined;
+}

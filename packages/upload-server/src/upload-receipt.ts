@@ -1,10 +1,9 @@
-import { DeleteObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { UploadError } from './errors';
 import { createHmac } from './hmac';
-import type { ResolvedStorageSettings } from './settings';
 
 /**
- * How long a receipt stays valid, in seconds: the credentials' 3600 s plus time for the upload to finish.
+ * How long a receipt stays valid, in seconds: the credentials' 3600 s (or the presigned URL's) plus time for the
+ * upload to finish. A temporary-token upload that renews its credentials gets a fresh receipt with each renewal.
  */
 export const RECEIPT_TTL_SECONDS = 2 * 3600;
 
@@ -33,29 +32,6 @@ export function createReceipts(secretAccessKey: string, now: () => number = Date
       const valid = rest.length === 0 && expiry !== undefined && (await hmac.verify(signed(key, expiry), signature));
       if (!valid) throw new UploadError('INVALID_REQUEST', 'The upload receipt is not valid for this key.');
       if (expiry * 1000 < now()) throw new UploadError('INVALID_REQUEST', 'The upload receipt has expired.');
-    },
-  };
-}
-
-/** Reads an object's size and deletes an object: the server-side check of the token path's size limit. */
-export interface ObjectInspector {
-  /** Size in bytes of the stored object. */
-  size(key: string): Promise<number>;
-  remove(key: string): Promise<void>;
-}
-
-/**
- * Built once per handler. Needs `s3:GetObject` (HeadObject) and `s3:DeleteObject` on the bucket for the
- * server's own credentials.
- */
-export function createObjectInspector(settings: ResolvedStorageSettings, client: S3Client): ObjectInspector {
-  return {
-    async size(key) {
-      const head = await client.send(new HeadObjectCommand({ Bucket: settings.bucket, Key: key }));
-      return head.ContentLength ?? 0;
-    },
-    async remove(key) {
-      await client.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: key }));
     },
   };
 }

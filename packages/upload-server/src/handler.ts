@@ -295,6 +295,8 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
           contentLength: config.maxFileSize === undefined ? undefined : body.filesize,
           contentDisposition,
           metadata,
+          // next-s3-upload's unchanged client sends Content-Type and Cache-Control only (see README, Migrating).
+          signObjectAcl: !Object.hasOwn(body, '_nextS3'),
         });
         const receipt = config.onUploadComplete ? { receipt: await receipts().issue(key) } : {};
         const answer: PresignedUploadResponse = { ...baseAnswer(resolved, key), url, headers, ...receipt };

@@ -21,6 +21,12 @@ export interface PresignInput {
   metadata?: Record<string, string> | undefined;
   /** Signing time; now when unset (tests pin it to compare URLs). */
   signingDate?: Date | undefined;
+  /**
+   * Whether the canned ACL (`objectAcl`) is signed as `x-amz-acl`. Off only for next-s3-upload's unchanged
+   * client, which sends no header but Content-Type and Cache-Control (its PUT would fail the signature).
+   * @default true
+   */
+  signObjectAcl?: boolean | undefined;
 }
 
 /** A presigned PUT: the URL and the headers the browser must send with it, exactly. */
@@ -138,9 +144,8 @@ export function createPresigner(settings: ResolvedStorageSettings, client: S3Cli
   const sign = createUrlSigner(settings, client);
   if (!sign) return createCommandPresigner(settings, client);
   const sse = sseHeaders(settings.sseCustomerKey);
-  const acl = aclHeaders(settings);
   return async (input) => {
-    const { signed, headers } = signedHeaders(input, acl);
+    const { signed, headers } = signedHeaders(input, aclHeaders(signedAcl(settings, input)));
     const extra = await sse;
     const url = await sign({
       key: input.key,
@@ -178,9 +183,17 @@ export function sseHeaders(sse: Uint8Array | undefined): Promise<Record<string, 
   return headers;
 }
 
-/** The ACL header presigned PUTs sign (`objectAcl`), none for `objectAcl: 'none'`. */
-function aclHeaders(settings: ResolvedStorageSettings): Record<string, string> {
-  return settings.objectAcl === undefined ? {} : { [OBJECT_ACL_HEADER]: settings.objectAcl };
+/**
+ * The canned ACL a presigned PUT signs as `x-amz-acl` (`objectAcl`): none for `objectAcl: 'none'`, nor when
+ * the input asks for none (`signObjectAcl: false`).
+ */
+function signedAcl(settings: ResolvedStorageSettings, input: PresignInput): ResolvedStorageSettings['objectAcl'] {
+  return input.signObjectAcl === false ? undefined : settings.objectAcl;
+}
+
+/** The header that carries {@link signedAcl}, when there is one. */
+function aclHeaders(acl: string | undefined): Record<string, string> {
+  return acl === undefined ? {} : { [OBJECT_ACL_HEADER]: acl };
 }
 
 /** The headers the browser sends, and the names bound into the signature (Content-Length: signed, not sent). */
@@ -200,9 +213,9 @@ function signedHeaders(input: PresignInput, acl: Record<string, string>): { sign
 export function createCommandPresigner(settings: ResolvedStorageSettings, client: S3Client): Presigner {
   const sse = settings.sseCustomerKey;
   const extra = sseHeaders(sse);
-  const acl = aclHeaders(settings);
   return async (input) => {
-    const { signed, headers } = signedHeaders(input, acl);
+    const acl = signedAcl(settings, input);
+    const { signed, headers } = signedHeaders(input, aclHeaders(acl));
     const url = await getSignedUrl(
       client,
       new PutObjectCommand({
@@ -213,7 +226,7 @@ export function createCommandPresigner(settings: ResolvedStorageSettings, client
         ContentDisposition: input.contentDisposition,
         ContentLength: input.contentLength,
         Metadata: input.metadata,
-        ...(settings.objectAcl === undefined ? {} : { ACL: settings.objectAcl }),
+        ...(acl === undefined ? {} : { ACL: acl }),
         ...(sse ? { SSECustomerAlgorithm: 'AES256', SSECustomerKey: sse as unknown as string } : {}),
       }),
       {

@@ -210,7 +210,12 @@ describe('hostile file names: accepted, but the key stays safe and under the pre
       expect(response.status).toBe(200);
       expect(body.key.startsWith('next-s3-uploads/')).toBe(true);
       expect(() => assertValidObjectKey(body.key, 'next-s3-uploads/')).not.toThrow();
-      expect(body.key.split('/')).toHaveLength(3);
+      // `{prefix}{id}/{name}`: a name's own `/` segments are kept as folders (a dropped folder's relative
+      // path), each sanitized, always inside the id's folder.
+      const [prefix, id, ...path] = body.key.split('/');
+      expect(prefix).toBe('next-s3-uploads');
+      expect(id).toMatch(/^[A-Za-z0-9_-]{21}$/);
+      expect(path.length).toBeGreaterThanOrEqual(1);
     }
   });
 });

@@ -105,8 +105,11 @@ const owner = () => ({ ID: String(accounts.DUMMY_ACCOUNT.id), DisplayName: 'S3rv
 async function listParts(ctx: S3rverContext, target: RequestTarget, uploadId: string, folder: string): Promise<void> {
   const maxParts = pageSize(ctx.query['max-parts']);
   const marker = Number(ctx.query['part-number-marker'] ?? 0);
-  const numbers = (await readdir(folder))
-    .filter((name) => /^\d+$/.test(name))
+  const names = new Set(await readdir(folder));
+  // A part is stored once s3rver has written its `.md5`: an UploadPart cut off mid-body leaves its bytes
+  // without one, and S3 does not keep such a part (ListParts does not show it).
+  const numbers = [...names]
+    .filter((name) => /^\d+$/.test(name) && names.has(`${name}.md5`))
     .map(Number)
     .filter((n) => n > marker)
     .sort((a, b) => a - b);

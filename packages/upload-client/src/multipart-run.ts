@@ -7,7 +7,7 @@ import type { CompletedPart, UploadStrategy } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
 import { isNoSuchUpload, type MultipartBackend } from './multipart-backend';
 import { MultipartUpload } from './multipart-engine';
-import type { MultipartSettings } from './part-math';
+import { wholeParts, type MultipartSettings } from './part-math';
 import { openResumeJournal, resumeJournalId, type ResumeJournal, type ResumeRecord } from './resume-journal';
 import { DEFAULT_UPLOAD_ENDPOINT } from '@upbeam/upload-protocol';
 import type { UploadContext } from './types';
@@ -66,7 +66,8 @@ export async function runMultipart(upload: UploadContext, settings: MultipartSet
     return send(await starter.create(settings.partSize));
   }
 
-  async function send({ backend, record }: OpenedUpload): Promise<ResumeRecord> {
+  async function send({ backend, record: opened }: OpenedUpload): Promise<ResumeRecord> {
+    const record = { ...opened, parts: wholeParts(opened.parts, file.size, opened.partSize) };
     await journal.write(record);
     const engine = new MultipartUpload({
       file,

@@ -2,7 +2,7 @@ import { MAX_OBJECT_SIZE, MAX_PART_SIZE, MAX_PARTS, MIN_PART_SIZE } from '@upbea
 import { describe, expect, it } from 'vitest';
 import { isUploadClientError } from './errors';
 import { usesMultipart } from './multipart-threshold';
-import { choosePartSize, partCount, partRanges, resolveMultipartSettings } from './part-math';
+import { choosePartSize, partCount, partRanges, resolveMultipartSettings, wholeParts } from './part-math';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -107,5 +107,27 @@ describe('resolveMultipartSettings', () => {
 
   it.each([-1, 0.5])('refuses multipartThreshold %d', (multipartThreshold) => {
     expect(failure(() => resolveMultipartSettings(MiB, { multipartThreshold })).message).toMatch(/^multipartThreshold/);
+  });
+});
+
+describe('wholeParts', () => {
+  const MiB = 1024 * 1024;
+  it('keeps parts of the right size and journal parts, leaves out a part stored cut short or out of range', () => {
+    const parts = wholeParts(
+      [
+        { partNumber: 1, etag: '"a"', size: 5 * MiB },
+        { partNumber: 2, etag: '"b"', size: 3 * MiB }, // cut off mid-body, kept by storage
+        { partNumber: 3, etag: '"c"' }, // from the journal: answered whole
+        { partNumber: 4, etag: '"d"', size: 2 * MiB }, // the last part is shorter
+        { partNumber: 5, etag: '"e"', size: 1 }, // beyond the file
+      ],
+      17 * MiB,
+      5 * MiB,
+    );
+    expect(parts).toEqual([
+      { partNumber: 1, etag: '"a"' },
+      { partNumber: 3, etag: '"c"' },
+      { partNumber: 4, etag: '"d"' },
+    ]);
   });
 });

@@ -3,7 +3,7 @@
  * the option checks made before any request. S3's limits (from `@upbeam/upload-protocol`): parts of 5 MiB
  * to 5 GiB (the last may be smaller), at most 10000 parts, objects up to 5 TiB.
  */
-import { MAX_OBJECT_SIZE, MAX_PART_SIZE, MAX_PARTS, MIN_PART_SIZE } from '@upbeam/upload-protocol';
+import { MAX_OBJECT_SIZE, MAX_PART_SIZE, MAX_PARTS, MIN_PART_SIZE, type CompletedPart, type StoredPart } from '@upbeam/upload-protocol';
 import { UploadClientError } from './errors';
 import { DEFAULT_MULTIPART_THRESHOLD } from './multipart-threshold';
 import type { MultipartOptions } from './types';
@@ -86,6 +86,23 @@ export function partRanges(size: number, partSize: number): PartRange[] {
     start: index * partSize,
     end: Math.min(size, (index + 1) * partSize),
   }));
+}
+
+/** A part as a resumed upload knows it: from ListParts with its stored size, or from the journal without. */
+export type KnownPart = CompletedPart & Partial<Pick<StoredPart, 'size'>>;
+
+/**
+ * The parts of a resumed upload that storage holds whole: a listed part whose stored size differs from the
+ * size it must have (an UploadPart cut off mid-body that storage kept anyway, as s3rver does) is left out,
+ * so that it is sent again. Parts the journal recorded (no size: their UploadPart was answered) are kept.
+ * @param fileSize - Size of the file, in bytes.
+ * @param partSize - Part size of the upload, in bytes.
+ */
+export function wholeParts(parts: readonly KnownPart[], fileSize: number, partSize: number): CompletedPart[] {
+  const expected = new Map(partRanges(fileSize, partSize).map(({ partNumber, start, end }) => [partNumber, end - start]));
+  return parts
+    .filter(({ partNumber, size }) => expected.has(partNumber) && (size === undefined || size === expected.get(partNumber)))
+    .map(({ partNumber, etag }) => ({ partNumber, etag }));
 }
 
 /**

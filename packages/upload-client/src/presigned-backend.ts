@@ -94,8 +94,8 @@ export function presignedStarter(upload: UploadContext, completed: CompletionAns
         // 501 NOT_SUPPORTED: storage has no ListParts (s3rver); the journal is the record.
         if (answerCode !== 'NOT_SUPPORTED') throw error;
       }
-      const parts = stored.map(({ partNumber, etag }) => ({ partNumber, etag }));
-      return { backend: presignedBackend(upload, record.ticket, completed), record: { ...record, parts } };
+      // Sizes kept: runMultipart sends again a part stored cut short (wholeParts).
+      return { backend: presignedBackend(upload, record.ticket, completed), record: { ...record, parts: stored } };
     },
   };
 }

@@ -75,8 +75,8 @@ export function tokenStarter(contentType: string, openSession: SessionOpener, si
         if ((error as { status?: number }).status === 404) return undefined;
         throw error;
       }
-      const parts = stored?.map(({ partNumber, etag }) => ({ partNumber, etag })) ?? record.parts;
-      return { backend: tokenBackend(session, record.uploadId), record: { ...record, parts } };
+      // Sizes kept: runMultipart sends again a part stored cut short (wholeParts).
+      return { backend: tokenBackend(session, record.uploadId), record: { ...record, parts: stored ?? record.parts } };
     },
   };
 }

@@ -8,7 +8,7 @@ import { GetObjectCommand, ListMultipartUploadsCommand, type S3Client } from '@a
 import { createBucket, createUploadRole, radosgwS3Client, tokenHandlerSettings } from '@upbeam/ceph-rgw';
 import type { TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
 import { createUploadHandler } from '@upbeam/upload-server';
-import { launchBrowser, type TestBrowser } from '@upbeam/test-browser';
+import { launchChromiumContext, type ChromiumContext } from '@upbeam/test-browser';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 // The token session in a real browser (Debian's chromium): its own requests go with XMLHttpRequest, the
@@ -23,7 +23,7 @@ const bucket = `browser-token-${Date.now().toString(36)}`;
 
 let admin: S3Client;
 let roleArn: string;
-let browser: TestBrowser;
+let browser: ChromiumContext;
 let page: Server;
 let origin: string;
 
@@ -51,7 +51,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
-  browser = await launchBrowser();
+  browser = await launchChromiumContext();
 }, 60_000);
 
 afterAll(async () => {

@@ -17,12 +17,13 @@ import { defineConfig } from 'vitest/config';
 const RADOSGW_SETUP = './tools/ceph-rgw/src/global-setup.ts';
 
 /**
- * In CI a failed test runs again, up to twice, in the projects that talk to real servers and browsers.
- * On a loaded machine they depend on the scheduler (a page that misses a poll, a server slow to answer);
- * a real bug fails all three attempts. The default reporter marks a test that passed on a retry, and
+ * In CI a failed test runs again, up to twice. The integration and browser projects talk to real servers
+ * and browsers, and some unit tests run real timers (retry backoff, Retry-After): on a loaded machine they
+ * depend on the scheduler (a page that misses a poll, a server slow to answer); a real bug fails all
+ * three attempts. The default reporter marks a test that passed on a retry, and
  * `.ci/run` lists every test that failed at the end of its output. Locally a failure is final.
  */
-const SERVER_RETRY = process.env.CI ? 2 : 0;
+const CI_RETRY = process.env.CI ? 2 : 0;
 
 export default defineConfig({
   test: {
@@ -35,6 +36,7 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
           environment: 'node',
+          retry: CI_RETRY,
         },
       },
       {
@@ -44,7 +46,7 @@ export default defineConfig({
           environment: 'node',
           globalSetup: [RADOSGW_SETUP],
           testTimeout: 30_000,
-          retry: SERVER_RETRY,
+          retry: CI_RETRY,
         },
       },
       {
@@ -55,7 +57,7 @@ export default defineConfig({
           globalSetup: [RADOSGW_SETUP],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          retry: SERVER_RETRY,
+          retry: CI_RETRY,
           // A page reacts within a frame on an idle machine; on 2 shared cores (and with the main thread
           // busy during a multipart upload) it can take seconds: poll up to 15 s, not vitest's 1 s.
           expect: { poll: { timeout: 15_000 } },

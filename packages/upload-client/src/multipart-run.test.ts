@@ -200,6 +200,24 @@ describe('runMultipart with the part engine', () => {
     expect(calls.aborted).toBe(1);
   });
 
+  it('cancel while CreateMultipartUpload is in flight: the upload it creates is aborted, no part is sent', async () => {
+    const { backend, calls } = fakeBackend();
+    const controller = new AbortController();
+    let answerCreate: (() => void) | undefined;
+    const slowStarter: MultipartStarter = {
+      ...starter(backend),
+      create: (partSize) => new Promise((resolve) => (answerCreate = () => resolve(starter(backend).create(partSize)))),
+    };
+    const done = runMultipart(context({ signal: controller.signal }), settings(), slowStarter);
+    await vi.waitFor(() => expect(answerCreate).toBeDefined());
+    controller.abort();
+    answerCreate!();
+    const error = await done.catch((thrown: unknown) => thrown);
+    expect(isAbortError(error)).toBe(true);
+    expect(sent).toEqual([]);
+    expect(calls.aborted).toBe(1);
+  });
+
   it('pause stops the parts in flight and sends nothing until resume; then the missing parts go', async () => {
     const { backend, calls } = fakeBackend();
     scripts.set(3, ['hang']);

@@ -22,7 +22,12 @@ export interface OpenedUpload {
 /** How a strategy starts a multipart upload. */
 export interface MultipartStarter {
   strategy: UploadStrategy;
-  /** Creates a new multipart upload with parts of `partSize` bytes (the answer may choose another). */
+  /**
+   * Creates a new multipart upload with parts of `partSize` bytes (the answer may choose another). Its
+   * CreateMultipartUpload request is not cancelled in flight by the upload's signal: storage may create the
+   * upload after the browser stopped waiting, and its upload id would be lost with the answer (an orphan
+   * nobody aborts). {@link runMultipart} aborts an upload created during a cancel instead.
+   */
   create(partSize: number): Promise<OpenedUpload>;
   /**
    * Opens the upload of a journal record again, with the parts storage holds (ListParts where storage has
@@ -59,11 +64,21 @@ export async function runMultipart(upload: UploadContext, settings: MultipartSet
   const reopened = kept && (await starter.reopen(kept));
   if (kept && !reopened) await journal.remove();
   try {
-    return await send(reopened ?? (await starter.create(settings.partSize)));
+    return await send(reopened ?? (await create()));
   } catch (error) {
     if (!reopened || !isNoSuchUpload(error)) throw error;
     await journal.remove();
-    return send(await starter.create(settings.partSize));
+    return send(await create());
+  }
+
+  /** Creates the upload; one created while the caller cancelled is aborted on storage before the rejection. */
+  async function create(): Promise<OpenedUpload> {
+    const opened = await starter.create(settings.partSize);
+    if (options.signal?.aborted) {
+      if (!settings.leavePartsOnError) await opened.backend.abort().catch(() => {});
+      throw createAbortError();
+    }
+    return opened;
   }
 
   async function send({ backend, record: opened }: OpenedUpload): Promise<ResumeRecord> {

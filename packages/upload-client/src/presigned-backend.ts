@@ -70,6 +70,8 @@ export function presignedStarter(upload: UploadContext, completed: CompletionAns
       const created = await postToEndpoint<MultipartUploadResponse>(upload, {
         marker: { strategy: 'presigned', multipart: { action: 'create', partSize } },
         fields: CREATE_FIELDS,
+        // Not cancelled in flight: see MultipartStarter.create.
+        signal: undefined,
       });
       const record: ResumeRecord = {
         bucket: created.bucket,

@@ -49,7 +49,8 @@ export function tokenStarter(contentType: string, openSession: SessionOpener, si
     },
     async create(partSize): Promise<OpenedUpload> {
       const current = (session ??= await openSession());
-      const uploadId = await current.createMultipartUpload(contentType, signal);
+      // Not cancelled in flight: see MultipartStarter.create.
+      const uploadId = await current.createMultipartUpload(contentType, undefined);
       const { bucket, key, ticket = '' } = current.prepared;
       return {
         backend: tokenBackend(current, uploadId),

@@ -8,6 +8,8 @@
  * of the stream (64 KiB in chromium) at a time, between which it stays free.
  */
 
+import type { ObjectChecksum } from '@upbeam/upload-protocol';
+
 /**
  * A checksum storage verifies on every PUT of the file or of a part: `'md5'` sends `Content-MD5` (RFC
  * 1864; verified by AWS S3 and Ceph radosgw, which refuse a mismatch with `BadDigest`), `false` sends none.
@@ -15,20 +17,6 @@
  * `x-amz-checksum-crc32`; s3rver (`@20minutes/s3rver` 5) verifies neither.
  */
 export type ChecksumOption = 'md5' | false;
-
-/** The checksum of the whole stored object, as the client computed it from what it sent. */
-export interface ObjectChecksum {
-  /** The algorithm of the part checksums. */
-  algorithm: 'md5';
-  /**
-   * `full-object`: the MD5 of the whole object (a single PUT); `composite`: the MD5 of the parts' MD5s
-   * followed by `-` and the number of parts, as S3 defines the checksum of a multipart upload (it is the
-   * multipart object's ETag, without quotes, on storage without SSE-KMS).
-   */
-  type: 'full-object' | 'composite';
-  /** Lowercase hexadecimal, `-N` appended for `composite`, e.g. `"3b4c…9f-3"`. */
-  value: string;
-}
 
 /** The hasher `hash-wasm` makes, reused for every part of this page (its WebAssembly instantiated once). */
 type Md5Hasher = Awaited<ReturnType<typeof import('hash-wasm')['createMD5']>>;

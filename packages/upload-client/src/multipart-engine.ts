@@ -2,10 +2,13 @@
  * The part engine of both strategies: one {@link MultipartUpload} per upload owns its AbortController, its
  * parts and its progress (the shape of Uppy's `MultipartUploader`). Each part is a `Blob.slice()` sent with
  * `XMLHttpRequest`: the browser reads it from disk as it sends, no byte of the file passes through
- * JavaScript memory, and nothing is hashed.
+ * JavaScript memory. With `checksum: 'md5'` each part is first hashed as a stream (`checksum.ts`) and sent
+ * with its `Content-MD5`, which storage verifies.
  */
 import type { CompletedPart } from '@upbeam/upload-protocol';
 import { createAbortError, onAbort } from './abort';
+import type { ObjectChecksum } from '@upbeam/upload-protocol';
+import { compositeChecksum, contentMd5, md5Of, type ChecksumOption } from './checksum';
 import { NO_ANSWER_MESSAGE, UploadClientError } from './errors';
 import { sendRequest } from './http-request';
 import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
@@ -28,6 +31,8 @@ export interface MultipartUploadInput {
   /** `maxAttempts` per part (and per completion), `onRetry`; `signal` cancels the upload. */
   retry: RetrySettings;
   pauseController?: PauseController | undefined;
+  /** `'md5'`: each part carries its `Content-MD5`; `false` or unset: none. */
+  checksum?: ChecksumOption | undefined;
   /** Receives the bytes stored and in flight, summed over the parts (may go back when a part restarts). */
   onProgress: (uploaded: number) => void;
   /** Called when a part is stored, with its ETag (the resume journal keeps it). */
@@ -39,6 +44,8 @@ export interface MultipartUploadInput {
 /** The part's range, its ETag once stored, and the bytes of it sent so far. */
 interface Part extends PartRange {
   etag?: string;
+  /** The part's MD5 digest, once hashed (kept for its retries and the object's checksum). */
+  md5?: Uint8Array;
   sent: number;
 }
 
@@ -79,10 +86,12 @@ export class MultipartUpload {
 
   /**
    * Sends the missing parts and completes the upload.
+   * @returns the object's `composite` checksum with `checksum: 'md5'` (parts stored before a resume are
+   *   hashed too), else `undefined`.
    * @throws `AbortError` DOMException (`Upload aborted.`) when cancelled, even while paused.
    * @throws {@link UploadClientError} of the first part that failed after its retries, or of the completion.
    */
-  async upload(): Promise<void> {
+  async upload(): Promise<ObjectChecksum | undefined> {
     const { retry, pauseController } = this.#input;
     const stopCancel = onAbort(retry.signal, () => this.#run.abort());
     const stopPause = pauseController?.subscribe(() => {
@@ -101,7 +110,9 @@ export class MultipartUpload {
         }
       }
       this.#report();
+      const checksum = await this.#objectChecksum();
       await this.#input.backend.complete(this.#completedParts(), retry.signal);
+      return checksum;
     } finally {
       stopCancel();
       stopPause?.();
@@ -112,6 +123,20 @@ export class MultipartUpload {
   /** Every part with its ETag, in order (once all are stored). */
   #completedParts(): CompletedPart[] {
     return this.#parts.map(({ partNumber, etag }) => ({ partNumber, etag: etag! }));
+  }
+
+  /** The part's MD5 digest, hashed on first use. */
+  async #md5(part: Part): Promise<Uint8Array> {
+    part.md5 ??= await md5Of(this.#input.file.slice(part.start, part.end));
+    return part.md5;
+  }
+
+  /** The composite checksum of the parts, with `checksum: 'md5'`. */
+  async #objectChecksum(): Promise<ObjectChecksum | undefined> {
+    if (this.#input.checksum !== 'md5') return undefined;
+    const digests: Uint8Array[] = [];
+    for (const part of this.#parts) digests.push(await this.#md5(part));
+    return compositeChecksum(digests);
   }
 
   /** Reports the bytes of the stored parts and of the parts in flight. */
@@ -167,6 +192,10 @@ export class MultipartUpload {
         let request: SignedPartRequest;
         try {
           request = await this.#signedRequest(part.partNumber, signal);
+          if (this.#input.checksum === 'md5') {
+            const headers = { ...request.headers, 'Content-MD5': contentMd5(await this.#md5(part)) };
+            request = { ...request, headers };
+          }
         } catch (error) {
           signFailed = true;
           throw error;

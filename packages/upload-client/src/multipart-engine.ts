@@ -191,11 +191,10 @@ export class MultipartUpload {
         part.sent = 0;
         let request: SignedPartRequest;
         try {
-          request = await this.#signedRequest(part.partNumber, signal);
-          if (this.#input.checksum === 'md5') {
-            const headers = { ...request.headers, 'Content-MD5': contentMd5(await this.#md5(part)) };
-            request = { ...request, headers };
-          }
+          const checksum: Record<string, string> = {};
+          if (this.#input.checksum === 'md5') checksum['Content-MD5'] = contentMd5(await this.#md5(part));
+          request = await this.#signedRequest(part.partNumber, signal, checksum);
+          request = { ...request, headers: { ...request.headers, ...checksum } };
         } catch (error) {
           signFailed = true;
           throw error;
@@ -248,24 +247,26 @@ export class MultipartUpload {
 
   /**
    * The signed request of a part: made before (and still valid), or signed now together with the next
-   * unsigned missing parts, up to the backend's batch size.
+   * unsigned missing parts, up to the backend's batch size; `headers` (its `Content-MD5`) signed with it
+   * where the backend signs headers.
    */
-  async #signedRequest(partNumber: number, signal: AbortSignal): Promise<SignedPartRequest> {
+  async #signedRequest(partNumber: number, signal: AbortSignal, headers: Record<string, string>): Promise<SignedPartRequest> {
     const cached = this.#signed.get(partNumber);
-    const request = await (cached ?? this.#signBatch(partNumber, signal));
+    const request = await (cached ?? this.#signBatch(partNumber, signal, headers));
     if (request.expiresAt > Date.now()) return request;
     this.#signed.delete(partNumber);
-    return this.#signBatch(partNumber, signal);
+    return this.#signBatch(partNumber, signal, headers);
   }
 
-  #signBatch(first: number, signal: AbortSignal): Promise<SignedPartRequest> {
+  /** Signs part `first` (with `headers`, its checksum) and the next unsigned missing parts. */
+  #signBatch(first: number, signal: AbortSignal, headers: Record<string, string>): Promise<SignedPartRequest> {
     const { backend } = this.#input;
     const numbers = [first];
     for (const part of this.#parts) {
       if (numbers.length >= backend.signBatchSize) break;
       if (part.partNumber > first && !part.etag && !this.#signed.has(part.partNumber)) numbers.push(part.partNumber);
     }
-    const batch = backend.signParts(numbers, signal).then((requests) => {
+    const batch = backend.signParts(numbers, signal, { [first]: headers }).then((requests) => {
       if (!this.#firstSigned && requests[0]) {
         this.#firstSigned = true;
         this.#input.onFirstSigned?.(requests[0]);

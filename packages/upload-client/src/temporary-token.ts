@@ -47,10 +47,10 @@ async function putWholeFile(upload: UploadContext, session: TokenSession): Promi
   await withRetries(
     async () => {
       signAgain = false;
-      const signed = await session.signPutObject(filetype);
+      // The checksum is signed with the request (SigV4 in headers), as the AWS SDK signs it.
+      const signed = await session.signPutObject(filetype, checksumHeaders);
       try {
-        const headers = { ...signed.headers, ...checksumHeaders };
-        const xhr = await putObjectAnswer(signed.url, headers, file, options.signal, upload.report);
+        const xhr = await putObjectAnswer(signed.url, signed.headers, file, options.signal, upload.report);
         const refused = refusedByStorage(xhr);
         if (refused) {
           signAgain = session.recoverFrom(storageAnswerOf(xhr));

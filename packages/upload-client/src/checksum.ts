@@ -3,12 +3,14 @@
  * `Content-MD5`, which S3 and radosgw check against the bytes they received (a mismatch is refused with
  * 400 `BadDigest`), and the checksum of the whole object that those make.
  *
- * MD5 is hashed by `hash-wasm` (WebAssembly), loaded with `import()` on the first checksum only, over a
- * stream of the part's `Blob.slice()`: the file is never read whole, and the main thread hashes one chunk
- * of the stream (64 KiB in chromium) at a time, between which it stays free.
+ * MD5 is hashed by `hash-wasm` (WebAssembly; its MD5 alone, ~4 kB gzip), over a stream of the part's
+ * `Blob.slice()`: the file is never read whole, and the main thread hashes one chunk
+ * of the stream (64 KiB in chromium) at a time, between which it stays free. Other modules import its
+ * types only and load it with `import()`, so that uploads without a checksum never download it.
  */
 
 import type { ObjectChecksum } from '@upbeam/upload-protocol';
+import { createMD5, type IHasher } from 'hash-wasm';
 
 /**
  * A checksum storage verifies on every PUT of the file or of a part: `'md5'` sends `Content-MD5` (RFC
@@ -19,16 +21,10 @@ import type { ObjectChecksum } from '@upbeam/upload-protocol';
 export type ChecksumOption = 'md5' | false;
 
 /** The hasher `hash-wasm` makes, reused for every part of this page (its WebAssembly instantiated once). */
-type Md5Hasher = Awaited<ReturnType<typeof import('hash-wasm')['createMD5']>>;
-let hasher: Promise<Md5Hasher> | undefined;
+let hasher: Promise<IHasher> | undefined;
 
 /** One hash at a time uses the shared hasher; the next waits for it (parts are hashed in turn). */
 let queue: Promise<unknown> = Promise.resolve();
-
-async function newHasher(): Promise<Md5Hasher> {
-  const { createMD5 } = await import('hash-wasm');
-  return createMD5();
-}
 
 /**
  * The MD5 digest (16 bytes) of `blob`, read as a stream (never whole).
@@ -36,7 +32,7 @@ async function newHasher(): Promise<Md5Hasher> {
  */
 export function md5Of(blob: Blob): Promise<Uint8Array> {
   const run = queue.then(async () => {
-    const md5 = await (hasher ??= newHasher());
+    const md5 = await (hasher ??= createMD5());
     md5.init();
     const reader = blob.stream().getReader();
     for (;;) {

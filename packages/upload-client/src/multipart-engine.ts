@@ -8,7 +8,7 @@
 import type { CompletedPart } from '@upbeam/upload-protocol';
 import { createAbortError, onAbort } from './abort';
 import type { ObjectChecksum } from '@upbeam/upload-protocol';
-import { compositeChecksum, contentMd5, md5Of, type ChecksumOption } from './checksum';
+import type { ChecksumOption } from './checksum';
 import { NO_ANSWER_MESSAGE, UploadClientError } from './errors';
 import { sendRequest } from './http-request';
 import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
@@ -127,6 +127,7 @@ export class MultipartUpload {
 
   /** The part's MD5 digest, hashed on first use. */
   async #md5(part: Part): Promise<Uint8Array> {
+    const { md5Of } = await import('./checksum');
     part.md5 ??= await md5Of(this.#input.file.slice(part.start, part.end));
     return part.md5;
   }
@@ -136,6 +137,7 @@ export class MultipartUpload {
     if (this.#input.checksum !== 'md5') return undefined;
     const digests: Uint8Array[] = [];
     for (const part of this.#parts) digests.push(await this.#md5(part));
+    const { compositeChecksum } = await import('./checksum');
     return compositeChecksum(digests);
   }
 
@@ -192,7 +194,10 @@ export class MultipartUpload {
         let request: SignedPartRequest;
         try {
           const checksum: Record<string, string> = {};
-          if (this.#input.checksum === 'md5') checksum['Content-MD5'] = contentMd5(await this.#md5(part));
+          if (this.#input.checksum === 'md5') {
+            const { contentMd5 } = await import('./checksum');
+            checksum['Content-MD5'] = contentMd5(await this.#md5(part));
+          }
           request = await this.#signedRequest(part.partNumber, signal, checksum);
           request = { ...request, headers: { ...request.headers, ...checksum } };
         } catch (error) {

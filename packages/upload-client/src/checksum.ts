@@ -3,9 +3,9 @@
  * `Content-MD5`, which S3 and radosgw check against the bytes they received (a mismatch is refused with
  * 400 `BadDigest`), and the checksum of the whole object that those make.
  *
- * MD5 is hashed by `hash-wasm` (WebAssembly; its MD5 alone, ~4 kB gzip), 256 KiB at a time
- * of the part's `Blob.slice()`: the file is never read whole, and the main thread is free between reads. Other modules import its
- * types only and load it with `import()`, so that uploads without a checksum never download it.
+ * MD5 is hashed by `hash-wasm` (WebAssembly; its MD5 alone, ~5 kB gzip), 1 MiB at a time of the part's
+ * `Blob.slice()`: the file is never read whole, and the main thread is free between reads. Other modules
+ * import its types only and load it with `import()`, so that uploads without a checksum never download it.
  */
 
 import type { ObjectChecksum } from '@upbeam/upload-protocol';
@@ -20,11 +20,13 @@ import { createMD5, type IHasher } from 'hash-wasm';
 export type ChecksumOption = 'md5' | false;
 
 /**
- * Bytes read and hashed at a time, 256 KiB: ~0.5 ms of hashing per task, and at most this much of the file in
- * memory at once. (`Blob.stream()` let chromium hand over a whole 5 MiB part, or 64 MiB file, in one chunk:
- * bench, 2026-11-23, a 350-450 ms task and +64 MiB of page heap for a 64 MiB single PUT.)
+ * Bytes read and hashed at a time, 1 MiB: a few ms of hashing per task, and at most this much of the file
+ * read at once. Measured (bench, radosgw, 64 MiB, 3 rounds, 2026-11-23): `Blob.stream()` let chromium hand
+ * over a whole 5 MiB part or 64 MiB file in one chunk (a 350-450 ms task, +64 MiB of page heap); 256 KiB
+ * reads left no task over 50 ms but hashed slower (0.32x the single PUT without checksum, 0.54x multipart);
+ * 1 MiB reads, no task over 50 ms either, 0.37x and 0.77x.
  */
-const READ_SIZE = 256 * 1024;
+const READ_SIZE = 1024 * 1024;
 
 /** The hasher `hash-wasm` makes, reused for every part of this page (its WebAssembly instantiated once). */
 let hasher: Promise<IHasher> | undefined;
@@ -33,7 +35,7 @@ let hasher: Promise<IHasher> | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
- * The MD5 digest (16 bytes) of `blob`, read 256 KiB at a time (never whole).
+ * The MD5 digest (16 bytes) of `blob`, read 1 MiB at a time (never whole).
  * @throws the stream's error when the file can no longer be read (e.g. it was changed on disk).
  */
 export function md5Of(blob: Blob): Promise<Uint8Array> {

@@ -52,7 +52,8 @@ export interface MultipartOptions {
    * `composite` MD5 of the parts, or the `full-object` MD5 of a single PUT). The bucket's CORS rule must
    * allow the `Content-MD5` request header (`AllowedHeaders: ["*"]` does). Measured: radosgw 16.2 verifies
    * it; s3rver (the local demo storage) ignores it.
-   * Costs the hashing time (`bench`: the `checksum` mode).
+   * Costs the hashing (bench, radosgw on loopback, 64 MiB: 0.37x the throughput of a single PUT without it,
+   * 0.77x multipart; no main-thread task over 50 ms).
    * @default false
    */
   checksum?: ChecksumOption;

@@ -18,6 +18,8 @@ export interface PageUpload {
   multipartThreshold?: number;
   queueSize?: number;
   partSize?: number;
+  /** Upbeam's `checksum` option (`'md5'`: each part hashed and sent with its Content-MD5). */
+  checksum?: 'md5';
 }
 
 /** The main thread's tasks over 50 ms during one upload (PerformanceObserver `longtask`). */

@@ -93,6 +93,22 @@ export const UPLOAD_MODES: UploadMode[] = [
     page: { client: 'upbeam', strategy: 'temporary-token', multipartThreshold: ALWAYS_MULTIPART, ...ENGINE_PARTS },
     parts: ENGINE_PARTS,
   },
+  // The cost of checksums: the same uploads with `checksum: 'md5'` (each part hashed in the page, streamed,
+  // and sent with its Content-MD5, which radosgw verifies and s3rver ignores). Compare each with the mode
+  // above it of the same name without `-md5`: the throughput ratio is the checksum's cost.
+  {
+    id: 'upbeam-presigned-put-md5',
+    kind: 'page',
+    label: "Upbeam presigned, one PUT, checksum: 'md5'",
+    page: { client: 'upbeam', strategy: 'presigned', multipartThreshold: ALWAYS_PUT, checksum: 'md5' },
+  },
+  {
+    id: 'upbeam-presigned-multipart-md5',
+    kind: 'page',
+    label: "Upbeam presigned, multipart, checksum: 'md5'",
+    page: { client: 'upbeam', strategy: 'presigned', multipartThreshold: ALWAYS_MULTIPART, checksum: 'md5', ...ENGINE_PARTS },
+    parts: ENGINE_PARTS,
+  },
   {
     id: 'curl-multipart-p16',
     kind: 'curl-multipart',

@@ -35,4 +35,5 @@ export {
   type UploadClientErrorCode,
   type UploadClientErrorDetails,
 } from './errors';
-export { DEFAULT_UPLOAD_ENDPOINT, type UploadResult } from '@upbeam/upload-protocol';
+export { DEFAULT_UPLOAD_ENDPOINT, type ObjectChecksum, type UploadResult } from '@upbeam/upload-protocol';
+export type { ChecksumOption } from './checksum';

@@ -15,15 +15,20 @@ export interface SignedPartRequest {
   expiresAt: number;
 }
 
+/** Request headers of some parts, by part number. */
+export type PartHeaders = Readonly<Record<number, Record<string, string>>>;
+
 /** The storage requests of one multipart upload, as the part engine uses them. */
 export interface MultipartBackend {
   /** Most parts {@link MultipartBackend.signParts} signs in one call (1 when signing is local and cheap). */
   readonly signBatchSize: number;
   /**
    * Signs UploadPart requests for these part numbers (at most `signBatchSize`). Retries are the backend's:
-   * a failure thrown here is final for the part.
+   * a failure thrown here is final for the part. `headers`, by part number (its `Content-MD5`), are signed
+   * with the part where the signature is in headers (the token backend); a presigned URL is signed in its
+   * query, and storage takes `Content-MD5` beside it unsigned.
    */
-  signParts(partNumbers: number[], signal: AbortSignal): Promise<SignedPartRequest[]>;
+  signParts(partNumbers: number[], signal: AbortSignal, headers?: PartHeaders): Promise<SignedPartRequest[]>;
   /**
    * CompleteMultipartUpload with every part, retried on the upload's policy. A retry answered "no such upload"
    * after an attempt that got no answer counts as done: storage completed it the first time.

@@ -2,10 +2,13 @@
  * The part engine of both strategies: one {@link MultipartUpload} per upload owns its AbortController, its
  * parts and its progress (the shape of Uppy's `MultipartUploader`). Each part is a `Blob.slice()` sent with
  * `XMLHttpRequest`: the browser reads it from disk as it sends, no byte of the file passes through
- * JavaScript memory, and nothing is hashed.
+ * JavaScript memory. With `checksum: 'md5'` each part is first hashed as a stream (`checksum.ts`) and sent
+ * with its `Content-MD5`, which storage verifies.
  */
 import type { CompletedPart } from '@upbeam/upload-protocol';
 import { createAbortError, onAbort } from './abort';
+import type { ObjectChecksum } from '@upbeam/upload-protocol';
+import type { ChecksumOption } from './checksum';
 import { NO_ANSWER_MESSAGE, UploadClientError } from './errors';
 import { sendRequest } from './http-request';
 import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
@@ -28,6 +31,8 @@ export interface MultipartUploadInput {
   /** `maxAttempts` per part (and per completion), `onRetry`; `signal` cancels the upload. */
   retry: RetrySettings;
   pauseController?: PauseController | undefined;
+  /** `'md5'`: each part carries its `Content-MD5`; `false` or unset: none. */
+  checksum?: ChecksumOption | undefined;
   /** Receives the bytes stored and in flight, summed over the parts (may go back when a part restarts). */
   onProgress: (uploaded: number) => void;
   /** Called when a part is stored, with its ETag (the resume journal keeps it). */
@@ -39,6 +44,8 @@ export interface MultipartUploadInput {
 /** The part's range, its ETag once stored, and the bytes of it sent so far. */
 interface Part extends PartRange {
   etag?: string;
+  /** The part's MD5 digest, once hashed (kept for its retries and the object's checksum). */
+  md5?: Uint8Array;
   sent: number;
 }
 
@@ -79,10 +86,12 @@ export class MultipartUpload {
 
   /**
    * Sends the missing parts and completes the upload.
+   * @returns the object's `composite` checksum with `checksum: 'md5'` (parts stored before a resume are
+   *   hashed too), else `undefined`.
    * @throws `AbortError` DOMException (`Upload aborted.`) when cancelled, even while paused.
    * @throws {@link UploadClientError} of the first part that failed after its retries, or of the completion.
    */
-  async upload(): Promise<void> {
+  async upload(): Promise<ObjectChecksum | undefined> {
     const { retry, pauseController } = this.#input;
     const stopCancel = onAbort(retry.signal, () => this.#run.abort());
     const stopPause = pauseController?.subscribe(() => {
@@ -101,7 +110,9 @@ export class MultipartUpload {
         }
       }
       this.#report();
+      const checksum = await this.#objectChecksum();
       await this.#input.backend.complete(this.#completedParts(), retry.signal);
+      return checksum;
     } finally {
       stopCancel();
       stopPause?.();
@@ -112,6 +123,22 @@ export class MultipartUpload {
   /** Every part with its ETag, in order (once all are stored). */
   #completedParts(): CompletedPart[] {
     return this.#parts.map(({ partNumber, etag }) => ({ partNumber, etag: etag! }));
+  }
+
+  /** The part's MD5 digest, hashed on first use. */
+  async #md5(part: Part): Promise<Uint8Array> {
+    const { md5Of } = await import('./checksum');
+    part.md5 ??= await md5Of(this.#input.file.slice(part.start, part.end));
+    return part.md5;
+  }
+
+  /** The composite checksum of the parts, with `checksum: 'md5'`. */
+  async #objectChecksum(): Promise<ObjectChecksum | undefined> {
+    if (this.#input.checksum !== 'md5') return undefined;
+    const digests: Uint8Array[] = [];
+    for (const part of this.#parts) digests.push(await this.#md5(part));
+    const { compositeChecksum } = await import('./checksum');
+    return compositeChecksum(digests);
   }
 
   /** Reports the bytes of the stored parts and of the parts in flight. */
@@ -166,7 +193,13 @@ export class MultipartUpload {
         part.sent = 0;
         let request: SignedPartRequest;
         try {
-          request = await this.#signedRequest(part.partNumber, signal);
+          const checksum: Record<string, string> = {};
+          if (this.#input.checksum === 'md5') {
+            const { contentMd5 } = await import('./checksum');
+            checksum['Content-MD5'] = contentMd5(await this.#md5(part));
+          }
+          request = await this.#signedRequest(part.partNumber, signal, checksum);
+          request = { ...request, headers: { ...request.headers, ...checksum } };
         } catch (error) {
           signFailed = true;
           throw error;
@@ -219,24 +252,26 @@ export class MultipartUpload {
 
   /**
    * The signed request of a part: made before (and still valid), or signed now together with the next
-   * unsigned missing parts, up to the backend's batch size.
+   * unsigned missing parts, up to the backend's batch size; `headers` (its `Content-MD5`) signed with it
+   * where the backend signs headers.
    */
-  async #signedRequest(partNumber: number, signal: AbortSignal): Promise<SignedPartRequest> {
+  async #signedRequest(partNumber: number, signal: AbortSignal, headers: Record<string, string>): Promise<SignedPartRequest> {
     const cached = this.#signed.get(partNumber);
-    const request = await (cached ?? this.#signBatch(partNumber, signal));
+    const request = await (cached ?? this.#signBatch(partNumber, signal, headers));
     if (request.expiresAt > Date.now()) return request;
     this.#signed.delete(partNumber);
-    return this.#signBatch(partNumber, signal);
+    return this.#signBatch(partNumber, signal, headers);
   }
 
-  #signBatch(first: number, signal: AbortSignal): Promise<SignedPartRequest> {
+  /** Signs part `first` (with `headers`, its checksum) and the next unsigned missing parts. */
+  #signBatch(first: number, signal: AbortSignal, headers: Record<string, string>): Promise<SignedPartRequest> {
     const { backend } = this.#input;
     const numbers = [first];
     for (const part of this.#parts) {
       if (numbers.length >= backend.signBatchSize) break;
       if (part.partNumber > first && !part.etag && !this.#signed.has(part.partNumber)) numbers.push(part.partNumber);
     }
-    const batch = backend.signParts(numbers, signal).then((requests) => {
+    const batch = backend.signParts(numbers, signal, { [first]: headers }).then((requests) => {
       if (!this.#firstSigned && requests[0]) {
         this.#firstSigned = true;
         this.#input.onFirstSigned?.(requests[0]);

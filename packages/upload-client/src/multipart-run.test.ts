@@ -1,5 +1,6 @@
 import type { CompletedPart } from '@upbeam/upload-protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createHash } from 'node:crypto';
 import { isAbortError } from './abort';
 import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
 import { runMultipart, type MultipartStarter } from './multipart-run';
@@ -19,7 +20,7 @@ const SIZE = 12 * MiB + 5; // parts 1, 2 of 5 MiB, part 3 of 2 MiB + 5
 type PartScript = { status: number; etag?: string | null; retryAfter?: string; body?: string } | 'network-error' | 'hang';
 
 let scripts: Map<number, PartScript[]>;
-let sent: { partNumber: number; bytes: number; url: string }[];
+let sent: { partNumber: number; bytes: number; url: string; headers: Record<string, string> }[];
 let inFlight: number;
 let mostInFlight: number;
 
@@ -30,11 +31,14 @@ class FakeXhr {
   readonly #events = new EventTarget();
   #url = '';
   #headers = '';
+  #requestHeaders: Record<string, string> = {};
   #settled = false;
   open(_method: string, url: string) {
     this.#url = url;
   }
-  setRequestHeader() {}
+  setRequestHeader(name: string, value: string) {
+    this.#requestHeaders[name] = value;
+  }
   addEventListener(type: string, listener: EventListener) {
     this.#events.addEventListener(type, listener);
   }
@@ -46,7 +50,7 @@ class FakeXhr {
   }
   send(body: Blob) {
     const partNumber = Number(new URL(this.#url).searchParams.get('partNumber'));
-    sent.push({ partNumber, bytes: body.size, url: this.#url });
+    sent.push({ partNumber, bytes: body.size, url: this.#url, headers: this.#requestHeaders });
     inFlight += 1;
     mostInFlight = Math.max(mostInFlight, inFlight);
     const script = scripts.get(partNumber)?.shift() ?? { status: 200 };
@@ -143,6 +147,37 @@ describe('runMultipart with the part engine', () => {
     expect(calls.completed).toEqual([[1, 2, 3].map((n) => ({ partNumber: n, etag: `"etag-${n}"` }))]);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(calls.aborted).toBe(0);
+  });
+
+  it("checksum 'md5': each part sent carries its Content-MD5, BadDigest is sent again, the result is the composite of all parts", async () => {
+    const { backend } = fakeBackend();
+    // Part 1 is on storage already (a reopened upload); part 2 is refused once as changed on the way.
+    const reopened: MultipartStarter = {
+      strategy: 'presigned',
+      create: async (partSize) => ({
+        backend,
+        record: { bucket: 'b', key: 'key', uploadId: 'u1', partSize, ticket: 't', parts: [{ partNumber: 1, etag: '"etag-1"', size: 5 * MiB }] },
+      }),
+      reopen: async () => undefined,
+    };
+    const bytes = Uint8Array.from({ length: SIZE }, (_, i) => (i * 7) % 253);
+    const upload = { ...context({ checksum: 'md5' }), file: new File([bytes], 'big.bin') };
+    scripts.set(2, [{ status: 400, etag: null, body: '<Error><Code>BadDigest</Code></Error>' }]);
+    const { checksum } = await runMultipart(upload, settings(), reopened);
+
+    const md5 = (part: Uint8Array) => createHash('md5').update(part).digest();
+    const parts = [bytes.subarray(0, 5 * MiB), bytes.subarray(5 * MiB, 10 * MiB), bytes.subarray(10 * MiB)];
+    expect(sent.map((s) => s.partNumber).sort()).toEqual([2, 2, 3]);
+    for (const { partNumber, headers } of sent) expect(headers['Content-MD5']).toBe(md5(parts[partNumber - 1]!).toString('base64'));
+    const composite = md5(Buffer.concat(parts.map(md5))).toString('hex');
+    expect(checksum).toEqual({ algorithm: 'md5', type: 'composite', value: `${composite}-3` });
+  });
+
+  it('without checksum: no Content-MD5, no checksum in the result', async () => {
+    const { backend } = fakeBackend();
+    const { checksum } = await runMultipart(context({}), settings(), starter(backend));
+    expect(sent.every((s) => s.headers['Content-MD5'] === undefined)).toBe(true);
+    expect(checksum).toBeUndefined();
   });
 
   it('retries a failed part on its own (Retry-After honoured), the others are sent once', async () => {

@@ -5,6 +5,7 @@
  */
 import type { CompletedPart, UploadStrategy } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
+import type { ObjectChecksum } from '@upbeam/upload-protocol';
 import { isNoSuchUpload, type MultipartBackend } from './multipart-backend';
 import { MultipartUpload } from './multipart-engine';
 import { wholeParts, type MultipartSettings } from './part-math';
@@ -37,6 +38,12 @@ export interface MultipartStarter {
   reopen(record: ResumeRecord): Promise<OpenedUpload | undefined>;
 }
 
+/** A completed multipart upload: its journal record, and its checksum with `checksum: 'md5'`. */
+export interface MultipartOutcome {
+  record: ResumeRecord;
+  checksum: ObjectChecksum | undefined;
+}
+
 /** A journal that keeps nothing, for uploads without `resume`. */
 const NO_JOURNAL: ResumeJournal = {
   read: async () => undefined,
@@ -53,9 +60,9 @@ const NO_JOURNAL: ResumeJournal = {
  *   rejects with `AbortError` `Upload aborted.`.
  * - A failure after the retries aborts the upload likewise, except with `resume`: then parts and record
  *   are kept so that the next attempt continues.
- * @returns the journal record of the completed upload (key, url when known).
+ * @returns the journal record of the completed upload (key, url when known) and its checksum.
  */
-export async function runMultipart(upload: UploadContext, settings: MultipartSettings, starter: MultipartStarter): Promise<ResumeRecord> {
+export async function runMultipart(upload: UploadContext, settings: MultipartSettings, starter: MultipartStarter): Promise<MultipartOutcome> {
   const { file, options } = upload;
   const journal = settings.resume
     ? openResumeJournal(resumeJournalId(options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT, starter.strategy, file))
@@ -81,7 +88,7 @@ export async function runMultipart(upload: UploadContext, settings: MultipartSet
     return opened;
   }
 
-  async function send({ backend, record: opened }: OpenedUpload): Promise<ResumeRecord> {
+  async function send({ backend, record: opened }: OpenedUpload): Promise<MultipartOutcome> {
     const record = { ...opened, parts: wholeParts(opened.parts, file.size, opened.partSize) };
     await journal.write(record);
     const engine = new MultipartUpload({
@@ -91,6 +98,7 @@ export async function runMultipart(upload: UploadContext, settings: MultipartSet
       completed: record.parts,
       backend,
       retry: options,
+      checksum: options.checksum,
       pauseController: options.pauseController,
       onProgress: upload.report,
       onPartStored: (part: CompletedPart) => {
@@ -101,8 +109,9 @@ export async function runMultipart(upload: UploadContext, settings: MultipartSet
         record.url ??= url.split('?')[0];
       },
     });
+    let checksum: ObjectChecksum | undefined;
     try {
-      await engine.upload();
+      checksum = await engine.upload();
     } catch (error) {
       const cancelled = options.signal?.aborted;
       // Gone on storage: nothing to abort; the caller starts afresh or fails.
@@ -114,6 +123,6 @@ export async function runMultipart(upload: UploadContext, settings: MultipartSet
       throw cancelled ? createAbortError() : error;
     }
     await journal.remove();
-    return record;
+    return { record, checksum };
   }
 }

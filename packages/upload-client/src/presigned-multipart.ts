@@ -10,7 +10,7 @@ import type { UploadContext } from './types';
 
 /**
  * Sends the file as a presigned multipart upload (see `runMultipart`).
- * @returns `{ url, bucket, key, serverData? }`: `url` is a part URL without its query string, the object's
+ * @returns `{ url, bucket, key, checksum?, serverData? }`: `url` is a part URL without its query string, the object's
  *   address as the single PUT's URL gives it; `serverData` what the server's completion hook answered in
  *   the `complete` request.
  * @throws as `uploadFile`.
@@ -18,6 +18,7 @@ import type { UploadContext } from './types';
 export async function uploadPresignedMultipart(upload: UploadContext): Promise<UploadResult> {
   const settings = resolveMultipartSettings(upload.file.size, upload.options);
   const completed: CompletionAnswer = {};
-  const { url = '', bucket, key } = await runMultipart(upload, settings, presignedStarter(upload, completed));
-  return { url, bucket, key, ...completed };
+  const { record, checksum } = await runMultipart(upload, settings, presignedStarter(upload, completed));
+  const { url = '', bucket, key } = record;
+  return { url, bucket, key, ...(checksum && { checksum }), ...completed };
 }

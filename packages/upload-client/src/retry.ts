@@ -31,9 +31,10 @@ export const RETRYABLE_STATUSES: readonly number[] = [408, 429, 500, 502, 503, 5
 /**
  * S3 error codes that another attempt may cure, whatever their status: `SlowDown` (503, throttling),
  * `RequestTimeout` (400, the connection idled), `InternalError` (500, or inside a 200 CompleteMultipartUpload
- * answer). `ServiceUnavailable` always comes with 503, which is retried for its status.
+ * answer), `BadDigest` (400, the bytes storage received do not match the `Content-MD5` sent: changed on the
+ * way, and sent again from the file they are whole). `ServiceUnavailable` always comes with 503, which is retried for its status.
  */
-export const RETRYABLE_S3_CODES: readonly string[] = ['SlowDown', 'RequestTimeout', 'InternalError'];
+export const RETRYABLE_S3_CODES: readonly string[] = ['SlowDown', 'RequestTimeout', 'InternalError', 'BadDigest'];
 
 /** What an `onRetry` listener receives before each retry. */
 export interface RetryEvent {
@@ -56,7 +57,7 @@ export interface RetryOptions {
   /**
    * Attempts per request (endpoint POST, PUT, each part), the first included; an integer of at least 1
    * (1 = never retry). A failure is retried on a network error, 408, 429, 500, 502, 503, 504, S3
-   * `SlowDown`, or a part answer without a readable ETag; an expired presigned URL is signed again. Other
+   * `SlowDown`, `BadDigest` (a checksum mismatch), or a part answer without a readable ETag; an expired presigned URL is signed again. Other
    * answers are not retried.
    * @default 3
    */

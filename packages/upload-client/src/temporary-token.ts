@@ -4,7 +4,7 @@
  * by the same engine as the presigned strategy's). Loaded with `import()` on its first use, so that an app
  * that only uses presigned URLs never downloads it.
  */
-import { UPLOAD_STRATEGIES, type TemporaryTokenUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
+import { UPLOAD_STRATEGIES, type ObjectChecksum, type TemporaryTokenUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
 import { reportCompletion } from './complete-upload';
 import { UploadClientError } from './errors';
 import { runMultipart } from './multipart-run';
@@ -13,6 +13,7 @@ import { resolveMultipartSettings } from './part-math';
 import { postToEndpoint } from './prepare';
 import { isExpiredUrlError, putObjectAnswer, refusedByStorage } from './put-object';
 import { retryDelay, withRetries } from './retry';
+import { singlePutChecksum } from './single-put-checksum';
 import { tokenStarter, type SessionOpener } from './token-backend';
 import { createTokenSession, storageAnswerOf, type TokenSession } from './token/index';
 import type { UploadContext } from './types';
@@ -39,13 +40,15 @@ function prepare(upload: UploadContext, ticket?: string): Promise<TemporaryToken
  * One signed PutObject of the whole file, retried; signed again at once when the signature expired or the
  * session repaired the refusal's cause (a skewed clock, expired credentials).
  */
-async function putWholeFile(upload: UploadContext, session: TokenSession): Promise<void> {
+async function putWholeFile(upload: UploadContext, session: TokenSession): Promise<ObjectChecksum | undefined> {
   const { file, filetype, options } = upload;
   let signAgain = false;
+  const { headers: checksumHeaders, checksum } = await singlePutChecksum(file, options.checksum);
   await withRetries(
     async () => {
       signAgain = false;
-      const signed = await session.signPutObject(filetype);
+      // The checksum is signed with the request (SigV4 in headers), as the AWS SDK signs it.
+      const signed = await session.signPutObject(filetype, checksumHeaders);
       try {
         const xhr = await putObjectAnswer(signed.url, signed.headers, file, options.signal, upload.report);
         const refused = refusedByStorage(xhr);
@@ -61,6 +64,7 @@ async function putWholeFile(upload: UploadContext, session: TokenSession): Promi
     options,
     (error, retryNumber) => (signAgain ? 0 : retryDelay(error, retryNumber)),
   );
+  return checksum;
 }
 
 /**
@@ -71,7 +75,8 @@ async function putWholeFile(upload: UploadContext, session: TokenSession): Promi
  * object is stored (`_upload.complete`): it checks the object (deletes one that breaks the limits) and
  * answers its hook's `serverData`.
  *
- * @returns `{ url, bucket, key }`, `url` the object's address (SPEC 7.4).
+ * @returns `{ url, bucket, key, checksum? }`, `url` the object's address (SPEC 7.4); `checksum` (multipart
+ *   with `checksum: 'md5'`) the object's MD5, composite for a multipart upload.
  * @throws as `uploadFile`.
  */
 export async function uploadWithTemporaryToken(upload: UploadContext): Promise<UploadResult> {
@@ -84,17 +89,18 @@ export async function uploadWithTemporaryToken(upload: UploadContext): Promise<U
   const openSession: SessionOpener = async (ticket) =>
     createTokenSession({ prepared: await prepare(upload, ticket), renew: (renewal) => prepare(upload, renewal), retry: options });
   let session: TokenSession;
+  let checksum: ObjectChecksum | undefined;
   if (usesMultipart(file.size, settings.multipartThreshold)) {
     const starter = tokenStarter(upload.filetype, openSession, options.signal);
-    await runMultipart(upload, settings, starter);
+    ({ checksum } = await runMultipart(upload, settings, starter));
     session = starter.session!;
   } else {
     session = await openSession();
-    await putWholeFile(upload, session);
+    checksum = await putWholeFile(upload, session);
   }
   if (settings.tags.length > 0) await session.putObjectTagging(settings.tags, options.signal);
   // A server with a size or type limit checks the stored object now (storage cannot bind them to
   // credentials), and runs its completion hook.
   const { key, bucket, receipt } = session.prepared;
-  return reportCompletion(upload, 'temporary-token', receipt, { url: session.objectUrl, bucket, key });
+  return reportCompletion(upload, 'temporary-token', receipt, { url: session.objectUrl, bucket, key, ...(checksum && { checksum }) });
 }

@@ -15,8 +15,10 @@ import type { TokenSession } from './token/token-session';
 export function tokenBackend(session: TokenSession, uploadId: string): MultipartBackend {
   return {
     signBatchSize: 1,
-    signParts: (partNumbers) =>
-      Promise.all(partNumbers.map(async (partNumber) => ({ partNumber, ...(await session.signUploadPart(uploadId, partNumber)) }))),
+    signParts: (partNumbers, _signal, headers = {}) =>
+      Promise.all(
+        partNumbers.map(async (partNumber) => ({ partNumber, ...(await session.signUploadPart(uploadId, partNumber, headers[partNumber])) })),
+      ),
     async complete(parts, signal) {
       await session.completeMultipartUpload(uploadId, parts, signal);
     },

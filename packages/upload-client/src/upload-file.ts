@@ -6,6 +6,7 @@ import { postToEndpoint } from './prepare';
 import { monotonicProgress } from './progress';
 import { isExpiredUrlError, presignedUrlExpiry, putObject } from './put-object';
 import { resolveRetrySettings, retryDelay, withRetries } from './retry';
+import { singlePutChecksum } from './single-put-checksum';
 import type { UploadContext, UploadOptions } from './types';
 
 /** Fields of the presigned answer that the engine reads. */
@@ -16,14 +17,15 @@ const PRESIGNED_FIELDS = ['key', 'bucket', 'url'];
  * or with a retryable answer is sent again after the backoff (the browser starts the body from byte 0;
  * reported progress holds); a PUT refused because the URL expired is prepared again first, at once.
  * Then, when the answer held a `receipt`, reports completion to the server (its hook's `serverData`).
- * @returns the stored object: the signed URL without its query string (the signature), bucket, key and
- *   `serverData` when the server's hook returned some.
+ * @returns the stored object: the signed URL without its query string (the signature), bucket, key,
+ *   `checksum` with `checksum: 'md5'`, and `serverData` when the server's hook returned some.
  */
 async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
   const { file, options } = upload;
   let prepared: PresignedUploadResponse | undefined;
   let expiresAt = 0;
   let expired = false;
+  const { headers: checksumHeaders, checksum } = await singlePutChecksum(file, options.checksum);
   const { url, bucket, key, receipt } = await withRetries(
     async () => {
       expired = false;
@@ -33,8 +35,9 @@ async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
       }
       try {
         // Exactly the signed headers; servers before `headers` existed signed these two.
-        const headers = prepared.headers ?? { 'Content-Type': upload.filetype, 'Cache-Control': OBJECT_CACHE_CONTROL };
-        await putObject(prepared.url, headers, file, options.signal, upload.report);
+        const signed = prepared.headers ?? { 'Content-Type': upload.filetype, 'Cache-Control': OBJECT_CACHE_CONTROL };
+        // Content-MD5 is not an x-amz-* header: storage takes it unsigned beside a presigned URL, and verifies it.
+        await putObject(prepared.url, { ...signed, ...checksumHeaders }, file, options.signal, upload.report);
         return prepared;
       } catch (error) {
         expired = isExpiredUrlError(error, expiresAt);
@@ -46,7 +49,7 @@ async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
     // A fresh URL needs no wait; a preparation that failed has used its own attempts already.
     (error, retryNumber) => (expired ? 0 : prepared && retryDelay(error, retryNumber)),
   );
-  return reportCompletion(upload, 'presigned', receipt, { url: url.split('?')[0]!, bucket, key });
+  return reportCompletion(upload, 'presigned', receipt, { url: url.split('?')[0]!, bucket, key, ...(checksum && { checksum }) });
 }
 
 /**

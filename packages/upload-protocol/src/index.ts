@@ -12,6 +12,7 @@ export {
   UPLOAD_STRATEGIES,
 } from './constants';
 export type {
+  ObjectChecksum,
   PreparedUploadBase,
   PresignedUploadResponse,
   TemporaryCredentials,

@@ -127,6 +127,25 @@ export interface UploadCompleteResponse {
   size: number;
   /** What the server's completion hook returned (JSON), when it returned something. */
   serverData?: unknown;
+  /**
+   * The checksum of the whole stored object, as the client computed it from the bytes it sent and storage
+   * verified part by part; present when the upload ran with `checksum: 'md5'`.
+   */
+  checksum?: ObjectChecksum;
+}
+
+/** The checksum of a whole stored object, computed by the client from what it sent. */
+export interface ObjectChecksum {
+  /** The algorithm of the part checksums (sent as `Content-MD5`, RFC 1864). */
+  algorithm: 'md5';
+  /**
+   * `full-object`: the MD5 of the whole object (a single PUT); `composite`: the MD5 of the parts' MD5s
+   * followed by `-` and the number of parts, as S3 defines the checksum of a multipart upload (it is the
+   * multipart object's ETag, without quotes, on storage without SSE-KMS).
+   */
+  type: 'full-object' | 'composite';
+  /** Lowercase hexadecimal, `-N` appended for `composite`, e.g. `"3b4c…9f-3"`. */
+  value: string;
 }
 
 /** Body of every error answer of the endpoint (4xx with a `code`, or the 500 `Internal Server Error`). */

@@ -108,7 +108,7 @@ function copyHeaders(headers: IncomingHttpHeaders): Record<string, string | stri
 }
 
 const zeroCounts = (): Record<FaultKind, number> =>
-  Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>;
+  Object.fromEntries([...FAULT_KINDS, 'flip-byte'].map((kind) => [kind, 0])) as Record<FaultKind, number>;
 
 /**
  * Starts an HTTP proxy on 127.0.0.1 (a free port) that forwards every request to `options.target` and
@@ -213,7 +213,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     res: ServerResponse,
     request: S3Request,
     entry: LoggedRequest | undefined,
-    mode: 'plain' | 'drop-etag' | 'truncate' | 'reset',
+    mode: 'plain' | 'drop-etag' | 'truncate' | 'reset' | 'flip-byte',
   ) {
     if (req.destroyed || res.destroyed) return;
     const upstream = httpRequest({
@@ -255,7 +255,21 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       return;
     }
 
-    req.pipe(upstream);
+    if (mode === 'flip-byte') {
+      let flipped = false;
+      req.on('data', (chunk: Buffer) => {
+        if (!flipped && chunk.length > 0) {
+          flipped = true;
+          chunk = Buffer.from(chunk);
+          chunk[0] = chunk[0]! ^ 0xff;
+        }
+        if (!upstream.write(chunk)) {
+          req.pause();
+          upstream.once('drain', () => req.resume());
+        }
+      });
+      req.on('end', () => upstream.end());
+    } else req.pipe(upstream);
     upstream.on('response', (answer) => {
       const status = answer.statusCode ?? 502;
       if (entry) entry.storageStatus = status;
@@ -313,6 +327,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       case 'reset':
       case 'drop-etag':
       case 'truncate':
+      case 'flip-byte':
         return forward(req, res, request, entry, fault.kind);
       default: {
         const answer = faultAnswer(fault, `FAULT${seq}`)!;

@@ -12,7 +12,10 @@
  * - `drop-etag`: forwards, and removes the `ETag` header from storage's answer;
  * - `truncate`: forwards, and cuts storage's answer after its headers and half its body: storage did the
  *   work, the browser sees a broken answer (the ambiguous case a retry must cope with);
- * - `no-cors`: answers 503 without CORS headers: the browser cannot read it and sees a network error.
+ * - `no-cors`: answers 503 without CORS headers: the browser cannot read it and sees a network error;
+ * - `flip-byte`: forwards, with the first byte of the request body inverted (the bytes changed on the way
+ *   that a checksum exists to catch). Never drawn at random ({@link FAULT_KINDS}): without a checksum it
+ *   would store a corrupted object; inject it.
  * The made-up answers carry the CORS headers storage sends, except `no-cors`.
  */
 export type FaultKind =
@@ -24,9 +27,10 @@ export type FaultKind =
   | 'delay'
   | 'drop-etag'
   | 'truncate'
-  | 'no-cors';
+  | 'no-cors'
+  | 'flip-byte';
 
-/** Every kind, in a fixed order (the seeded draw picks by index). */
+/** Every kind drawn at random (`flip-byte` excepted), in a fixed order (the seeded draw picks by index). */
 export const FAULT_KINDS: readonly FaultKind[] = [
   'reset',
   'error-500',

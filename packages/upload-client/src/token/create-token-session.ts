@@ -157,10 +157,10 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
     objectUrl: address,
     recoverFrom,
 
-    signPutObject: (contentType) => sign({ method: 'PUT', url: address, headers: objectHeaders(contentType) }),
+    signPutObject: (contentType, headers = {}) => sign({ method: 'PUT', url: address, headers: { ...objectHeaders(contentType), ...headers } }),
 
-    signUploadPart: (uploadId, partNumber) =>
-      sign({ method: 'PUT', url: address, query: { partNumber: String(partNumber), uploadId } }),
+    signUploadPart: (uploadId, partNumber, headers = {}) =>
+      sign({ method: 'PUT', url: address, query: { partNumber: String(partNumber), uploadId }, headers }),
 
     createMultipartUpload: (contentType, signal) =>
       retrying(async () => {

@@ -18,6 +18,11 @@ const authorization = (value: string | undefined) =>
   )?.groups;
 
 describe('signRequest (SigV4 in headers, UNSIGNED-PAYLOAD)', () => {
+  it('signs a Content-MD5 header (the part checksum of `checksum: md5`)', async () => {
+    const signed = await signRequest({ method: 'PUT', url, query: { partNumber: '1', uploadId: 'u' }, headers: { 'Content-MD5': 'XUFAKrxLKna5cZ2REBfFkg==' } }, prepared, date);
+    expect(authorization(signed.headers.authorization)?.signed).toBe('content-md5;host;x-amz-content-sha256;x-amz-date;x-amz-security-token');
+  });
+
   it('signs every header it sends, host included, and leaves host out of the headers to set', async () => {
     const signed = await signRequest(
       { method: 'PUT', url, headers: { 'content-type': 'text/plain', 'cache-control': 'max-age=630720000, public' } },

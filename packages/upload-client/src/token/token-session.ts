@@ -88,11 +88,14 @@ export interface TokenSession {
    * Content-Disposition and `x-amz-meta-*` from the answer). The caller sends the body with XHR.
    * @throws as the caller's `renew` when the credentials had to be renewed and could not be.
    */
-  signPutObject(contentType: string): Promise<SignedRequest>;
+  signPutObject(contentType: string, headers?: Record<string, string>): Promise<SignedRequest>;
   /** CreateMultipartUpload (same headers as PutObject). @returns the upload id. */
   createMultipartUpload(contentType: string, signal?: AbortSignal): Promise<string>;
-  /** A signed UploadPart of `partNumber` (1 to 10000). The caller sends the part's bytes with XHR. */
-  signUploadPart(uploadId: string, partNumber: number): Promise<SignedRequest>;
+  /**
+   * A signed UploadPart of `partNumber` (1 to 10000), `headers` (e.g. its `Content-MD5`) signed with it.
+   * The caller sends the part's bytes with XHR.
+   */
+  signUploadPart(uploadId: string, partNumber: number, headers?: Record<string, string>): Promise<SignedRequest>;
   /**
    * ListParts, to resume (every page). `undefined` when the credentials or storage cannot list (403, 405,
    * 501: AWS needs `s3:ListMultipartUploadParts`, s3rver has no ListParts).

@@ -46,6 +46,7 @@ export function sanitizeFileName(name: string): string {
  * sanitizeFilePath('../../etc/passwd')          // 'file/file/etc/passwd'
  */
 export function sanitizeFilePath(path: string): string {
+  if (!path.includes('/')) return sanitizeFileName(path);
   const segments = path.split('/').filter((segment) => segment.trim() !== '');
   return segments.length === 0 ? 'file' : segments.map(sanitizeFileName).join('/');
 }

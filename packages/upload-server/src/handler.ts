@@ -201,7 +201,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
 
   /** `onBeforeUpload` (authorization, and what it decides), then the declared type and size are checked. */
   const authorize = async (body: UploadRequestBody, request: Request): Promise<BeforeUploadResult> => {
-    const decided: BeforeUploadResult = (await config.onBeforeUpload?.({ body, request })) ?? {};
+    const decided: BeforeUploadResult = config.onBeforeUpload ? ((await config.onBeforeUpload({ body, request })) ?? {}) : {};
     checkUploadPolicy(config, body);
     return decided;
   };

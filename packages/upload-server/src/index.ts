@@ -58,7 +58,6 @@ export type {
 } from '@upbeam/upload-protocol';
 export {
   applyProviderPreset,
-  PROVIDER_ENV,
   PROVIDER_PRESETS,
   type ProviderPreset,
   type ProviderSettings,

@@ -7,6 +7,9 @@ export const DEFAULT_KEY_PREFIX = 'next-s3-uploads/';
 /** Longest object key S3 accepts, in bytes of UTF-8 (AWS S3 User Guide, "Naming Amazon S3 objects"). */
 export const MAX_KEY_BYTES = 1024;
 
+/** Counts the UTF-8 bytes of keys (one encoder for all). */
+const UTF8 = new TextEncoder();
+
 /**
  * Characters S3 documents as safe in object keys: letters, digits and `! - _ . * ' ( )`
  * (AWS S3 User Guide, "Naming Amazon S3 objects", safe characters).
@@ -43,6 +46,7 @@ export function sanitizeFileName(name: string): string {
  * sanitizeFilePath('../../etc/passwd')          // 'file/file/etc/passwd'
  */
 export function sanitizeFilePath(path: string): string {
+  if (!path.includes('/')) return sanitizeFileName(path);
   const segments = path.split('/').filter((segment) => segment.trim() !== '');
   return segments.length === 0 ? 'file' : segments.map(sanitizeFileName).join('/');
 }
@@ -62,10 +66,18 @@ export function normalizeKeyPrefix(prefix: string): string {
 export function defaultObjectKey(filename: string, prefix: string = DEFAULT_KEY_PREFIX): string {
   const head = `${normalizeKeyPrefix(prefix)}${nanoid()}/`;
   const name = sanitizeFilePath(filename);
-  const room = MAX_KEY_BYTES - new TextEncoder().encode(head).byteLength;
+  const room = MAX_KEY_BYTES - UTF8.encode(head).byteLength;
   // The sanitized name is ASCII: one byte per character.
   const kept = name.length > room ? name.slice(name.length - room).replace(/^\/+/, '') : name;
   return head + (kept === '' ? 'file' : kept);
+}
+
+/**
+ * Whether `text` takes more than `limit` bytes of UTF-8; encoded only when it might (a UTF-16 code unit is
+ * at most 3 bytes of UTF-8).
+ */
+function overByteLimit(text: string, limit: number): boolean {
+  return text.length * 3 > limit && UTF8.encode(text).byteLength > limit;
 }
 
 function invalidKey(key: string, why: string): UploadError {
@@ -82,7 +94,7 @@ function invalidKey(key: string, why: string): UploadError {
  */
 export function assertValidObjectKey(key: unknown, prefix: string): asserts key is string {
   if (typeof key !== 'string' || key === '') throw invalidKey(String(key), 'must be a non-empty string');
-  if (new TextEncoder().encode(key).byteLength > MAX_KEY_BYTES) throw invalidKey(key, `is over ${MAX_KEY_BYTES} bytes`);
+  if (overByteLimit(key, MAX_KEY_BYTES)) throw invalidKey(key, `is over ${MAX_KEY_BYTES} bytes`);
   if (FORBIDDEN_IN_KEY.test(key)) throw invalidKey(key, 'holds a control or bidirectional-override character');
   if (key.includes('\\')) throw invalidKey(key, 'holds a backslash');
   if (key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) {

@@ -94,24 +94,28 @@ export type UrlSigner = (request: UrlSignRequest) => Promise<string>;
 export function createUrlSigner(settings: ResolvedStorageSettings, client: S3Client): UrlSigner | undefined {
   if (settings.bucket.startsWith('arn:')) return undefined;
   const presigner = new S3RequestPresigner({ ...client.config });
-  let base: Promise<ObjectBase> | undefined;
-  const resolveBase = () =>
-    (base ??= getSignedUrl(client, new PutObjectCommand({ Bucket: settings.bucket, Key: PROBE_KEY }), { expiresIn: 60 }).then(
+  // Resolved once, then read without awaiting; a failed probe is forgotten and tried again next time.
+  let base: ObjectBase | undefined;
+  let probing: Promise<ObjectBase> | undefined;
+  const resolveBase = (): Promise<ObjectBase> =>
+    (probing ??= getSignedUrl(client, new PutObjectCommand({ Bucket: settings.bucket, Key: PROBE_KEY }), { expiresIn: 60 }).then(
       (probe) => {
         const url = new URL(probe);
-        return {
+        base = {
           protocol: url.protocol,
           hostname: url.hostname,
           port: url.port === '' ? undefined : Number(url.port),
           prefix: url.pathname.slice(0, -PROBE_KEY.length),
         };
+        return base;
+      },
+      (error: unknown) => {
+        probing = undefined;
+        throw error;
       },
     ));
   return async (input) => {
-    const where = await resolveBase().catch((error: unknown) => {
-      base = undefined;
-      throw error;
-    });
+    const where = base ?? (await resolveBase());
     const path = `${where.prefix}${escapeUriPath(input.key)}`;
     const request = await presigner.presign(
       { method: 'PUT', protocol: where.protocol, hostname: where.hostname, port: where.port, path, query: input.query, headers: input.headers },
@@ -144,30 +148,36 @@ export function createPresigner(settings: ResolvedStorageSettings, client: S3Cli
   const sign = createUrlSigner(settings, client);
   if (!sign) return createCommandPresigner(settings, client);
   const sse = sseHeaders(settings.sseCustomerKey);
+  // The SSE-C headers, once known (they never change): the common case then awaits nothing but the signer.
+  let extra: { headers: Record<string, string>; lowerCased: Record<string, string> } | undefined;
+  const resolveExtra = async () => {
+    const headers = await sse;
+    return (extra ??= { headers, lowerCased: lowerCase(headers) });
+  };
   return async (input) => {
+    const { headers: sseExtra, lowerCased: sseSigned } = extra ?? (await resolveExtra());
     const { signed, headers } = signedHeaders(input, aclHeaders(signedAcl(settings, input)));
-    const extra = await sse;
+    const signedValues = lowerCase(headers);
+    if (input.contentLength !== undefined) signedValues['content-length'] = String(input.contentLength);
+    for (const [name, value] of Object.entries(input.metadata ?? {})) signedValues[`x-amz-meta-${name.toLowerCase()}`] = value;
     const url = await sign({
       key: input.key,
       query: { 'x-id': 'PutObject' },
-      headers: {
-        ...lowerCase(headers),
-        ...(input.contentLength === undefined ? {} : { 'content-length': String(input.contentLength) }),
-        ...Object.fromEntries(Object.entries(input.metadata ?? {}).map(([name, value]) => [`x-amz-meta-${name.toLowerCase()}`, value])),
-        ...lowerCase(extra),
-      },
+      headers: Object.assign(signedValues, sseSigned),
       signed,
       unhoistable: UNHOISTABLE,
       expiresIn: input.expiresIn,
       signingDate: input.signingDate,
     });
-    return { url, headers: { ...headers, ...extra } };
+    return { url, headers: { ...headers, ...sseExtra } };
   };
 }
 
 /** Lower-cased header names, as the presigner wants them. */
 export function lowerCase(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+  const lowered: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) lowered[name.toLowerCase()] = value;
+  return lowered;
 }
 
 /** The SSE-C headers a PUT or UploadPart must carry, when a customer key is configured. */

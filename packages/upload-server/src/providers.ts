@@ -1,5 +1,5 @@
 import { UploadError } from './errors';
-import { present, type Env, type StorageSettings } from './settings';
+import { present, SETTING_ENV, type Env, type StorageSettings } from './settings';
 
 /** A storage provider with a preset: its endpoint shape, region and addressing style. */
 export type StorageProvider = 'aws' | 'r2' | 'b2' | 'digitalocean' | 'minio' | 'ceph' | 'wasabi';
@@ -76,9 +76,6 @@ export const PROVIDER_PRESETS: Readonly<Record<StorageProvider, ProviderPreset>>
   ceph: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage' },
 };
 
-/** Env variables of the provider settings. */
-export const PROVIDER_ENV = { provider: 'S3_UPLOAD_PROVIDER', accountId: 'S3_UPLOAD_ACCOUNT_ID' } as const;
-
 function isProvider(value: string): value is StorageProvider {
   return Object.hasOwn(PROVIDER_PRESETS, value);
 }
@@ -88,7 +85,7 @@ function isProvider(value: string): value is StorageProvider {
  * @throws {@link UploadError} `INVALID_SETTINGS` (500, logged) for an unknown name.
  */
 export function resolveProvider(settings: ProviderSettings, env: Env): StorageProvider | undefined {
-  const name = present(settings.provider) ?? present(env[PROVIDER_ENV.provider]);
+  const name = present(settings.provider) ?? present(env[SETTING_ENV.provider]);
   if (name === undefined) return undefined;
   const normalized = name.trim().toLowerCase();
   if (!isProvider(normalized)) {
@@ -111,9 +108,9 @@ export function applyProviderPreset<T extends StorageSettings & ProviderSettings
   const provider = resolveProvider(settings, env);
   if (provider === undefined) return settings;
   const preset = PROVIDER_PRESETS[provider];
-  const region = present(settings.region) ?? present(env.S3_UPLOAD_REGION) ?? preset.region;
-  const givenEndpoint = present(settings.endpoint) ?? present(env.S3_UPLOAD_ENDPOINT);
-  const pathStyleGiven = settings.forcePathStyle !== undefined || present(env.S3_UPLOAD_FORCE_PATH_STYLE) !== undefined;
+  const region = present(settings.region) ?? present(env[SETTING_ENV.region]) ?? preset.region;
+  const givenEndpoint = present(settings.endpoint) ?? present(env[SETTING_ENV.endpoint]);
+  const pathStyleGiven = settings.forcePathStyle !== undefined || present(env[SETTING_ENV.forcePathStyle]) !== undefined;
   const endpoint = givenEndpoint ?? presetEndpoint(provider, preset, { ...settings, region }, env);
   return {
     ...settings,
@@ -130,7 +127,7 @@ function presetEndpoint(provider: StorageProvider, preset: ProviderPreset, setti
   if (preset.endpoint === undefined) return undefined;
   let endpoint = preset.endpoint;
   if (endpoint.includes('{accountId}')) {
-    const accountId = present(settings.accountId) ?? present(env[PROVIDER_ENV.accountId]);
+    const accountId = present(settings.accountId) ?? present(env[SETTING_ENV.accountId]);
     if (accountId === undefined) {
       throw new UploadError('INVALID_SETTINGS', `Provider "${provider}" needs your account id (accountId, S3_UPLOAD_ACCOUNT_ID).`);
     }

@@ -31,17 +31,16 @@ export const MAX_OBJECT_BYTES = 5 * 1024 ** 4;
  */
 const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;[\x20-\x7e]*)?$/;
 
-/** Decodes whole bodies (a decode without `stream` keeps no state between calls). */
-const UTF8 = new TextDecoder();
-
 /**
- * The body's text and its length in bytes, reading at most `cap` bytes.
+ * The body's text and its length in bytes (for a sized body, an upper bound: {@link utf8BytesAtMost}),
+ * reading at most `cap` bytes.
  *
  * A body that declares a Content-Length up to {@link MAX_BODY_BYTES} (every preparation request a browser
- * sends) is read whole with `arrayBuffer()`, and its length checked again: on @hono/node-server a Request
- * is built lazily, and `body.getReader()` made it build a full undici Request (~85 % of the body-read
- * time in the preparation benchmark's profile). A body without a length, or a longer one (up to `cap`: a
- * multipart `complete`), is streamed and cut at `cap`.
+ * sends) is read whole with `text()`, and its length checked again: on @hono/node-server a Request is built
+ * lazily, and `body.getReader()` made it build a full undici Request (~85 % of the body-read time in the
+ * preparation benchmark's profile); `text()` decodes the buffer it read, where `arrayBuffer()` copies it
+ * first. A body without a length, or a longer one (up to `cap`: a multipart `complete`), is streamed and
+ * cut at `cap`.
  */
 async function readCapped(request: Request, cap: number): Promise<{ text: string; bytes: number }> {
   const declared = Number(request.headers.get('content-length'));
@@ -49,13 +48,26 @@ async function readCapped(request: Request, cap: number): Promise<{ text: string
   // `request.body` is not touched on this path: reading it is what makes @hono/node-server build the
   // full Request.
   if (request.headers.has('content-length') && declared <= MAX_BODY_BYTES) {
-    const bytes = new Uint8Array(await request.arrayBuffer());
+    const text = await request.text();
     // The runtime checks a body against its Content-Length; this holds even where it does not.
-    if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge(MAX_BODY_BYTES);
-    return { text: UTF8.decode(bytes), bytes: bytes.byteLength };
+    const bytes = utf8BytesAtMost(text);
+    if (bytes > MAX_BODY_BYTES) throw tooLarge(MAX_BODY_BYTES);
+    return { text, bytes };
   }
   if (!request.body) return { text: '', bytes: 0 };
   return readStream(request.body, cap);
+}
+
+/** Encodes decoded bodies again to count their bytes. */
+const UTF8_ENCODER = new TextEncoder();
+
+/**
+ * An upper bound of the bytes `text` was decoded from. A UTF-16 code unit comes from at most 3 bytes, so a
+ * short text (at most `MAX_BODY_BYTES / 3` units) is not encoded; a longer one is encoded again, which is
+ * exact for valid UTF-8 (an invalid sequence of 1 to 3 bytes became U+FFFD, 3 bytes: never fewer).
+ */
+function utf8BytesAtMost(text: string): number {
+  return text.length * 3 <= MAX_BODY_BYTES ? text.length * 3 : UTF8_ENCODER.encode(text).byteLength;
 }
 
 /** Reads `body` as UTF-8 text, failing with 413 once more than `cap` bytes arrive. */

@@ -69,8 +69,8 @@ export interface ResolvedStorageSettings {
 }
 
 /**
- * Environment variable each setting falls back to: the one table of them (storage settings, and the
- * temporary-token strategy's `roleArn` and `stsEndpoint`).
+ * Environment variable each setting falls back to: the one table of them (storage settings, the provider
+ * preset's `provider` and `accountId`, and the temporary-token strategy's `roleArn` and `stsEndpoint`).
  */
 export const SETTING_ENV = {
   accessKeyId: 'S3_UPLOAD_KEY',
@@ -81,6 +81,8 @@ export const SETTING_ENV = {
   forcePathStyle: 'S3_UPLOAD_FORCE_PATH_STYLE',
   sseCustomerKey: 'S3_UPLOAD_SSE_CUSTOMER_KEY',
   objectAcl: 'S3_UPLOAD_OBJECT_ACL',
+  provider: 'S3_UPLOAD_PROVIDER',
+  accountId: 'S3_UPLOAD_ACCOUNT_ID',
   roleArn: 'S3_UPLOAD_ROLE_ARN',
   stsEndpoint: 'S3_UPLOAD_STS_ENDPOINT',
 } as const;

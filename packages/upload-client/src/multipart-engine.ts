@@ -5,9 +5,8 @@
  * JavaScript memory. With `checksum: 'md5'` each part is first hashed as a stream (`checksum.ts`) and sent
  * with its `Content-MD5`, which storage verifies.
  */
-import type { CompletedPart } from '@upbeam/upload-protocol';
+import type { CompletedPart, ObjectChecksum } from '@upbeam/upload-protocol';
 import { createAbortError, onAbort } from './abort';
-import type { ObjectChecksum } from '@upbeam/upload-protocol';
 import type { ChecksumOption } from './checksum';
 import { NO_ANSWER_MESSAGE, UploadClientError } from './errors';
 import { sendRequest } from './http-request';

@@ -65,6 +65,40 @@ export function targetsSection(
       ratios(['upbeam-presigned-multipart', 'upbeam-token-multipart'], floorOf),
       MULTIPART_MIN,
     );
+    // Where the two throughput targets stand against the browser itself: the same work done bare in chromium
+    // (28-line XHR PUT; bare XHR multipart of `Blob.slice()` parts), and Upbeam against that bare work.
+    const versus = (floor: string) => (entry: { text: string; value: number }) => ({ ...entry, text: entry.text.replace(/^(\S+)/, `$1 / ${floor}`) });
+    const browserFloor = [
+      ...ratios(['floor-xhr'], () => 'curl').map(versus('curl -T')),
+      ...ratios(['floor-xhr-multipart'], floorOf).map(versus('curl multipart')),
+      ...ratios(['upbeam-presigned-put', 'upbeam-token-put'], () => 'floor-xhr').map(versus('floor-xhr')),
+      ...ratios(['upbeam-presigned-multipart', 'upbeam-token-multipart'], () => 'floor-xhr-multipart').map(versus('floor-xhr-multipart')),
+    ];
+    add(
+      `| (the browser's own ceiling, same rounds: the bare XHR floors against curl's, then Upbeam against the bare XHR floors) | ${browserFloor.map((entry) => entry.text).join('; ') || '–'} | measured |`,
+    );
+    // On a machine whose cores the client and the storage share, an upload cannot take less wall time than
+    // the CPU seconds both spend on it over the cores: the best ratio a client's CPU use leaves it.
+    const cores = upload.machine.cores;
+    const cpuBound: string[] = [];
+    for (const [mode, floorFor] of [
+      ['upbeam-presigned-put', () => 'curl'],
+      ['upbeam-presigned-multipart', floorOf],
+    ] as const) {
+      for (const target of targets) {
+        for (const size of sizesOf(target)) {
+          const m = cell(target, size, mode)?.median;
+          const floorId = floorFor(mode);
+          const floor = floorId && mbps(target, size, floorId);
+          if (!m?.clientCpuSeconds || m.storageCpuSeconds === undefined || !floor) continue;
+          const shortestSeconds = (m.clientCpuSeconds + m.storageCpuSeconds) / cores;
+          cpuBound.push(`${mode.replace('upbeam-', '')} ${target} ${size} MiB at most ${times((size * MiB) / 1e6 / shortestSeconds / floor)}`);
+        }
+      }
+    }
+    add(
+      `| (the CPU bound on ${cores} cores: (chromium's + storage's CPU seconds) / cores is the shortest time the upload can take; the best ratio to the target's floor that leaves) | ${cpuBound.join('; ') || '–'} | measured |`,
+    );
     const checksumCost = ratios(['upbeam-presigned-put-md5', 'upbeam-presigned-multipart-md5'], (mode) => mode.replace(/-md5$/, ''));
     add(
       `| (issue "Integrity and diagnostics": the cost of \`checksum: 'md5'\`, throughput with it / without it, same run) | ${checksumCost.map((entry) => entry.text).join('; ') || '–'} | measured |`,

@@ -1,6 +1,7 @@
 /**
  * Builds the benchmark page with esbuild and serves it on 127.0.0.1, with the two preparation endpoints
- * of the current storage target: `/api/upbeam` and `/api/next-s3-upload`. The storage listens on another
+ * of the current storage target: `/api/upbeam` and `/api/next-s3-upload` (and `/api/floor-multipart/*`, the
+ * server side of the browser multipart floor). The storage listens on another
  * port, so every upload is cross-origin (CORS preflights included), as in production.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { join, normalize } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { build } from 'esbuild';
 import { BENCH_DIR, TMP_DIR } from '../lib/paths';
+import { floorMultipartApi } from './floor-multipart-api';
 import type { Target } from './targets';
 
 const PAGE_DIR = join(TMP_DIR, 'page');
@@ -52,9 +54,14 @@ export async function startPageServer(): Promise<PageServer> {
     if (!target) return new Response('no target', { status: 503 });
     return target.upbeam(request);
   });
+  const floorMultipart = getRequestListener(async (request) => {
+    if (!target) return new Response('no target', { status: 503 });
+    return (await floorMultipartApi(target, new URL(request.url).pathname, request)) ?? new Response('not found', { status: 404 });
+  });
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     if (path === '/api/upbeam') return void upbeam(request, response);
+    if (path.startsWith('/api/floor-multipart/')) return void floorMultipart(request, response);
     if (path === '/api/next-s3-upload') {
       if (!target) return void response.writeHead(503).end();
       return void target.nextS3Upload(request, response);

@@ -9,12 +9,16 @@ import { usePresignedUpload } from 'next-s3-upload';
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { uploadWithProgress } from '../bundle/floor';
+import { floorMultipart } from './floor-multipart';
 
 /** What the benchmark asks the page to do. */
 export interface PageUpload {
-  client: 'upbeam' | 'next-s3-upload' | 'floor';
+  client: 'upbeam' | 'next-s3-upload' | 'floor' | 'floor-multipart';
   strategy?: 'presigned' | 'temporary-token';
-  /** Upbeam's multipart options (bytes, parts at once), passed as given; unset ones take the defaults. */
+  /**
+   * Upbeam's multipart options (bytes, parts at once), passed as given; unset ones take the defaults. The
+   * browser multipart floor (`floor-multipart`) needs `partSize` and `queueSize`.
+   */
   multipartThreshold?: number;
   queueSize?: number;
   partSize?: number;
@@ -72,6 +76,8 @@ function Harness() {
     if (input.client === 'upbeam') {
       const { client: _client, strategy = 'presigned', ...multipart } = input;
       ({ url } = await upbeam.uploadToS3(file, { strategy, ...multipart }));
+    } else if (input.client === 'floor-multipart') {
+      url = await floorMultipart(file, input.partSize!, input.queueSize!);
     } else if (input.client === 'next-s3-upload') {
       ({ url } = await next.uploadToS3(file, { endpoint: { request: { url: '/api/next-s3-upload' } } }));
     } else {

@@ -68,6 +68,13 @@ export const UPLOAD_MODES: UploadMode[] = [
   },
   { id: 'floor-xhr', kind: 'page', label: 'floor in the browser: 28-line XHR PUT', page: { client: 'floor' } },
   {
+    id: 'floor-xhr-multipart',
+    kind: 'page',
+    label: `floor in the browser: bare XHR multipart (\`Blob.slice()\` parts, ${ENGINE_PARTS.partSize / MiB} MiB, ${ENGINE_PARTS.queueSize} at once)`,
+    page: { client: 'floor-multipart', ...ENGINE_PARTS },
+    parts: ENGINE_PARTS,
+  },
+  {
     id: 'upbeam-presigned-put',
     kind: 'page',
     label: 'Upbeam presigned, one PUT',

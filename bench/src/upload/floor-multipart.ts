@@ -1,0 +1,52 @@
+/**
+ * The floor of a multipart upload in the browser: what any client must do, and nothing more. The page server
+ * creates the multipart upload and presigns every part (`/api/floor-multipart/create`); the page sends each
+ * part as a `Blob.slice()` with XMLHttpRequest, `queueSize` at once, reads its ETag, and asks the page
+ * server to complete (`/api/floor-multipart/complete`). No progress, retry, cancel or signing batches.
+ * Beside the curl multipart floor it shows what the browser itself costs; beside Upbeam's multipart modes,
+ * what Upbeam's engine costs on top.
+ */
+
+/** The page server's answer to `create`: the upload and one presigned UploadPart URL per part, in order. */
+export interface FloorMultipartPlan {
+  key: string;
+  uploadId: string;
+  urls: string[];
+}
+
+/** Sends one part; resolves its ETag. */
+function sendPart(url: string, body: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', url);
+    xhr.onload = () => {
+      const etag = xhr.getResponseHeader('ETag');
+      if (xhr.status < 300 && etag) resolve(etag);
+      else reject(new Error(`UploadPart failed: ${xhr.status}${etag ? '' : ', no ETag'}`));
+    };
+    xhr.onerror = () => reject(new Error('UploadPart failed: network'));
+    xhr.send(body);
+  });
+}
+
+async function postJson<T>(url: string, body: unknown): Promise<T> {
+  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${url} failed: ${response.status}`);
+  return (await response.json()) as T;
+}
+
+/** Uploads `file` in parts of `partSize` bytes, `queueSize` at once; resolves the object's URL. */
+export async function floorMultipart(file: File, partSize: number, queueSize: number): Promise<string> {
+  const plan = await postJson<FloorMultipartPlan>('/api/floor-multipart/create', { size: file.size, partSize });
+  const etags: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < plan.urls.length) {
+      const index = next++;
+      etags[index] = await sendPart(plan.urls[index]!, file.slice(index * partSize, (index + 1) * partSize));
+    }
+  };
+  await Promise.all(Array.from({ length: queueSize }, worker));
+  const { url } = await postJson<{ url: string }>('/api/floor-multipart/complete', { key: plan.key, uploadId: plan.uploadId, etags });
+  return url;
+}

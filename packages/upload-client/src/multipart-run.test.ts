@@ -173,6 +173,22 @@ describe('runMultipart with the part engine', () => {
     expect(checksum).toEqual({ algorithm: 'md5', type: 'composite', value: `${composite}-3` });
   });
 
+  it("no option: the checksum the creating answer asked for (record.checksum 'md5'); checksum: false wins over it", async () => {
+    const { backend } = fakeBackend();
+    const asking: MultipartStarter = {
+      ...starter(backend),
+      create: async (partSize) => ({ backend, record: { bucket: 'b', key: 'key', uploadId: 'u1', partSize, ticket: 't', parts: [], checksum: 'md5' } }),
+    };
+    const { checksum } = await runMultipart(context({}), settings(), asking);
+    expect(sent).toHaveLength(3);
+    expect(sent.every((s) => s.headers['Content-MD5'] !== undefined)).toBe(true);
+    expect(checksum).toMatchObject({ algorithm: 'md5', type: 'composite' });
+    sent = [];
+    const refused = await runMultipart(context({ checksum: false }), settings(), asking);
+    expect(sent.every((s) => s.headers['Content-MD5'] === undefined)).toBe(true);
+    expect(refused.checksum).toBeUndefined();
+  });
+
   it('without checksum: no Content-MD5, no checksum in the result', async () => {
     const { backend } = fakeBackend();
     const { checksum } = await runMultipart(context({}), settings(), starter(backend));

@@ -38,7 +38,7 @@ export interface MultipartStarter {
   reopen(record: ResumeRecord): Promise<OpenedUpload | undefined>;
 }
 
-/** A completed multipart upload: its journal record, and its checksum with `checksum: 'md5'`. */
+/** A completed multipart upload: its journal record, and its checksum when one was sent. */
 export interface MultipartOutcome {
   record: ResumeRecord;
   checksum: ObjectChecksum | undefined;
@@ -98,7 +98,8 @@ export async function runMultipart(upload: UploadContext, settings: MultipartSet
       completed: record.parts,
       backend,
       retry: options,
-      checksum: options.checksum,
+      // The option wins (`false` too); unset, what the server asked for when the upload was created.
+      checksum: options.checksum ?? record.checksum,
       pauseController: options.pauseController,
       onProgress: upload.report,
       onPartStored: (part: CompletedPart) => {

@@ -81,6 +81,7 @@ export function presignedStarter(upload: UploadContext, completed: CompletionAns
         ticket: created.ticket,
         ticketExpiresAt: Date.parse(created.ticketExpiresAt),
         parts: [],
+        checksum: created.checksum,
       };
       return { backend: presignedBackend(upload, created.ticket, completed), record };
     },

@@ -27,6 +27,11 @@ export interface ResumeRecord {
   url?: string | undefined;
   /** The parts stored so far, with the ETag storage answered each with. */
   parts: CompletedPart[];
+  /**
+   * `'md5'` when the server's answer that created the upload asked for a checksum (kept so that a resume
+   * follows it too); absent for none, and in records written before this field.
+   */
+  checksum?: 'md5' | undefined;
 }
 
 /** Reads and writes the record of one file. Never throws: a browser without IndexedDB keeps nothing. */

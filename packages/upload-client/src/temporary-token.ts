@@ -43,7 +43,8 @@ function prepare(upload: UploadContext, ticket?: string): Promise<TemporaryToken
 async function putWholeFile(upload: UploadContext, session: TokenSession): Promise<ObjectChecksum | undefined> {
   const { file, filetype, options } = upload;
   let signAgain = false;
-  const { headers: checksumHeaders, checksum } = await singlePutChecksum(file, options.checksum);
+  // The option wins (`false` too); unset, the server's answer decides (old servers ask for none).
+  const { headers: checksumHeaders, checksum } = await singlePutChecksum(file, options.checksum ?? session.prepared.checksum);
   await withRetries(
     async () => {
       signAgain = false;
@@ -75,8 +76,8 @@ async function putWholeFile(upload: UploadContext, session: TokenSession): Promi
  * object is stored (`_upload.complete`): it checks the object (deletes one that breaks the limits) and
  * answers its hook's `serverData`.
  *
- * @returns `{ url, bucket, key, checksum? }`, `url` the object's address (SPEC 7.4); `checksum` (multipart
- *   with `checksum: 'md5'`) the object's MD5, composite for a multipart upload.
+ * @returns `{ url, bucket, key, checksum? }`, `url` the object's address (SPEC 7.4); `checksum` the object's
+ *   MD5 when one was sent (the `checksum` option, else the server's answer), composite for a multipart upload.
  * @throws as `uploadFile`.
  */
 export async function uploadWithTemporaryToken(upload: UploadContext): Promise<UploadResult> {

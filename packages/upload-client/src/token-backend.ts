@@ -53,10 +53,10 @@ export function tokenStarter(contentType: string, openSession: SessionOpener, si
       const current = (session ??= await openSession());
       // Not cancelled in flight: see MultipartStarter.create.
       const uploadId = await current.createMultipartUpload(contentType, undefined);
-      const { bucket, key, ticket = '' } = current.prepared;
+      const { bucket, key, ticket = '', checksum } = current.prepared;
       return {
         backend: tokenBackend(current, uploadId),
-        record: { bucket, key, uploadId, partSize, ticket, url: current.objectUrl, parts: [] },
+        record: { bucket, key, uploadId, partSize, ticket, url: current.objectUrl, parts: [], checksum },
       };
     },
     async reopen(record: ResumeRecord): Promise<OpenedUpload | undefined> {

@@ -45,16 +45,20 @@ export interface MultipartOptions {
    */
   partSize?: number;
   /**
-   * A checksum storage verifies on each part and on a single PUT: `'md5'` hashes each part (a
-   * stream of its `Blob.slice()`, never the whole file; `hash-wasm`, loaded on first use) and sends its
-   * `Content-MD5`, which AWS S3 and Ceph radosgw check (RFC 1864): bytes changed on the way are refused with
-   * 400 `BadDigest` and the part is sent again. The result then holds the object's `checksum` (the
-   * `composite` MD5 of the parts, or the `full-object` MD5 of a single PUT). The bucket's CORS rule must
-   * allow the `Content-MD5` request header (`AllowedHeaders: ["*"]` does). Measured: radosgw 16.2 verifies
-   * it; s3rver (the local demo storage) ignores it.
-   * Costs the hashing (bench, radosgw on loopback, 64 MiB: 0.37x the throughput of a single PUT without it,
-   * 0.77x multipart; no main-thread task over 50 ms).
-   * @default false
+   * A checksum storage verifies on each part and on a single PUT. With one, each part (or the file) is
+   * hashed (a stream of its `Blob.slice()`, never the whole file; `hash-wasm`, loaded on first use) and sent
+   * with its `Content-MD5`, which storage checks (RFC 1864): bytes changed on the way are refused with 400
+   * `BadDigest` and the part is sent again. The result then holds the object's `checksum` (the `composite`
+   * MD5 of the parts, or the `full-object` MD5 of a single PUT).
+   * - unset: as the server's preparation answer says (`checksum: 'md5'` when its storage verifies it: on by
+   *   default for AWS S3, R2, Wasabi, MinIO and Ceph; see the server's `checksum` setting). A server that
+   *   predates it asks for none. A single PUT is hashed once, after the first answer.
+   * - `'md5'`: always; `false`: never, whatever the server says.
+   * The bucket's CORS rule must allow the `Content-MD5` request header (`AllowedHeaders: ["*"]` does).
+   * Measured: radosgw 16.2 verifies it; s3rver (the local demo storage) ignores it. Costs the hashing
+   * (bench, radosgw on loopback, 64 MiB: 0.37x the throughput of a single PUT without it, 0.77x multipart;
+   * no main-thread task over 50 ms).
+   * @default undefined (the server decides)
    */
   checksum?: ChecksumOption;
   /** Parts sent at once; at least 1. Browsers open 6 connections per host: 4 leaves room for the page. @default 4 */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isExpiredUrlError, presignedUrlExpiry } from './put-object';
 import { UploadClientError } from './errors';
@@ -92,8 +93,9 @@ class FakeXhr {
 }
 
 /** A preparation answer whose URL is valid `expiresIn` seconds from when it arrives. */
-const prepared = (n: number, expiresIn = 3600) =>
+const prepared = (n: number, expiresIn = 3600, extra: Record<string, unknown> = {}) =>
   Response.json({
+    ...extra,
     key: 'next-s3-uploads/id/a.bin',
     bucket: 'b',
     region: 'us-east-1',
@@ -293,5 +295,34 @@ describe('isExpiredUrlError', () => {
     expect(isExpiredUrlError(refused(400, 'ExpiredToken', 'expired'), expiresAt, after)).toBe(false);
     expect(isExpiredUrlError(new UploadClientError('PREPARE_FAILED', 'expired', { status: 403 }), expiresAt, after)).toBe(false);
     expect(isExpiredUrlError(new TypeError('expired'), expiresAt, after)).toBe(false);
+  });
+});
+
+describe('uploadFile, presigned: the checksum the server asks for', () => {
+  const contentMd5 = createHash('md5').update(new Uint8Array(1000)).digest('base64');
+  const hex = createHash('md5').update(new Uint8Array(1000)).digest('hex');
+  const askingChecksum = (n: number) => () => prepared(n, 3600, { checksum: 'md5' });
+
+  it("an answer with checksum: 'md5' and no option: the PUT carries Content-MD5, kept for the fresh URL after expiry", async () => {
+    prepareAnswers.push(askingChecksum(1), askingChecksum(2));
+    puts.push({ status: 403, body: s3Error('AccessDenied', 'Request has expired') });
+    const result = await uploadFile(file);
+    expect(prepareCalls).toBe(2);
+    expect(sent.map((s) => s.headers['Content-MD5'])).toEqual([contentMd5, contentMd5]);
+    expect(result.checksum).toEqual({ algorithm: 'md5', type: 'full-object', value: hex });
+  });
+
+  it('checksum: false on the client wins over the answer: no Content-MD5, no checksum in the result', async () => {
+    prepareAnswers.push(askingChecksum(1));
+    const result = await uploadFile(file, { checksum: false });
+    expect(sent[0]!.headers).not.toHaveProperty('Content-MD5');
+    expect(result).not.toHaveProperty('checksum');
+  });
+
+  it("an answer without the field (an older server) and no option: no checksum; checksum: 'md5' still hashes", async () => {
+    expect(await uploadFile(file)).not.toHaveProperty('checksum');
+    expect(sent[0]!.headers).not.toHaveProperty('Content-MD5');
+    expect((await uploadFile(file, { checksum: 'md5' })).checksum?.value).toBe(hex);
+    expect(sent[1]!.headers['Content-MD5']).toBe(contentMd5);
   });
 });

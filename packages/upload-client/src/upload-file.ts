@@ -6,7 +6,7 @@ import { postToEndpoint } from './prepare';
 import { monotonicProgress } from './progress';
 import { isExpiredUrlError, presignedUrlExpiry, putObject } from './put-object';
 import { resolveRetrySettings, retryDelay, withRetries } from './retry';
-import { singlePutChecksum } from './single-put-checksum';
+import { singlePutChecksum, type SinglePutChecksum } from './single-put-checksum';
 import type { UploadContext, UploadOptions } from './types';
 
 /** Fields of the presigned answer that the engine reads. */
@@ -16,16 +16,17 @@ const PRESIGNED_FIELDS = ['key', 'bucket', 'url'];
  * The presigned strategy: prepare, then PUT the file to the signed URL. A PUT that fails on the network
  * or with a retryable answer is sent again after the backoff (the browser starts the body from byte 0;
  * reported progress holds); a PUT refused because the URL expired is prepared again first, at once.
+ * The file is hashed once, after the first answer, when the option or the answer asks for a checksum.
  * Then, when the answer held a `receipt`, reports completion to the server (its hook's `serverData`).
  * @returns the stored object: the signed URL without its query string (the signature), bucket, key,
- *   `checksum` with `checksum: 'md5'`, and `serverData` when the server's hook returned some.
+ *   `checksum` when one was sent, and `serverData` when the server's hook returned some.
  */
 async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
   const { file, options } = upload;
   let prepared: PresignedUploadResponse | undefined;
   let expiresAt = 0;
   let expired = false;
-  const { headers: checksumHeaders, checksum } = await singlePutChecksum(file, options.checksum);
+  let hashed: SinglePutChecksum | undefined;
   const { url, bucket, key, receipt } = await withRetries(
     async () => {
       expired = false;
@@ -33,6 +34,9 @@ async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
         prepared = await postToEndpoint<PresignedUploadResponse>(upload, { marker: { strategy: 'presigned' }, fields: PRESIGNED_FIELDS });
         expiresAt = presignedUrlExpiry(prepared.url);
       }
+      // The option wins (`false` too); unset, the server's answer decides (old servers ask for none).
+      hashed ??= await singlePutChecksum(file, options.checksum ?? prepared.checksum);
+      const { headers: checksumHeaders } = hashed;
       try {
         // Exactly the signed headers; servers before `headers` existed signed these two.
         const signed = prepared.headers ?? { 'Content-Type': upload.filetype, 'Cache-Control': OBJECT_CACHE_CONTROL };
@@ -49,6 +53,7 @@ async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
     // A fresh URL needs no wait; a preparation that failed has used its own attempts already.
     (error, retryNumber) => (expired ? 0 : prepared && retryDelay(error, retryNumber)),
   );
+  const checksum = hashed?.checksum;
   return reportCompletion(upload, 'presigned', receipt, { url: url.split('?')[0]!, bucket, key, ...(checksum && { checksum }) });
 }
 

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { DeleteObjectCommand, GetObjectCommand, ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createBucket, createUploadRole, radosgwS3Client, tokenHandlerSettings } from '@upbeam/ceph-rgw';
 import { startFaultProxy, type FaultProxy } from '@upbeam/fault-proxy';
+import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { launchChromiumContext, type ChromiumContext } from '@upbeam/test-browser';
 import type { UploadResult } from '@upbeam/upload-protocol';
 import { createUploadHandler } from '@upbeam/upload-server';
@@ -18,6 +19,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // PUT's body; radosgw refuses it (400 BadDigest); the client sends it again; the stored object is
 // byte-identical and the result's checksum is the object's (its ETag). A control upload without a
 // checksum shows that the same fault is otherwise stored silently.
+//
+// The default comes from the server: a handler with `provider: 'ceph'` (its own route) asks for `'md5'` in
+// its answers, so an upload without the option sends Content-MD5 and returns the object's checksum; the
+// client's `checksum: false` overrides it. A handler on s3rver (an endpoint, no provider) asks for none.
 
 const connection = inject('radosgw');
 const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,6 +37,7 @@ let browser: ChromiumContext;
 let page: Server;
 let origin: string;
 let proxy: FaultProxy;
+let s3rver: LocalS3;
 
 /** Byte `i` of a test file: the page and the test build the same bytes. */
 const fileBytes = (size: number) => Uint8Array.from({ length: size }, (_, i) => (i * 31) % 251);
@@ -44,7 +50,13 @@ beforeAll(async () => {
   const roleArn = await createUploadRole(connection);
   admin = radosgwS3Client(connection);
   proxy = await startFaultProxy({ target: connection.endpoint });
-  const handler = toNodeHandler(createUploadHandler({ ...tokenHandlerSettings(connection, bucket, roleArn), endpoint: proxy.url }));
+  // The same storage, through the proxy: without a provider (a custom endpoint: no checksum by default),
+  // and as `provider: 'ceph'` (radosgw verifies Content-MD5: checksum on by default).
+  const settings = { ...tokenHandlerSettings(connection, bucket, roleArn), endpoint: proxy.url };
+  const handler = toNodeHandler(createUploadHandler(settings));
+  const cephHandler = toNodeHandler(createUploadHandler({ ...settings, provider: 'ceph' }));
+  s3rver = await startLocalS3();
+  const s3rverHandler = toNodeHandler(createUploadHandler({ ...s3rver.handlerSettings, stsClient: s3rver.stsClient }));
   // The client as an app's bundler makes it (its lazy chunks and hash-wasm inlined).
   const bundle = execFileSync(join(PACKAGE, 'node_modules/.bin/esbuild'), ['src/index.ts', '--bundle', '--format=esm', '--platform=browser'], {
     cwd: PACKAGE,
@@ -53,6 +65,8 @@ beforeAll(async () => {
   });
   page = createServer((request, response) => {
     if (request.url === '/api/s3-upload') return void handler(request, response);
+    if (request.url === '/api/ceph-upload') return void cephHandler(request, response);
+    if (request.url === '/api/s3rver-upload') return void s3rverHandler(request, response);
     if (request.url === '/client.js') return void response.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
     response
       .writeHead(200, { 'content-type': 'text/html' })
@@ -67,6 +81,7 @@ afterAll(async () => {
   await browser?.close();
   page?.close();
   await proxy?.close();
+  await s3rver?.close();
   admin?.destroy();
 });
 
@@ -138,7 +153,7 @@ describe.skipIf(!connection)('checksum: md5 in chromium against radosgw, a byte 
     expect(result.checksum).toEqual({ algorithm: 'md5', type: 'full-object', value: md5(bytes).toString('hex') });
   });
 
-  it('control, no checksum (the default): the same flipped byte is stored as sent', async () => {
+  it('control, no checksum (a handler on a custom endpoint without provider asks for none): the same flipped byte is stored as sent', async () => {
     proxy.reset();
     proxy.inject('flip-byte', (request) => request.operation === 'PutObject');
     const { result, retries } = await uploadInPage(SINGLE_SIZE, { strategy: 'presigned' });
@@ -147,5 +162,50 @@ describe.skipIf(!connection)('checksum: md5 in chromium against radosgw, a byte 
     expect(result.checksum).toBeUndefined();
     const object = await stored(result.key);
     expect(sha256(object.bytes)).not.toBe(sha256(fileBytes(SINGLE_SIZE)));
+  });
+});
+
+describe.skipIf(!connection)('checksum by default: the server decides (provider ceph: on; s3rver: off), the client can refuse', () => {
+  const ceph = { endpoint: { url: '/api/ceph-upload' } };
+
+  // The flipped byte shows that Content-MD5 was sent and verified (radosgw refuses it: BadDigest).
+  it.each(strategies)('%s single PUT, no option: Content-MD5 sent and verified, result.checksum is the ETag', async (strategy) => {
+    proxy.reset();
+    proxy.inject('flip-byte', (request) => request.operation === 'PutObject');
+    const { result, retries } = await uploadInPage(SINGLE_SIZE, { ...ceph, strategy });
+    expect(answers('PutObject')).toEqual(['flip-byte:400', 'plain:200']);
+    expect(retries).toEqual(['BadDigest']);
+    const value = md5(fileBytes(SINGLE_SIZE)).toString('hex');
+    expect(result.checksum).toEqual({ algorithm: 'md5', type: 'full-object', value });
+    expect((await stored(result.key)).etag).toBe(`"${value}"`);
+  });
+
+  it.each(strategies)('%s multipart, no option: each part verified, result.checksum is the ETag', async (strategy) => {
+    proxy.reset();
+    proxy.inject('flip-byte', (request) => request.operation === 'UploadPart' && request.query.get('partNumber') === '2');
+    const { result, retries } = await uploadInPage(MULTIPART_SIZE, { ...ceph, strategy, multipartThreshold: 5 * MiB });
+    expect(answers('UploadPart')).toContain('flip-byte:400');
+    expect(retries).toEqual(['BadDigest']);
+    expect(result.checksum).toMatchObject({ algorithm: 'md5', type: 'composite' });
+    const object = await stored(result.key);
+    expect(object.etag).toBe(`"${result.checksum!.value}"`);
+    expect(sha256(object.bytes)).toBe(sha256(fileBytes(MULTIPART_SIZE)));
+  });
+
+  it('checksum: false on the client wins: no Content-MD5, a flipped byte is stored as sent', async () => {
+    proxy.reset();
+    proxy.inject('flip-byte', (request) => request.operation === 'PutObject');
+    const { result, retries } = await uploadInPage(SINGLE_SIZE, { ...ceph, strategy: 'presigned', checksum: false });
+    expect(answers('PutObject')).toEqual(['flip-byte:200']);
+    expect(retries).toEqual([]);
+    expect(result.checksum).toBeUndefined();
+    const object = await stored(result.key);
+    expect(sha256(object.bytes)).not.toBe(sha256(fileBytes(SINGLE_SIZE)));
+  });
+
+  it('s3rver behind an endpoint, no provider: the server asks for no checksum, none is sent', async () => {
+    const { result } = await uploadInPage(SINGLE_SIZE, { endpoint: { url: '/api/s3rver-upload' }, strategy: 'presigned' });
+    expect(result.checksum).toBeUndefined();
+    expect(result.url.startsWith(s3rver.endpoint)).toBe(true);
   });
 });

@@ -50,6 +50,14 @@ export interface PreparedUploadBase {
   region: string;
   /** Custom S3-compatible endpoint (R2, MinIO, ...), when one is configured. */
   endpoint?: string;
+  /**
+   * `'md5'` when the server wants the browser to send a `Content-MD5` (RFC 1864) with each PUT of the file or
+   * of a part: its storage verifies it (refuses a changed byte with 400 `BadDigest`). Absent: no checksum
+   * (the server's storage ignores it, or the server predates this field). The client's own `checksum`
+   * option, when set, wins. Carried by every preparation answer: presigned, temporary-token (and its renewal),
+   * and the presigned multipart `create`.
+   */
+  checksum?: 'md5';
 }
 
 /**
@@ -169,4 +177,9 @@ export interface UploadResult {
    * the server has no hook or it returned nothing. Typed `unknown`: check its shape before use.
    */
   serverData?: unknown;
+  /**
+   * The object's checksum, as the client computed it from the bytes it sent and storage verified, when the
+   * upload ran with one (the server's `checksum` answer, or the client's `checksum: 'md5'`).
+   */
+  checksum?: ObjectChecksum;
 }

@@ -21,11 +21,13 @@ function post(body: unknown, init: RequestInit = {}): Request {
 const presignedBody = { filename: 'cat photo.png', filetype: 'image/png', _upload: { strategy: 'presigned' } };
 
 describe('createUploadHandler: presigned answer', () => {
-  it('answers { key, bucket, region, url, headers } with a URL signed for PUT of the key, valid 3600 s', async () => {
+  it('answers { key, bucket, region, checksum, url, headers } with a URL signed for PUT of the key, valid 3600 s', async () => {
     const response = await createUploadHandler(settings)(post(presignedBody));
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(Object.keys(body).sort()).toEqual(['bucket', 'headers', 'key', 'region', 'url']);
+    expect(Object.keys(body).sort()).toEqual(['bucket', 'checksum', 'headers', 'key', 'region', 'url']);
+    // AWS S3 (no endpoint) verifies Content-MD5: the browser is asked for one.
+    expect(body.checksum).toBe('md5');
     expect(body.headers).toEqual({ 'Content-Type': 'image/png', 'Cache-Control': 'max-age=630720000', 'x-amz-acl': 'bucket-owner-full-control' });
     expect(body).toMatchObject({ bucket: 'my-bucket', region: 'eu-west-1' });
     expect(body.key).toMatch(/^next-s3-uploads\/[A-Za-z0-9_-]{21}\/cat-photo\.png$/);
@@ -42,6 +44,15 @@ describe('createUploadHandler: presigned answer', () => {
     const body = await (await handler(post(presignedBody))).json();
     expect(body.endpoint).toBe('http://127.0.0.1:9000');
     expect(body.url.startsWith(`http://127.0.0.1:9000/my-bucket/${body.key}?`)).toBe(true);
+    // Unknown storage behind a custom endpoint: no checksum asked for.
+    expect(body).not.toHaveProperty('checksum');
+  });
+
+  it('asks for checksum: md5 as the provider preset says (ceph), and not when the setting is off', async () => {
+    const ceph = { ...settings, provider: 'ceph', endpoint: 'http://127.0.0.1:7480' } as const;
+    expect((await (await createUploadHandler(ceph)(post(presignedBody))).json()).checksum).toBe('md5');
+    const off = await (await createUploadHandler({ ...ceph, checksum: false })(post(presignedBody))).json();
+    expect(off).not.toHaveProperty('checksum');
   });
 
   it('lets a key function choose the key from the body, extra fields and the request', async () => {

@@ -97,18 +97,20 @@ function baseAnswer(settings: ResolvedStorageSettings, key: string) {
     bucket: settings.bucket,
     region: settings.region,
     ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
+    // The browser sends a Content-MD5 with each PUT when asked (storage verifies it: `checksum` setting).
+    ...(settings.checksum === undefined ? {} : { checksum: settings.checksum }),
   };
 }
 
 /**
  * Creates the preparation endpoint (mounted by the app at `/api/s3-upload` by default). It answers a POST
  * of `{ filename, filetype, filesize?, _upload: { strategy, ...operation }, ...extra }`:
- * - `presigned`: `{ key, bucket, region, endpoint?, url, headers }`, `url` a PUT URL valid `expiresIn`
+ * - `presigned`: `{ key, bucket, region, endpoint?, checksum?, url, headers }`, `url` a PUT URL valid `expiresIn`
  *   seconds that binds the `headers` (Content-Type: filetype, Cache-Control: `OBJECT_CACHE_CONTROL`,
  *   `x-amz-acl`: `objectAcl`, and Content-Disposition when set) and, with `maxFileSize`, the declared
  *   size as Content-Length.
- * - `temporary-token`: `{ token: { Credentials }, key, bucket, region, endpoint?, forcePathStyle?, ticket,
- *   serverTime }`, credentials valid `tokenDurationSeconds` (3600 by default; `Credentials.Expiration`) that
+ * - `temporary-token`: `{ token: { Credentials }, key, bucket, region, endpoint?, checksum?, forcePathStyle?,
+ *   ticket, serverTime }`, credentials valid `tokenDurationSeconds` (3600 by default; `Credentials.Expiration`) that
  *   may only write `key`, with no public ACL or grant (STS GetFederationToken, or AssumeRole when `roleArn`
  *   is set; with `stsEndpoint` too, a role whose tokens can assume it again is refused: see `roleArn`). `serverTime` is the
  *   server's clock (ISO 8601): the browser corrects a skewed clock by it.
@@ -139,6 +141,10 @@ function baseAnswer(settings: ResolvedStorageSettings, key: string) {
  * when larger than `maxFileSize` (413) or of a type `allowedContentTypes` does not list (415; needs
  * `s3:DeleteObject`), then runs `onUploadComplete` once; the answer is `{ key, size, serverData? }`. A
  * client that skips this call keeps its object: treat keys as valid only once completed.
+ *
+ * Checksums: with the `checksum` setting on (the default for AWS S3 and the providers whose storage verifies
+ * `Content-MD5`: `PROVIDER_PRESETS`), every preparation answer holds `checksum: 'md5'` and the browser sends
+ * a `Content-MD5` with each PUT of the file or of a part.
  *
  * HTML, SVG, XML and JavaScript files are stored with `Content-Disposition: attachment` unless
  * `onBeforeUpload` sets a disposition: opened from the bucket they download instead of running.

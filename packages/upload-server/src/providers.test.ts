@@ -54,6 +54,26 @@ describe('provider presets in resolveStorageSettings', () => {
   });
 
   it.each([
+    ['aws', {}, 'md5'],
+    ['r2', { accountId: 'acc' }, 'md5'],
+    ['b2', { region: 'us-west-004' }, undefined],
+    ['digitalocean', { region: 'fra1' }, undefined],
+    ['wasabi', { region: 'eu-central-1' }, 'md5'],
+    ['minio', { endpoint: 'http://127.0.0.1:9000' }, 'md5'],
+    ['ceph', { endpoint: 'http://127.0.0.1:7480' }, 'md5'],
+  ] as const)('%s: checksum %s by default (does its storage verify Content-MD5?)', (provider, given, checksum) => {
+    const settings = resolveStorageSettings({ provider, ...given }, { ...keys, S3_UPLOAD_REGION: 'us-east-1' });
+    expect(settings.checksum).toBe(checksum);
+  });
+
+  it('checksum in code or S3_UPLOAD_CHECKSUM wins over the preset', () => {
+    const ceph = { provider: 'ceph', endpoint: 'http://127.0.0.1:7480', region: 'us-east-1' } as const;
+    expect(resolveStorageSettings({ ...ceph, checksum: false }, keys)).not.toHaveProperty('checksum');
+    expect(resolveStorageSettings(ceph, { ...keys, S3_UPLOAD_CHECKSUM: 'off' })).not.toHaveProperty('checksum');
+    expect(resolveStorageSettings({ provider: 'b2', region: 'us-west-004' }, { ...keys, S3_UPLOAD_CHECKSUM: 'md5' }).checksum).toBe('md5');
+  });
+
+  it.each([
     [{ provider: 'r2' }, 'needs your account id (accountId, S3_UPLOAD_ACCOUNT_ID)'],
     [{ provider: 'b2' }, 'needs a region (S3_UPLOAD_REGION)'],
     [{ provider: 'minio', region: 'us-east-1' }, 'is self-hosted: set its endpoint (S3_UPLOAD_ENDPOINT)'],

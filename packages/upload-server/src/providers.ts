@@ -41,6 +41,12 @@ export interface ProviderPreset {
   sts: ProviderSts;
   /** STS endpoint used when `stsEndpoint` is not given: the storage endpoint itself when `'storage'`. */
   stsEndpoint?: string | 'storage';
+  /**
+   * The default of the handler's `checksum` setting: `'md5'` where the provider documents that PutObject and
+   * UploadPart verify `Content-MD5` (a mismatch refused with 400 `BadDigest`), `false` where its documentation
+   * does not say so.
+   */
+  checksum: 'md5' | false;
 }
 
 /**
@@ -60,20 +66,37 @@ export interface ProviderPreset {
  *   needs a sub-user's keys, not the root's.
  * - `minio`, `ceph`: the endpoint you give (`S3_UPLOAD_ENDPOINT`), path style; STS AssumeRole at the same
  *   endpoint (MinIO STS; Ceph radosgw "STS", measured on radosgw 16: GetFederationToken answers 405).
+ *
+ * `checksum` (does storage verify `Content-MD5` on PutObject and UploadPart?), documentation read 2026-11-23:
+ * - `aws`: on. Amazon S3 API Reference, PutObject and UploadPart: S3 checks the body against `Content-MD5`
+ *   and answers an error (400 `BadDigest`) when they differ.
+ * - `r2`: on. Cloudflare R2 "S3 API compatibility": `Content-MD5` is listed as implemented (✅) for PutObject
+ *   and UploadPart.
+ * - `b2`: off. Backblaze "S3 Put Object" lists no `Content-MD5` header (its native API checks SHA-1
+ *   instead): unclear, so not sent.
+ * - `digitalocean`: off. The Spaces API reference says nothing of `Content-MD5` that we found: unclear.
+ * - `wasabi`: on. Wasabi "REST API Introduction", error codes: 400 `BadDigest`, "The Content-MD5 you
+ *   specified did not match what we received."
+ * - `minio`: on. MinIO answers `BadDigest` to a wrong `Content-MD5` (minio/minio#1603, PutObject, fixed in
+ *   #1604, 2016); its `cmd/object-handlers.go` hands the header's MD5 to the body's hash reader in both
+ *   PutObjectHandler and PutObjectPartHandler.
+ * - `ceph`: on. Measured on radosgw 16.2 (`checksum-radosgw.test.ts`): a changed byte is refused with 400
+ *   `BadDigest` on PutObject and UploadPart.
  */
 export const PROVIDER_PRESETS: Readonly<Record<StorageProvider, ProviderPreset>> = {
-  aws: { forcePathStyle: false, sts: 'federation-token-or-assume-role' },
-  r2: { endpoint: 'https://{accountId}.r2.cloudflarestorage.com', region: 'auto', forcePathStyle: false, sts: 'none' },
-  b2: { endpoint: 'https://s3.{region}.backblazeb2.com', forcePathStyle: false, sts: 'assume-role' },
-  digitalocean: { endpoint: 'https://{region}.digitaloceanspaces.com', forcePathStyle: false, sts: 'assume-role' },
+  aws: { forcePathStyle: false, sts: 'federation-token-or-assume-role', checksum: 'md5' },
+  r2: { endpoint: 'https://{accountId}.r2.cloudflarestorage.com', region: 'auto', forcePathStyle: false, sts: 'none', checksum: 'md5' },
+  b2: { endpoint: 'https://s3.{region}.backblazeb2.com', forcePathStyle: false, sts: 'assume-role', checksum: false },
+  digitalocean: { endpoint: 'https://{region}.digitaloceanspaces.com', forcePathStyle: false, sts: 'assume-role', checksum: false },
   wasabi: {
     endpoint: 'https://s3.{region}.wasabisys.com',
     forcePathStyle: false,
     sts: 'assume-role',
     stsEndpoint: 'https://sts.wasabisys.com',
+    checksum: 'md5',
   },
-  minio: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage' },
-  ceph: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage' },
+  minio: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage', checksum: 'md5' },
+  ceph: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage', checksum: 'md5' },
 };
 
 function isProvider(value: string): value is StorageProvider {
@@ -98,9 +121,9 @@ export function resolveProvider(settings: ProviderSettings, env: Env): StoragePr
 }
 
 /**
- * The storage settings with the provider preset's endpoint, region and path style filled in where neither
- * the code nor the env variable (`S3_UPLOAD_ENDPOINT`, `S3_UPLOAD_REGION`, `S3_UPLOAD_FORCE_PATH_STYLE`) gives
- * them. Without a provider the settings are returned unchanged.
+ * The storage settings with the provider preset's endpoint, region, path style and checksum filled in where
+ * neither the code nor the env variable (`S3_UPLOAD_ENDPOINT`, `S3_UPLOAD_REGION`, `S3_UPLOAD_FORCE_PATH_STYLE`,
+ * `S3_UPLOAD_CHECKSUM`) gives them. Without a provider the settings are returned unchanged.
  * @throws {@link UploadError} `INVALID_SETTINGS` (500, logged) for an unknown provider, an R2 preset without
  *   `accountId`, a `{region}` endpoint without a region, or `minio`/`ceph` without an endpoint.
  */
@@ -111,12 +134,14 @@ export function applyProviderPreset<T extends StorageSettings & ProviderSettings
   const region = present(settings.region) ?? present(env[SETTING_ENV.region]) ?? preset.region;
   const givenEndpoint = present(settings.endpoint) ?? present(env[SETTING_ENV.endpoint]);
   const pathStyleGiven = settings.forcePathStyle !== undefined || present(env[SETTING_ENV.forcePathStyle]) !== undefined;
+  const checksumGiven = settings.checksum !== undefined || present(env[SETTING_ENV.checksum]) !== undefined;
   const endpoint = givenEndpoint ?? presetEndpoint(provider, preset, { ...settings, region }, env);
   return {
     ...settings,
     ...(region === undefined ? {} : { region }),
     ...(endpoint === undefined ? {} : { endpoint }),
     ...(pathStyleGiven ? {} : { forcePathStyle: preset.forcePathStyle }),
+    ...(checksumGiven ? {} : { checksum: preset.checksum }),
   };
 }
 

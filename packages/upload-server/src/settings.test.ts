@@ -39,6 +39,18 @@ describe('resolveStorageSettings', () => {
     expect(() => resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_OBJECT_ACL: 'public-read' })).toThrow('objectAcl must be one of');
   });
 
+  it('checksum: md5 on AWS (no endpoint), off with an endpoint; S3_UPLOAD_CHECKSUM (md5 | off) and code win', () => {
+    expect(resolveStorageSettings({}, fullEnv).checksum).toBe('md5');
+    expect(resolveStorageSettings({ endpoint: 'http://127.0.0.1:9000' }, fullEnv)).not.toHaveProperty('checksum');
+    expect(resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_CHECKSUM: 'off' })).not.toHaveProperty('checksum');
+    expect(resolveStorageSettings({ endpoint: 'http://127.0.0.1:9000' }, { ...fullEnv, S3_UPLOAD_CHECKSUM: 'MD5' }).checksum).toBe('md5');
+    expect(resolveStorageSettings({ checksum: false }, { ...fullEnv, S3_UPLOAD_CHECKSUM: 'md5' })).not.toHaveProperty('checksum');
+    expect(resolveStorageSettings({ checksum: 'md5', endpoint: 'http://127.0.0.1:9000' }, fullEnv).checksum).toBe('md5');
+    const error = thrown(() => resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_CHECKSUM: 'crc32' }));
+    expect(isUploadError(error) && error.code).toBe('INVALID_SETTINGS');
+    expect((error as Error).message).toBe('checksum (S3_UPLOAD_CHECKSUM) must be md5 or off; got "crc32".');
+  });
+
   it('reads roleArn and stsEndpoint from S3_UPLOAD_ROLE_ARN and S3_UPLOAD_STS_ENDPOINT; code wins', () => {
     const env = { S3_UPLOAD_ROLE_ARN: 'arn:aws:iam:::role/up', S3_UPLOAD_STS_ENDPOINT: 'http://127.0.0.1:7480' };
     expect(resolveStsSettings({}, env)).toEqual({ roleArn: 'arn:aws:iam:::role/up', stsEndpoint: 'http://127.0.0.1:7480' });

@@ -46,6 +46,19 @@ export interface StorageSettings extends ProviderSettings {
    * @default 'bucket-owner-full-control' without `endpoint` (AWS), 'private' with one
    */
   objectAcl?: ObjectAcl;
+  /**
+   * Whether browsers send a checksum storage verifies: `'md5'` puts `checksum: 'md5'` in every preparation
+   * answer, and the client then sends a `Content-MD5` (RFC 1864) with each part and each single PUT, which
+   * storage checks (a byte changed on the way is refused with 400 `BadDigest` and sent again). The client
+   * hashes the file in the browser (WebAssembly, a lazy chunk of ~5 kB gzip): a single PUT's throughput
+   * falls to ~0.4x on loopback (README, "Checksums"). The bucket's CORS rule must allow the `Content-MD5`
+   * request header (`AllowedHeaders: ["*"]` does). A client's own `checksum` option wins over this.
+   * Env: `S3_UPLOAD_CHECKSUM` (`md5` or `off`).
+   * @default the provider preset's (`PROVIDER_PRESETS`: `'md5'` where the provider documents that it
+   *   verifies `Content-MD5`); without a provider, `'md5'` for AWS S3 (no `endpoint`) and `false` with an
+   *   `endpoint` (unknown storage: s3rver, for one, verifies nothing)
+   */
+  checksum?: 'md5' | false;
 }
 
 /** Canned ACLs the handler can sign into presigned PUTs ({@link StorageSettings.objectAcl}). */
@@ -66,6 +79,8 @@ export interface ResolvedStorageSettings {
   sseCustomerKey?: Uint8Array;
   /** The canned ACL presigned PUTs sign; absent for `objectAcl: 'none'`. */
   objectAcl?: Exclude<ObjectAcl, 'none'>;
+  /** `'md5'` when preparation answers ask the browser for a `Content-MD5`; absent for none. */
+  checksum?: 'md5';
 }
 
 /**
@@ -81,6 +96,7 @@ export const SETTING_ENV = {
   forcePathStyle: 'S3_UPLOAD_FORCE_PATH_STYLE',
   sseCustomerKey: 'S3_UPLOAD_SSE_CUSTOMER_KEY',
   objectAcl: 'S3_UPLOAD_OBJECT_ACL',
+  checksum: 'S3_UPLOAD_CHECKSUM',
   provider: 'S3_UPLOAD_PROVIDER',
   accountId: 'S3_UPLOAD_ACCOUNT_ID',
   roleArn: 'S3_UPLOAD_ROLE_ARN',
@@ -115,7 +131,8 @@ export function present(value: string | undefined): string | undefined {
  *   access key, secret, bucket or region is absent, with the message
  *   `Upbeam: Missing ENVs S3_UPLOAD_KEY, ...` naming every missing variable; `INVALID_SETTINGS` when the
  *   bucket holds a '/' and is not an access-point ARN, the SSE-C key is not 32 bytes (or not base64),
- *   `objectAcl` is not one of {@link OBJECT_ACLS}, or the provider preset cannot be applied
+ *   `objectAcl` is not one of {@link OBJECT_ACLS}, `S3_UPLOAD_CHECKSUM` is not `md5` or `off`, or the
+ *   provider preset cannot be applied
  *   ({@link applyProviderPreset}).
  */
 export function resolveStorageSettings(given: StorageSettings = {}, env: Env = processEnv()): ResolvedStorageSettings {
@@ -143,6 +160,7 @@ export function resolveStorageSettings(given: StorageSettings = {}, env: Env = p
     forcePathStyle: settings.forcePathStyle ?? /^(true|1)$/i.test(env[SETTING_ENV.forcePathStyle] ?? ''),
     ...(sseCustomerKey === undefined ? {} : { sseCustomerKey }),
     ...signedAcl(settings.objectAcl ?? present(env[SETTING_ENV.objectAcl]), endpoint),
+    ...checksumSetting(settings.checksum ?? present(env[SETTING_ENV.checksum]), endpoint),
   };
 }
 
@@ -165,6 +183,18 @@ function signedAcl(value: string | undefined, endpoint: string | undefined): Pic
     throw new UploadError('INVALID_SETTINGS', `objectAcl must be one of ${OBJECT_ACLS.join(', ')}; got "${acl}".`);
   }
   return acl === 'none' ? {} : { objectAcl: acl as Exclude<ObjectAcl, 'none'> };
+}
+
+/**
+ * The checksum setting: given in code, else `S3_UPLOAD_CHECKSUM`, else (no provider preset filled it in)
+ * on for AWS S3 and off for any other endpoint.
+ */
+function checksumSetting(value: 'md5' | false | string | undefined, endpoint: string | undefined): Pick<ResolvedStorageSettings, 'checksum'> {
+  const checksum = value ?? (endpoint === undefined ? 'md5' : false);
+  const name = typeof checksum === 'string' ? checksum.trim().toLowerCase() : checksum;
+  if (name === 'md5') return { checksum: name };
+  if (name === false || name === 'off') return {};
+  throw new UploadError('INVALID_SETTINGS', `checksum (S3_UPLOAD_CHECKSUM) must be md5 or off; got "${checksum}".`);
 }
 
 /** Length of an SSE-C key in bytes: AES-256 (SPEC 5; S3 answers InvalidArgument to other lengths). */

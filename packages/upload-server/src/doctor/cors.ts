@@ -45,12 +45,19 @@ export function completedRule(rule: CORSRule | undefined, origin: string): CORSR
   };
 }
 
+/** What the handler asks of browsers that the CORS rule must allow. */
+export interface CorsNeeds {
+  /** `'md5'` when the handler's `checksum` setting is on: every PUT then carries a `Content-MD5` request header. */
+  checksum?: 'md5' | undefined;
+}
+
 /**
  * Pure part of the CORS check: what the bucket's rules lack for uploads from `origin`.
- * Missing rule, method or `ETag` fail (multipart uploads cannot complete: the client's `MISSING_ETAG`);
- * missing `Retry-After` or request headers not `*` warn.
+ * Missing rule, method or `ETag` fail (multipart uploads cannot complete: the client's `MISSING_ETAG`), and
+ * so does a rule whose `AllowedHeaders` admits neither `*` nor `Content-MD5` while checksums are on (every
+ * PUT fails its preflight); missing `Retry-After` or request headers not `*` warn.
  */
-export function judgeCors(rules: CORSRule[], origin: string, bucket: string): Finding {
+export function judgeCors(rules: CORSRule[], origin: string, bucket: string, needs: CorsNeeds = {}): Finding {
   const rule = ruleFor(rules, origin);
   const problems: string[] = [];
   const warnings: string[] = [];
@@ -65,7 +72,12 @@ export function judgeCors(rules: CORSRule[], origin: string, bucket: string): Fi
       problems.push('ExposeHeaders lacks ETag (the browser cannot read part ETags: multipart uploads fail with MISSING_ETAG)');
     }
     if (!exposed.includes('retry-after')) warnings.push("ExposeHeaders lacks Retry-After (retries cannot follow storage's delay)");
-    if (!(rule.AllowedHeaders ?? []).includes('*')) warnings.push('AllowedHeaders is not "*" (Content-Type, x-amz-* headers may be refused at preflight)');
+    const allowedHeaders = lower(rule.AllowedHeaders);
+    if (needs.checksum === 'md5' && !allowedHeaders.includes('*') && !allowedHeaders.includes('content-md5')) {
+      problems.push('AllowedHeaders lacks Content-MD5 (the checksum setting is on: every PUT would fail its preflight; allow it or set checksum: false)');
+    } else if (!allowedHeaders.includes('*')) {
+      warnings.push('AllowedHeaders is not "*" (Content-Type, x-amz-* headers may be refused at preflight)');
+    }
   }
   if (problems.length === 0 && warnings.length === 0) {
     return { check: 'cors', status: 'ok', message: `CORS rule allows ${origin} with PUT, POST, DELETE and exposes ETag and Retry-After.` };
@@ -96,5 +108,5 @@ export async function checkCors({ s3, settings }: CheckContext, origin: string |
     }
     rules = [];
   }
-  return judgeCors(rules, origin, settings.bucket);
+  return judgeCors(rules, origin, settings.bucket, { checksum: settings.checksum });
 }

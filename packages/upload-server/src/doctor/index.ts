@@ -18,7 +18,7 @@ import { checkTemporaryToken } from './temporary-token';
 
 export type { Finding, FindingStatus } from './finding';
 export { formatFindings } from './format';
-export { judgeCors, originMatches, REQUIRED_CORS_METHODS, REQUIRED_EXPOSE_HEADERS } from './cors';
+export { judgeCors, originMatches, REQUIRED_CORS_METHODS, REQUIRED_EXPOSE_HEADERS, type CorsNeeds } from './cors';
 export { judgeLifecycle, ABORT_INCOMPLETE_AFTER_DAYS } from './lifecycle';
 export { MAX_CLOCK_SKEW_SECONDS } from './clock';
 

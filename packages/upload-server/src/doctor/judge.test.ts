@@ -35,6 +35,15 @@ describe('judgeCors', () => {
     expect(judgeCors([{ ...good, ExposeHeaders: ['etag'] }], ORIGIN, 'b').status).toBe('warn');
   });
 
+  it('fails AllowedHeaders without Content-MD5 (or *) when the checksum setting is on; only warns when off', () => {
+    const narrow = { ...good, AllowedHeaders: ['Content-Type', 'Cache-Control', 'x-amz-acl'] };
+    const on = judgeCors([narrow], ORIGIN, 'b', { checksum: 'md5' });
+    expect(on).toMatchObject({ status: 'fail', message: expect.stringContaining('AllowedHeaders lacks Content-MD5') });
+    expect(judgeCors([{ ...narrow, AllowedHeaders: [...narrow.AllowedHeaders, 'content-md5'] }], ORIGIN, 'b', { checksum: 'md5' }).status).toBe('warn');
+    expect(judgeCors([narrow], ORIGIN, 'b').status).toBe('warn');
+    expect(judgeCors([good], ORIGIN, 'b', { checksum: 'md5' }).status).toBe('ok');
+  });
+
   it('fails a rule without DELETE (a cancelled multipart upload could not abort)', () => {
     expect(judgeCors([{ ...good, AllowedMethods: ['PUT', 'POST'] }], ORIGIN, 'b').message).toContain('AllowedMethods lacks DELETE');
   });

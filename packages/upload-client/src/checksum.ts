@@ -3,10 +3,10 @@
  * `Content-MD5`, which S3 and radosgw check against the bytes they received (a mismatch is refused with
  * 400 `BadDigest`), and the checksum of the whole object that those make.
  *
- * MD5 is hashed by `hash-wasm` (WebAssembly; its MD5 alone, ~5 kB gzip), 1 MiB at a time read into one reused
- * buffer: the file is never read whole, the page heap stays flat, and the main thread is given back every
- * 10 ms. Other modules
- * import its types only and load it with `import()`, so that uploads without a checksum never download it.
+ * MD5 is hashed by `hash-wasm` (WebAssembly; its MD5 alone, ~5 kB gzip), 1 MiB at a time read into one
+ * reused buffer: the file is never read whole, the page heap stays flat, and the main thread is given back
+ * every 10 ms. Other modules import its types only and load it with `import()`, so that uploads without a
+ * checksum never download it.
  */
 
 import type { ObjectChecksum } from '@upbeam/upload-protocol';
@@ -21,24 +21,47 @@ import { createMD5, type IHasher } from 'hash-wasm';
 export type ChecksumOption = 'md5' | false;
 
 /**
- * Bytes read and hashed at a time, 1 MiB, into one buffer reused for the whole blob.
- * Measured (2026-11-23, chromium, a 128 MiB file of the page hashed alone, 2 rounds, load 5-6): reading
- * 1 MiB `Blob.slice()`s with `arrayBuffer()` hashed 112-144 MB/s and grew the page heap by 74-85 MiB (a
- * new ArrayBuffer per read, collected late); a BYOB reader into one 1 MiB buffer, 184-393 MB/s, +1.7 MiB.
- * `FileReader` (129-136 MB/s, +71-79 MiB) and a dedicated Worker (slices 120-131 MB/s, BYOB 288-342 MB/s,
- * page heap +0.1 MiB) were no faster than the BYOB reader here.
+ * Bytes read and hashed at a time, 1 MiB, into one buffer reused from hash to hash.
+ * Measured in the page alone (chromium, a picked 128 MiB file, 2 rounds, load 5-6, 2026-11-23): 1 MiB
+ * `Blob.slice()`s read with `arrayBuffer()` hashed at 112-144 MB/s and grew the page heap by 74-85 MiB (a new
+ * ArrayBuffer per read, collected late); a BYOB reader into one 1 MiB buffer, 184-393 MB/s and +1.7 MiB
+ * (a 4 MiB buffer: 202-352 MB/s, no better); `FileReader`, 129-136 MB/s and +71-79 MiB. A dedicated Worker
+ * (page heap +0.1 MiB) hashed at 120-131 MB/s with slices, 288-342 MB/s with a BYOB reader: no faster than
+ * the page's BYOB reader, and one more file for every app's bundler to ship.
+ * Bench (radosgw, presigned, load 1-16, 2026-11-23), throughput with md5 / without and page heap growth
+ * with md5, before (1 MiB slices) and after (this reader, and multipart parts hashed ahead):
+ * - one PUT, 128 MiB: 0.59x, +77-90 MiB before; 0.46-0.53x, +2.2 MiB after;
+ * - one PUT, 1 GiB: 0.43x, +176-192 MiB before; 0.67-0.69x, +2.8 MiB after (chromium CPU: renderer 6.3 s
+ *   and browser process 4.3 s before, 2.9-3.2 s and 1.0-1.4 s after);
+ * - multipart (5 MiB parts, 4 at once), 128 MiB: 0.66x, +82-87 MiB before; 0.76-0.86x, +2.4 MiB after;
+ * - multipart, 1 GiB: 0.65x, +143-221 MiB before; 0.74-0.81x, +4.2 MiB after.
+ * The one PUT is hashed whole before its PUT starts (`Content-MD5` is a header): its cost is the hashing.
  */
 const READ_SIZE = 1024 * 1024;
 
 /**
  * Longest run of reads and hashing before the main thread is given back, in ms. Chromium answers a BYOB
  * read of a file at once (a microtask, not a new task), so without these breaks a 128 MiB file was hashed
- * in one task of 300-420 ms; with them no task over 50 ms, at 0.9x the speed.
+ * in one task of 300-420 ms; with them, no task over 50 ms on its own, at 0.7-1.0x the speed. (In the
+ * bench's 1 GiB multipart uploads at load 14-15, 1-2 tasks of 50-61 ms per upload: the machine's cores
+ * were shared 7 ways; before this reader, 54-76 ms at load 8-13.)
  */
 const TASK_BUDGET_MS = 10;
 
-/** Waits for a new task of the event loop (the page may paint and handle input meanwhile). */
-const nextTask = () => new Promise((resolve) => setTimeout(resolve));
+/** The channel {@link nextTask} posts to itself through (one hash at a time: one wait at a time). */
+let channel: MessageChannel | undefined;
+
+/**
+ * Waits for a new task of the event loop (the page may paint and handle input meanwhile). A message, not
+ * `setTimeout`: timers of a tab in the background run at most once a second (MDN, setTimeout: "Timeouts
+ * in inactive tabs"), which would hash 10 ms of each second while the user looks at another tab.
+ */
+const nextTask = () =>
+  new Promise((resolve) => {
+    channel ??= new MessageChannel();
+    channel.port1.onmessage = resolve;
+    channel.port2.postMessage(null);
+  });
 
 /**
  * The buffer that reads fill, kept from one hash to the next (they run one at a time): a multipart

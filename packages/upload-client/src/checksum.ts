@@ -28,13 +28,14 @@ export type ChecksumOption = 'md5' | false;
  * (a 4 MiB buffer: 202-352 MB/s, no better); `FileReader`, 129-136 MB/s and +71-79 MiB. A dedicated Worker
  * (page heap +0.1 MiB) hashed at 120-131 MB/s with slices, 288-342 MB/s with a BYOB reader: no faster than
  * the page's BYOB reader, and one more file for every app's bundler to ship.
- * Bench (radosgw, presigned, load 1-16, 2026-11-23), throughput with md5 / without and page heap growth
- * with md5, before (1 MiB slices) and after (this reader, and multipart parts hashed ahead):
- * - one PUT, 128 MiB: 0.59x, +77-90 MiB before; 0.46-0.53x, +2.2 MiB after;
- * - one PUT, 1 GiB: 0.43x, +176-192 MiB before; 0.67-0.69x, +2.8 MiB after (chromium CPU: renderer 6.3 s
- *   and browser process 4.3 s before, 2.9-3.2 s and 1.0-1.4 s after);
- * - multipart (5 MiB parts, 4 at once), 128 MiB: 0.66x, +82-87 MiB before; 0.76-0.86x, +2.4 MiB after;
- * - multipart, 1 GiB: 0.65x, +143-221 MiB before; 0.74-0.81x, +4.2 MiB after.
+ * Bench (radosgw, presigned, 2026-11-23; before and after measured one after the other, 5 rounds at 128 MiB
+ * at load 6-10 and 9-14, 2 rounds at 1 GiB at load 1-11 and 1-16): throughput with md5 / without, and page
+ * heap growth with md5, before (1 MiB slices) and after (this reader; multipart parts hashed ahead):
+ * - one PUT, 128 MiB: 0.40x, +74-82 MiB before; 0.68x, +2.2 MiB after;
+ * - one PUT, 1 GiB: 0.43x, +176-192 MiB before; 0.67x, +2.8 MiB after (chromium CPU: renderer 6.3 s and
+ *   browser process 4.2-4.4 s before; 2.9-3.1 s and 1.0-1.3 s after);
+ * - multipart (5 MiB parts, 4 at once), 128 MiB: 0.66x, +78-83 MiB before; 0.72x, +2.5 MiB after;
+ * - multipart, 1 GiB: 0.65x, +143-221 MiB before; 0.80x, +4.2-4.3 MiB after.
  * The one PUT is hashed whole before its PUT starts (`Content-MD5` is a header): its cost is the hashing.
  */
 const READ_SIZE = 1024 * 1024;

@@ -33,7 +33,8 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '8.1 kB',
+    // +0.1 kB (8.06 -> 8.14 kB): the part engine hashes the next parts while parts are in flight.
+    limit: '8.2 kB',
   },
   {
     // The token chunks (strategy, part engine, SigV4 signer, token session) hold at most 12 KiB (12.29 kB)
@@ -46,8 +47,8 @@ export default [
     modifyEsbuildConfig: esm(MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
     // +53 B (16,889 to 16,942) for the server's checksum default: the answer read on the token path and
-    // kept in the resume record.
-    limit: '17 kB',
+    // kept in the resume record; +0.1 kB for the part engine's hashing ahead, as above.
+    limit: '17.1 kB',
   },
   {
     name: '@upbeam/upload-client: uploadFile, initial chunk',
@@ -59,12 +60,13 @@ export default [
   },
   {
     // The checksum chunk alone (hash-wasm's MD5 with its WebAssembly inlined as base64), loaded only with
-    // `checksum: 'md5'`: its weight beyond the single-PUT initial chunk.
+    // `checksum: 'md5'`: its weight beyond the single-PUT initial chunk. +0.2 kB (7.97 -> 8.17 kB) for
+    // reading through a BYOB reader into one reused buffer, with a slice fallback (WebKit) and yields.
     name: "@upbeam/upload-client: uploadFile with checksum: 'md5' (initial chunk + checksum chunk)",
     path: 'packages/upload-client/dist/index.js',
     import: '{ uploadFile }',
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK),
     gzip: true,
-    limit: '8.1 kB',
+    limit: '8.2 kB',
   },
 ];

@@ -18,6 +18,15 @@ describe('checksum', () => {
     expect(digests.map((digest) => Buffer.from(digest).toString('hex'))).toEqual(blobs.map((bytes) => md5(bytes).toString('hex')));
   });
 
+  it('hashes a blob of several reads with a short last one, and an empty blob, one after the other (one reused buffer)', async () => {
+    const bytes = Uint8Array.from({ length: 3 * 1024 * 1024 + 4099 }, (_, i) => (i * 7) % 253);
+    const empty = new Uint8Array(0);
+    const [big, none, again] = await Promise.all([md5Of(new Blob([bytes])), md5Of(new Blob([empty])), md5Of(new Blob([bytes.subarray(17)]))]);
+    expect(Buffer.from(big).toString('hex')).toBe(md5(bytes).toString('hex'));
+    expect(Buffer.from(none).toString('hex')).toBe(md5(empty).toString('hex'));
+    expect(Buffer.from(again).toString('hex')).toBe(md5(bytes.subarray(17)).toString('hex'));
+  });
+
   it('composite: MD5 of the part MD5s, "-N" (S3 multipart ETag)', async () => {
     const parts = [new Uint8Array([1, 2, 3]), new Uint8Array([4, 5])];
     const expected = md5(Buffer.concat(parts.map(md5))).toString('hex');

@@ -3,9 +3,10 @@
  * `Content-MD5`, which S3 and radosgw check against the bytes they received (a mismatch is refused with
  * 400 `BadDigest`), and the checksum of the whole object that those make.
  *
- * MD5 is hashed by `hash-wasm` (WebAssembly; its MD5 alone, ~5 kB gzip), 1 MiB at a time of the part's
- * `Blob.slice()`: the file is never read whole, and the main thread is free between reads. Other modules
- * import its types only and load it with `import()`, so that uploads without a checksum never download it.
+ * MD5 is hashed by `hash-wasm` (WebAssembly; its MD5 alone, ~5 kB gzip), 1 MiB at a time read into one
+ * reused buffer: the file is never read whole, the page heap stays flat, and the main thread is given back
+ * every 10 ms. Other modules import its types only and load it with `import()`, so that uploads without a
+ * checksum never download it.
  */
 
 import type { ObjectChecksum } from '@upbeam/upload-protocol';
@@ -20,13 +21,84 @@ import { createMD5, type IHasher } from 'hash-wasm';
 export type ChecksumOption = 'md5' | false;
 
 /**
- * Bytes read and hashed at a time, 1 MiB: a few ms of hashing per task, and at most this much of the file
- * read at once. Measured (bench, radosgw, 64 MiB, 3 rounds, 2026-11-23): `Blob.stream()` let chromium hand
- * over a whole 5 MiB part or 64 MiB file in one chunk (a 350-450 ms task, +64 MiB of page heap); 256 KiB
- * reads left no task over 50 ms but hashed slower (0.32x the single PUT without checksum, 0.54x multipart);
- * 1 MiB reads, no task over 50 ms either, 0.37x and 0.77x.
+ * Bytes read and hashed at a time, 1 MiB, into one buffer reused from hash to hash.
+ * Measured in the page alone (chromium, a picked 128 MiB file, 2 rounds, load 5-6, 2026-11-23): 1 MiB
+ * `Blob.slice()`s read with `arrayBuffer()` hashed at 112-144 MB/s and grew the page heap by 74-85 MiB (a new
+ * ArrayBuffer per read, collected late); a BYOB reader into one 1 MiB buffer, 184-393 MB/s and +1.7 MiB
+ * (a 4 MiB buffer: 202-352 MB/s, no better); `FileReader`, 129-136 MB/s and +71-79 MiB. A dedicated Worker
+ * (page heap +0.1 MiB) hashed at 120-131 MB/s with slices, 288-342 MB/s with a BYOB reader: no faster than
+ * the page's BYOB reader, and one more file for every app's bundler to ship.
+ * Bench (radosgw, presigned, 2026-11-23; before and after measured one after the other, 5 rounds at 128 MiB
+ * at load 6-10 and 9-14, 2 rounds at 1 GiB at load 1-11 and 1-16): throughput with md5 / without, and page
+ * heap growth with md5, before (1 MiB slices) and after (this reader; multipart parts hashed ahead):
+ * - one PUT, 128 MiB: 0.40x, +74-82 MiB before; 0.68x, +2.2 MiB after;
+ * - one PUT, 1 GiB: 0.43x, +176-192 MiB before; 0.67x, +2.8 MiB after (chromium CPU: renderer 6.3 s and
+ *   browser process 4.2-4.4 s before; 2.9-3.1 s and 1.0-1.3 s after);
+ * - multipart (5 MiB parts, 4 at once), 128 MiB: 0.66x, +78-83 MiB before; 0.72x, +2.5 MiB after;
+ * - multipart, 1 GiB: 0.65x, +143-221 MiB before; 0.80x, +4.2-4.3 MiB after.
+ * The one PUT is hashed whole before its PUT starts (`Content-MD5` is a header): its cost is the hashing.
  */
 const READ_SIZE = 1024 * 1024;
+
+/**
+ * Longest run of reads and hashing before the main thread is given back, in ms. Chromium answers a BYOB
+ * read of a file at once (a microtask, not a new task), so without these breaks a 128 MiB file was hashed
+ * in one task of 300-420 ms; with them, no task over 50 ms on its own, at 0.7-1.0x the speed. (In the
+ * bench's 1 GiB multipart uploads at load 14-15, 1-2 tasks of 50-61 ms per upload: the machine's cores
+ * were shared 7 ways; before this reader, 54-76 ms at load 8-13.)
+ */
+const TASK_BUDGET_MS = 10;
+
+/** The channel {@link nextTask} posts to itself through (one hash at a time: one wait at a time). */
+let channel: MessageChannel | undefined;
+
+/**
+ * Waits for a new task of the event loop (the page may paint and handle input meanwhile). A message, not
+ * `setTimeout`: timers of a tab in the background run at most once a second (MDN, setTimeout: "Timeouts
+ * in inactive tabs"), which would hash 10 ms of each second while the user looks at another tab.
+ */
+const nextTask = () =>
+  new Promise((resolve) => {
+    channel ??= new MessageChannel();
+    channel.port1.onmessage = resolve;
+    channel.port2.postMessage(null);
+  });
+
+/**
+ * The buffer that reads fill, kept from one hash to the next (they run one at a time): a multipart
+ * upload allocates it once, not once per part (a new one per part grew the page heap by 27 MiB for a
+ * 128 MiB file). A read takes it over (transfers it) and gives it back as its chunk's.
+ */
+let readBuffer: ArrayBuffer | undefined;
+
+/**
+ * Calls `use` with each chunk of `blob` in order, at most {@link READ_SIZE} bytes each. The chunk is a
+ * view of the buffer that the next read fills again: `use` must be done with it when it returns.
+ */
+async function readChunks(blob: Blob, use: (chunk: Uint8Array) => void): Promise<void> {
+  if (blob.size === 0) return;
+  let reader: ReadableStreamBYOBReader;
+  try {
+    reader = blob.stream().getReader({ mode: 'byob' });
+  } catch {
+    // WebKit (2.4x): Blob.stream() is not a byte stream. Slices then, a new buffer each.
+    for (let at = 0; at < blob.size; at += READ_SIZE) use(new Uint8Array(await blob.slice(at, at + READ_SIZE).arrayBuffer()));
+    return;
+  }
+  // A buffer lost to a failed read (detached, 0 bytes long) is replaced.
+  let buffer = readBuffer?.byteLength ? readBuffer : new ArrayBuffer(READ_SIZE);
+  let taskStart = performance.now();
+  for (;;) {
+    const read = await reader.read(new Uint8Array(buffer));
+    if (read.value) buffer = readBuffer = read.value.buffer;
+    if (read.done) return;
+    use(read.value);
+    if (performance.now() - taskStart > TASK_BUDGET_MS) {
+      await nextTask();
+      taskStart = performance.now();
+    }
+  }
+}
 
 /** The hasher `hash-wasm` makes, reused for every part of this page (its WebAssembly instantiated once). */
 let hasher: Promise<IHasher> | undefined;
@@ -35,16 +107,14 @@ let hasher: Promise<IHasher> | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
- * The MD5 digest (16 bytes) of `blob`, read 1 MiB at a time (never whole).
- * @throws the stream's error when the file can no longer be read (e.g. it was changed on disk).
+ * The MD5 digest (16 bytes) of `blob`, read {@link READ_SIZE} bytes at a time into one buffer (never whole).
+ * @throws the read's error when the file can no longer be read (e.g. it was changed on disk).
  */
 export function md5Of(blob: Blob): Promise<Uint8Array> {
   const run = queue.then(async () => {
     const md5 = await (hasher ??= createMD5());
     md5.init();
-    for (let at = 0; at < blob.size; at += READ_SIZE) {
-      md5.update(new Uint8Array(await blob.slice(at, at + READ_SIZE).arrayBuffer()));
-    }
+    await readChunks(blob, (chunk) => md5.update(chunk));
     return md5.digest('binary');
   });
   queue = run.catch(() => undefined);

@@ -2,8 +2,8 @@
  * The part engine of both strategies: one {@link MultipartUpload} per upload owns its AbortController, its
  * parts and its progress (the shape of Uppy's `MultipartUploader`). Each part is a `Blob.slice()` sent with
  * `XMLHttpRequest`: the browser reads it from disk as it sends, no byte of the file passes through
- * JavaScript memory. With `checksum: 'md5'` each part is first hashed as a stream (`checksum.ts`) and sent
- * with its `Content-MD5`, which storage verifies.
+ * JavaScript memory. With `checksum: 'md5'` each part is hashed before it is sent (`checksum.ts`; the next
+ * parts while parts are in flight) and sent with its `Content-MD5`, which storage verifies.
  */
 import type { CompletedPart, ObjectChecksum } from '@upbeam/upload-protocol';
 import { createAbortError, onAbort } from './abort';
@@ -43,8 +43,6 @@ export interface MultipartUploadInput {
 /** The part's range, its ETag once stored, and the bytes of it sent so far. */
 interface Part extends PartRange {
   etag?: string;
-  /** The part's MD5 digest, once hashed (kept for its retries and the object's checksum). */
-  md5?: Uint8Array;
   sent: number;
 }
 
@@ -71,6 +69,8 @@ export class MultipartUpload {
   /** Bytes of the stored parts; with the parts in flight, the progress (kept as sums: 10000 parts is O(1)). */
   #storedBytes = 0;
   readonly #inFlight = new Set<Part>();
+  /** MD5 digests by part number, hashed or being hashed (kept for retries and the object's checksum). */
+  readonly #digests = new Map<number, Promise<Uint8Array>>();
   #firstSigned = false;
 
   constructor(input: MultipartUploadInput) {
@@ -124,11 +124,30 @@ export class MultipartUpload {
     return this.#parts.map(({ partNumber, etag }) => ({ partNumber, etag: etag! }));
   }
 
-  /** The part's MD5 digest, hashed on first use. */
-  async #md5(part: Part): Promise<Uint8Array> {
-    const { md5Of } = await import('./checksum');
-    part.md5 ??= await md5Of(this.#input.file.slice(part.start, part.end));
-    return part.md5;
+  /**
+   * The part's MD5 digest. The `queueSize` parts after it are hashed next, while parts are in flight, so
+   * that a sender finds its part's digest ready instead of waiting for it. Measured (bench, radosgw, 5 MiB
+   * parts, 4 at once, 2026-11-23, load 5-12): multipart with md5 / without, 0.76x, 0.86x (128 MiB, 3 and 5
+   * rounds) and 0.81x (1 GiB, 3 rounds) hashing ahead; 0.74x, 0.79x and 0.74x hashing each part when its
+   * sender takes it.
+   */
+  #md5(part: Part): Promise<Uint8Array> {
+    const index = this.#parts.indexOf(part);
+    const [digest] = this.#parts.slice(index, index + 1 + this.#input.queueSize).map((next) => this.#hash(next));
+    return digest!;
+  }
+
+  /** The part's MD5 digest, hashed on first use (after the hashes asked before it); a failed hash is not kept. */
+  #hash(part: Part): Promise<Uint8Array> {
+    let digest = this.#digests.get(part.partNumber);
+    if (!digest) {
+      const blob = this.#input.file.slice(part.start, part.end);
+      digest = import('./checksum').then(({ md5Of }) => md5Of(blob));
+      // Handled here (a part hashed ahead may fail unasked); its sender sees the error.
+      digest.catch(() => this.#digests.delete(part.partNumber));
+      this.#digests.set(part.partNumber, digest);
+    }
+    return digest;
   }
 
   /** The composite checksum of the parts, with `checksum: 'md5'`. */

@@ -132,7 +132,7 @@ export class MultipartUpload {
    * sender takes it.
    */
   #md5(part: Part): Promise<Uint8Array> {
-    const index = this.#parts.indexOf(part);
+    const index = part.partNumber - 1; // #parts holds every part, in part-number order
     const [digest] = this.#parts.slice(index, index + 1 + this.#input.queueSize).map((next) => this.#hash(next));
     return digest!;
   }

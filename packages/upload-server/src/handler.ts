@@ -12,6 +12,7 @@ import { errorToResponse, UploadError } from './errors';
 import type { BeforeUploadHook, BeforeUploadResult } from './hooks';
 import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey } from './object-key';
 import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
+import { assertNextS3CanSend } from './next-s3-marker';
 import { readUploadRequest } from './request-body';
 import { processEnv, resolveStorageSettings, resolveStsSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
 import { createStorageClient } from './storage-client';
@@ -22,7 +23,8 @@ import { createMultipartStorage } from './multipart-storage';
 import { createMultipartOperations, createMultipartTickets, type MultipartOperations } from './multipart-upload';
 import { createPartPresigner } from './part-presign';
 import { providerStsEndpoint, resolveProvider } from './providers';
-import { createReceipts, type Receipts } from './upload-receipt';
+import { createReceipts, RECEIPT_TTL_SECONDS, UPLOAD_LIFETIME_SECONDS, type Receipts } from './upload-receipt';
+import { handlerScope } from './hmac';
 import { COMPLETION_MARKER_PREFIX, createCompletion, type Completion, type UploadCompleteHook } from './upload-completion';
 
 /**
@@ -178,7 +180,9 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
     return createTokenIssuer(settings(), { ...config, roleArn: sts.roleArn, stsEndpoint });
   });
 
-  const receipts = once((): Receipts => createReceipts(settings().secretAccessKey));
+  // Receipts and tickets are signed within this handler's scope: another handler refuses them.
+  const scope = once(() => handlerScope(settings().bucket, keyPrefix));
+  const receipts = once((): Receipts => createReceipts(settings().secretAccessKey, { scope: scope() }));
   const completion = once(
     (): Completion =>
       createCompletion({ settings: settings(), client: client(), policy: config, onUploadComplete: config.onUploadComplete }),
@@ -200,7 +204,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
         bucket: settings().bucket,
         storage: createMultipartStorage(settings(), client()),
         presignPart: createPartPresigner(settings(), client()),
-        tickets: createMultipartTickets(settings().secretAccessKey),
+        tickets: createMultipartTickets(settings().secretAccessKey, { scope: scope() }),
         expiresIn,
       }),
   );
@@ -228,23 +232,26 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   const tokenNeedsReceipt =
     config.maxFileSize !== undefined || config.allowedContentTypes !== undefined || config.onUploadComplete !== undefined;
 
-  const renewTickets = once((): Tickets<RenewTicketFields> => createRenewTickets(settings().secretAccessKey));
+  const renewTickets = once((): Tickets<RenewTicketFields> => createRenewTickets(settings().secretAccessKey, { scope: scope() }));
 
   /**
    * Temporary credentials for `object.key`, a renew `ticket` for the same key, the server's time (the
-   * browser corrects a skewed clock by it) and, with `maxFileSize`, a receipt.
+   * browser corrects a skewed clock by it) and, with `maxFileSize`, a receipt. `firstIssuedAt` is when the
+   * upload was first prepared (seconds since the epoch; now for a new upload, the ticket's on a renewal):
+   * credentials, ticket and receipt all end by {@link UPLOAD_LIFETIME_SECONDS} after it.
    */
-  const tokenAnswer = async (object: DecidedObject): Promise<Response> => {
+  const tokenAnswer = async (object: DecidedObject, firstIssuedAt = Math.floor(Date.now() / 1000)): Promise<Response> => {
     const resolved = settings();
-    const Credentials = await issueToken()(object.key);
-    const { ticket } = await renewTickets().issue({ bucket: resolved.bucket, key: object.key });
+    const writableUntil = firstIssuedAt + UPLOAD_LIFETIME_SECONDS;
+    const Credentials = await issueToken()(object.key, writableUntil);
+    const { ticket } = await renewTickets().issue({ bucket: resolved.bucket, key: object.key, firstIssuedAt }, writableUntil);
     const answer: TemporaryTokenUploadResponse = {
       token: { Credentials },
       ...baseAnswer(resolved, object.key),
       ...(resolved.forcePathStyle ? { forcePathStyle: true } : {}),
       ...(object.contentDisposition === undefined ? {} : { contentDisposition: object.contentDisposition }),
       ...(object.metadata === undefined ? {} : { metadata: object.metadata }),
-      ...(tokenNeedsReceipt ? { receipt: await receipts().issue(object.key) } : {}),
+      ...(tokenNeedsReceipt ? { receipt: await receipts().issue(object.key, writableUntil + RECEIPT_TTL_SECONDS) } : {}),
       ticket,
       serverTime: new Date().toISOString(),
     };
@@ -256,12 +263,12 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
    * checks run again (the user may have signed out); a key it returns is ignored: the ticket's key stays.
    */
   const renew = async ({ ticket }: RenewRequest, body: UploadRequestBody, request: Request): Promise<Response> => {
-    const { bucket, key } = await renewTickets().verify(ticket);
+    const { bucket, key, firstIssuedAt } = await renewTickets().verify(ticket);
     if (bucket !== settings().bucket) throw new UploadError('INVALID_TICKET', 'The upload ticket is not valid: start the upload again.');
     const decided = await authorize(body, request);
     assertValidObjectKey(key, keyPrefix);
     const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
-    return tokenAnswer({ key, contentDisposition, metadata: decided.metadata });
+    return tokenAnswer({ key, contentDisposition, metadata: decided.metadata }, firstIssuedAt);
   };
 
   /** `_upload.multipart`: `create` is a new upload (decided like a single PUT); the rest act on its ticket. */
@@ -294,6 +301,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
       const { key, contentDisposition, metadata } = await decideObject(body, request);
 
       if (body._upload.strategy === 'presigned') {
+        if (Object.hasOwn(body, '_nextS3')) assertNextS3CanSend(resolved);
         const { url, headers } = await presign()({
           key,
           contentType: body.filetype,
@@ -301,8 +309,6 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
           contentLength: config.maxFileSize === undefined ? undefined : body.filesize,
           contentDisposition,
           metadata,
-          // next-s3-upload's unchanged client sends Content-Type and Cache-Control only (see README, Migrating).
-          signObjectAcl: !Object.hasOwn(body, '_nextS3'),
         });
         const receipt = config.onUploadComplete ? { receipt: await receipts().issue(key) } : {};
         const answer: PresignedUploadResponse = { ...baseAnswer(resolved, key), url, headers, ...receipt };

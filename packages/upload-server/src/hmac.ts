@@ -33,11 +33,14 @@ export function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined
 }
 
 /**
- * An HMAC-SHA-256 key for `purpose`, derived from the server's secret as the key bytes
- * `upbeam-{purpose}\n{secret}` (distinct purposes give unrelated keys).
+ * An HMAC-SHA-256 key for `purpose` within `scope`, derived from the server's secret as the key bytes
+ * `upbeam-{purpose}\n{JSON scope}\n{secret}`: distinct purposes, or distinct scopes, give unrelated keys.
+ * The scope is the handler that signs ({@link handlerScope}), so that two handlers sharing credentials
+ * never accept each other's receipts or tickets.
  */
-export function createHmac(secret: string, purpose: string): Hmac {
-  const key = crypto.subtle.importKey('raw', encoder.encode(`upbeam-${purpose}\n${secret}`), { name: 'HMAC', hash: 'SHA-256' }, false, [
+export function createHmac(secret: string, purpose: string, scope = ''): Hmac {
+  const material = encoder.encode(`upbeam-${purpose}\n${JSON.stringify(scope)}\n${secret}`);
+  const key = crypto.subtle.importKey('raw', material, { name: 'HMAC', hash: 'SHA-256' }, false, [
     'sign',
     'verify',
   ]);
@@ -51,4 +54,12 @@ export function createHmac(secret: string, purpose: string): Hmac {
       return crypto.subtle.verify('HMAC', await key, bytes, encoder.encode(text));
     },
   };
+}
+
+/**
+ * What tells one handler from another that shares its credentials: the bucket and the key prefix its keys
+ * live under (one prefix, one set of rules and hooks). Receipts and tickets are signed within it.
+ */
+export function handlerScope(bucket: string, keyPrefix: string): string {
+  return `${bucket}\n${keyPrefix}`;
 }

@@ -33,9 +33,15 @@ function readTicketFields(fields: Record<string, unknown>): MultipartTicketField
   return { bucket, key, uploadId, contentType, filesize, partSize, partCount };
 }
 
-/** Multipart tickets signed with a key derived from the server's secret access key. */
-export function createMultipartTickets(secretAccessKey: string, now?: () => number): Tickets<MultipartTicketFields> {
-  return createTickets(secretAccessKey, 'multipart', readTicketFields, now);
+/**
+ * Multipart tickets signed with a key derived from the server's secret access key and the handler's `scope`
+ * (`handlerScope`): another handler refuses them.
+ */
+export function createMultipartTickets(
+  secretAccessKey: string,
+  options: { scope: string; now?: (() => number) | undefined },
+): Tickets<MultipartTicketFields> {
+  return createTickets(secretAccessKey, 'multipart', readTicketFields, options);
 }
 
 /** What the multipart operations need from the handler. */

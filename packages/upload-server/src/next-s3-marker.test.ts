@@ -42,7 +42,7 @@ describe('readMarker: next-s3-upload marker', () => {
 
 describe('createUploadHandler: next-s3-upload request', () => {
   it('answers its presigned request with the fields its client reads: url, key, bucket, region (and endpoint)', async () => {
-    const handler = createUploadHandler({ ...settings, endpoint: 'http://127.0.0.1:9000', forcePathStyle: true });
+    const handler = createUploadHandler({ ...settings, endpoint: 'http://127.0.0.1:9000', forcePathStyle: true, objectAcl: 'none' });
     const response = await handler(post({ filename: 'cat photo.png', filetype: 'image/png', _nextS3: { strategy: 'presigned' } }));
     expect(response.status).toBe(200);
     const body = await response.json();
@@ -52,6 +52,21 @@ describe('createUploadHandler: next-s3-upload request', () => {
     expect(body.headers).toEqual({ 'Content-Type': 'image/png', 'Cache-Control': 'max-age=630720000' });
     expect(new URL(body.url).searchParams.get('X-Amz-SignedHeaders')).toBe('cache-control;content-type;host');
   });
+
+  it.each(['private', 'bucket-owner-full-control'] as const)(
+    'refuses (400) its presigned request when the handler signs an ACL (objectAcl %s) its PUT cannot send: the marker never weakens the policy',
+    async (objectAcl) => {
+      const handler = createUploadHandler({ ...settings, endpoint: 'http://127.0.0.1:9000', forcePathStyle: true, objectAcl });
+      const response = await handler(post({ filename: 'a.png', filetype: 'image/png', _nextS3: { strategy: 'presigned' } }));
+      expect(response.status).toBe(400);
+      const body = await response.json();
+      expect(body.code).toBe('INVALID_REQUEST');
+      expect(body.error).toContain(`next-s3-upload's client cannot send the x-amz-acl header this endpoint signs (objectAcl "${objectAcl}")`);
+      // Upbeam's own marker on the same handler signs the ACL as before.
+      const ours = await handler(post({ filename: 'a.png', filetype: 'image/png', _upload: { strategy: 'presigned' } }));
+      expect((await ours.json()).headers['x-amz-acl']).toBe(objectAcl);
+    },
+  );
 
   it('answers 400 with the reason when a size limit needs the "filesize" its client does not send', async () => {
     const handler = createUploadHandler({ ...settings, maxFileSize: 1024 });

@@ -21,12 +21,6 @@ export interface PresignInput {
   metadata?: Record<string, string> | undefined;
   /** Signing time; now when unset (tests pin it to compare URLs). */
   signingDate?: Date | undefined;
-  /**
-   * Whether the canned ACL (`objectAcl`) is signed as `x-amz-acl`. Off only for next-s3-upload's unchanged
-   * client, which sends no header but Content-Type and Cache-Control (its PUT would fail the signature).
-   * @default true
-   */
-  signObjectAcl?: boolean | undefined;
 }
 
 /** A presigned PUT: the URL and the headers the browser must send with it, exactly. */
@@ -156,7 +150,7 @@ export function createPresigner(settings: ResolvedStorageSettings, client: S3Cli
   };
   return async (input) => {
     const { headers: sseExtra, lowerCased: sseSigned } = extra ?? (await resolveExtra());
-    const { signed, headers } = signedHeaders(input, aclHeaders(signedAcl(settings, input)));
+    const { signed, headers } = signedHeaders(input, aclHeaders(settings.objectAcl));
     const signedValues = lowerCase(headers);
     if (input.contentLength !== undefined) signedValues['content-length'] = String(input.contentLength);
     for (const [name, value] of Object.entries(input.metadata ?? {})) signedValues[`x-amz-meta-${name.toLowerCase()}`] = value;
@@ -193,15 +187,7 @@ export function sseHeaders(sse: Uint8Array | undefined): Promise<Record<string, 
   return headers;
 }
 
-/**
- * The canned ACL a presigned PUT signs as `x-amz-acl` (`objectAcl`): none for `objectAcl: 'none'`, nor when
- * the input asks for none (`signObjectAcl: false`).
- */
-function signedAcl(settings: ResolvedStorageSettings, input: PresignInput): ResolvedStorageSettings['objectAcl'] {
-  return input.signObjectAcl === false ? undefined : settings.objectAcl;
-}
-
-/** The header that carries {@link signedAcl}, when there is one. */
+/** The header that carries the canned ACL (`objectAcl`), when there is one. */
 function aclHeaders(acl: string | undefined): Record<string, string> {
   return acl === undefined ? {} : { [OBJECT_ACL_HEADER]: acl };
 }
@@ -224,7 +210,7 @@ export function createCommandPresigner(settings: ResolvedStorageSettings, client
   const sse = settings.sseCustomerKey;
   const extra = sseHeaders(sse);
   return async (input) => {
-    const acl = signedAcl(settings, input);
+    const acl = settings.objectAcl;
     const { signed, headers } = signedHeaders(input, aclHeaders(acl));
     const url = await getSignedUrl(
       client,

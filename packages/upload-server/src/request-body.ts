@@ -1,5 +1,6 @@
 import type { UploadRequestBody } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
+import { normalizeMediaType } from './media-type';
 import { readMarker } from './upload-marker';
 
 /** Largest request body the endpoint accepts, in bytes (16 KiB): a file name, a type and a few fields. */
@@ -24,12 +25,6 @@ export const MAX_FILETYPE_LENGTH = 255;
 
 /** Largest object S3 stores, in bytes (5 TiB): a larger declared `filesize` is refused. */
 export const MAX_OBJECT_BYTES = 5 * 1024 ** 4;
-
-/**
- * `type/subtype` with RFC 6838 restricted-name characters, optionally `; parameters` of printable ASCII.
- * It becomes a signed Content-Type header: no control characters, no line breaks.
- */
-const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;[\x20-\x7e]*)?$/;
 
 /**
  * The body's text and its length in bytes (for a sized body, an upper bound: {@link utf8BytesAtMost}),
@@ -146,9 +141,13 @@ export async function readUploadRequest(request: Request): Promise<UploadRequest
   const body = parsed as Record<string, unknown>;
   const marker = readMarker(body);
   if (bytes > MAX_BODY_BYTES && marker.multipart?.action !== 'complete') throw tooLarge(MAX_BODY_BYTES);
-  const filetype = requireString(body, 'filetype', MAX_FILETYPE_LENGTH);
-  if (!MEDIA_TYPE.test(filetype)) {
-    throw new UploadError('INVALID_REQUEST', '"filetype" must be a media type such as "image/png".');
+  // One normalized value from here on: what every check reads, and what is signed and stored.
+  const filetype = normalizeMediaType(requireString(body, 'filetype', MAX_FILETYPE_LENGTH));
+  if (filetype === undefined) {
+    throw new UploadError(
+      'INVALID_REQUEST',
+      '"filetype" must be one media type such as "image/png" (RFC 9110: type/subtype and parameters; no comma).',
+    );
   }
   const filesize = readFilesize(body);
   return {

@@ -54,8 +54,12 @@ export interface TokenSettings {
   tokenDurationSeconds?: number;
 }
 
-/** Mints credentials for one object key. */
-export type TokenIssuer = (key: string) => Promise<TemporaryCredentials>;
+/**
+ * Mints credentials for one object key, valid `tokenDurationSeconds`, or until `notAfter` (seconds since the
+ * epoch) when that is sooner, but never less than STS's shortest lifetime
+ * ({@link MIN_TOKEN_DURATION_SECONDS}).
+ */
+export type TokenIssuer = (key: string, notAfter?: number) => Promise<TemporaryCredentials>;
 
 /** ARN partition of a region: `aws-cn` for China, `aws-us-gov` for GovCloud, `aws` elsewhere. */
 export function arnPartition(region: string): 'aws' | 'aws-cn' | 'aws-us-gov' {
@@ -195,7 +199,7 @@ export function createTokenIssuer(settings: ResolvedStorageSettings, token: Toke
     );
     return chainingChecked;
   };
-  return async (key) => {
+  return async (key, notAfter = Infinity) => {
     const Policy = uploadTokenPolicy({
       bucket: settings.bucket,
       key,
@@ -203,30 +207,43 @@ export function createTokenIssuer(settings: ResolvedStorageSettings, token: Toke
       allowObjectTagging: token.allowObjectTagging,
     });
     const issuedAt = Date.now();
-    const answer = await requestCredentials(sts, token, DurationSeconds, Policy).catch((cause: unknown) => {
+    const remaining = Math.floor(notAfter - issuedAt / 1000);
+    const duration = Math.max(MIN_TOKEN_DURATION_SECONDS, Math.min(DurationSeconds, remaining));
+    const answer = await requestCredentials(sts, token, duration, Policy).catch((cause: unknown) => {
       throw new UploadError('INTERNAL_SERVER_ERROR', `STS ${roleArn ? 'AssumeRole' : 'GetFederationToken'} failed.`, { cause });
     });
-    const credentials = toWire(answer.Credentials, issuedAt, DurationSeconds);
+    const credentials = toWire(answer.Credentials, issuedAt, duration);
     await checkChaining(Policy, credentials);
     return credentials;
   };
 }
 
-/** What a renew ticket binds: the one object key (in its bucket) that fresh credentials may write. */
+/**
+ * What a renew ticket binds: the one object key (in its bucket) that fresh credentials may write, and when
+ * the upload was first prepared (seconds since the epoch): every renewal keeps it, so that write access ends
+ * `UPLOAD_LIFETIME_SECONDS` after it however often the upload renews.
+ */
 export interface RenewTicketFields {
   bucket: string;
   key: string;
+  firstIssuedAt: number;
 }
 
 function readRenewFields(fields: Record<string, unknown>): RenewTicketFields | undefined {
-  const { bucket, key } = fields;
-  return typeof bucket === 'string' && typeof key === 'string' ? { bucket, key } : undefined;
+  const { bucket, key, firstIssuedAt } = fields;
+  if (typeof bucket !== 'string' || typeof key !== 'string') return undefined;
+  if (typeof firstIssuedAt !== 'number' || !Number.isSafeInteger(firstIssuedAt)) return undefined;
+  return { bucket, key, firstIssuedAt };
 }
 
 /**
  * Renew tickets (`ticket` of the temporary-token answer), signed with a key derived from the server's secret
- * access key: `_upload.renew` gets fresh credentials for the key the ticket names, never another.
+ * access key and the handler's `scope` (`handlerScope`): `_upload.renew` gets fresh credentials for the key
+ * the ticket names, never another, and only from the handler that issued it.
  */
-export function createRenewTickets(secretAccessKey: string, now?: () => number): Tickets<RenewTicketFields> {
-  return createTickets(secretAccessKey, 'renew', readRenewFields, now);
+export function createRenewTickets(
+  secretAccessKey: string,
+  options: { scope: string; now?: (() => number) | undefined },
+): Tickets<RenewTicketFields> {
+  return createTickets(secretAccessKey, 'renew', readRenewFields, options);
 }

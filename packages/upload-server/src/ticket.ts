@@ -22,7 +22,11 @@ export type Ticketed<T> = T & { expiresAt: Date };
  * kind, so that a ticket of one kind is never accepted as another.
  */
 export interface Tickets<T extends object> {
-  issue(fields: T): Promise<{ ticket: string; expiresAt: Date }>;
+  /**
+   * A ticket for `fields`, accepted {@link TICKET_TTL_SECONDS} from now, or until `notAfter` (seconds since
+   * the epoch) when that is sooner: a renewal keeps the first ticket's end.
+   */
+  issue(fields: T, notAfter?: number): Promise<{ ticket: string; expiresAt: Date }>;
   /**
    * @throws {@link UploadError} `INVALID_TICKET` (403) for a ticket this server did not issue, one altered in
    *   any way or of another kind; `TICKET_EXPIRED` (403) past its expiry.
@@ -38,7 +42,8 @@ interface Payload {
 const decoder = new TextDecoder();
 
 /**
- * Tickets of `kind`, signed with a key derived from `secret`.
+ * Tickets of `kind`, signed with a key derived from `secret` and the issuing handler's `scope`
+ * (`handlerScope`): another handler, even with the same credentials, refuses them.
  * @param read - Checks the shape of the fields of a ticket whose signature is valid (defence in depth:
  *   only this server could have written them); returns undefined when they do not fit.
  */
@@ -46,13 +51,14 @@ export function createTickets<T extends object>(
   secret: string,
   kind: string,
   read: (fields: Record<string, unknown>) => T | undefined,
-  now: () => number = Date.now,
+  options: { scope: string; now?: (() => number) | undefined },
 ): Tickets<T> {
-  const hmac = createHmac(secret, `${kind}-ticket`);
+  const now = options.now ?? Date.now;
+  const hmac = createHmac(secret, `${kind}-ticket`, options.scope);
   const invalid = () => new UploadError('INVALID_TICKET', 'The upload ticket is not valid: start the upload again.');
   return {
-    async issue(fields) {
-      const exp = Math.floor(now() / 1000) + TICKET_TTL_SECONDS;
+    async issue(fields, notAfter = Infinity) {
+      const exp = Math.min(Math.floor(now() / 1000) + TICKET_TTL_SECONDS, notAfter);
       const payload = base64url(new TextEncoder().encode(JSON.stringify({ ...fields, exp } satisfies Payload)));
       return { ticket: `${payload}.${await hmac.sign(payload)}`, expiresAt: new Date(exp * 1000) };
     },

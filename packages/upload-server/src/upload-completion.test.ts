@@ -40,4 +40,17 @@ describe('checkStoredObject', () => {
     });
     expect(checkStoredObject(policy, { size: 1, contentType: 'text/html' })).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
+
+  it.each(['image/png;x=1,text/html', 'image/png; a="b",image/svg+xml', 'image/png, text/html'])(
+    'refuses a stored type that is not one media type (%j) with 415, whatever the rules',
+    (contentType) => {
+      for (const rules of [policy, {}]) {
+        expect(checkStoredObject(rules, { size: 1, contentType })).toMatchObject({
+          status: 415,
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: 'Stored file has a content type that is not one media type (RFC 9110). It was deleted.',
+        });
+      }
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { UploadError } from './errors';
+import { parseMediaType } from './media-type';
 
 /** What the endpoint lets through: declared content types and sizes. */
 export interface UploadPolicySettings {
@@ -15,19 +16,30 @@ export interface UploadPolicySettings {
 }
 
 /**
- * Content types a browser runs when the object is opened from the bucket's origin (HTML, SVG, XML,
- * JavaScript): stored with `Content-Disposition: attachment` unless the app sets a disposition, so an
- * upload cannot become stored XSS on the bucket's domain.
+ * Content types a browser runs when the object is opened from the bucket's origin (HTML, XML of any kind:
+ * `+xml` types such as SVG and XHTML run the scripts of their XHTML elements, XSLT, JavaScript): stored with
+ * `Content-Disposition: attachment` unless the app sets a disposition, so an upload cannot become stored XSS
+ * on the bucket's domain.
  */
-const ACTIVE_CONTENT = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/ecmascript|text\/ecmascript)$/;
+const ACTIVE_CONTENT =
+  /^(text\/html|text\/xml|application\/xml|[^/]+\/[^/]+\+xml|text\/xsl|text\/javascript|application\/javascript|application\/x-javascript|application\/ecmascript|text\/ecmascript)$/;
 
-/** The type without parameters, lower-cased: `Text/HTML; charset=utf-8` -> `text/html`. */
-export function essence(contentType: string): string {
-  return contentType.split(';')[0]!.trim().toLowerCase();
+/**
+ * The type without parameters, lower-cased: `Text/HTML; charset=utf-8` -> `text/html`. Text that is not one
+ * media type (RFC 9110; see `media-type.ts`) has no essence: it matches no rule and is active content.
+ */
+export function essence(contentType: string): string | undefined {
+  return parseMediaType(contentType)?.essence;
 }
 
-function matches(pattern: string, type: string): boolean {
-  const wanted = essence(pattern);
+/** Rules of `allowedContentTypes` are patterns such as `image/*` (or the any-type pattern), read as lower-case text before any `;`. */
+function patternEssence(pattern: string): string {
+  return pattern.split(';')[0]!.trim().toLowerCase();
+}
+
+function matches(pattern: string, type: string | undefined): boolean {
+  if (type === undefined) return false;
+  const wanted = patternEssence(pattern);
   if (wanted === '*/*' || wanted === '*') return true;
   return wanted.endsWith('/*') ? type.startsWith(wanted.slice(0, -1)) : type === wanted;
 }
@@ -45,7 +57,7 @@ export function checkUploadPolicy(
   if (policy.allowedContentTypes && !policy.allowedContentTypes.some((pattern) => matches(pattern, type))) {
     throw new UploadError(
       'FILE_TYPE_NOT_ALLOWED',
-      `Files of type "${type}" are not allowed; allowed: ${policy.allowedContentTypes.join(', ')}.`,
+      `Files of type "${type ?? declared.filetype}" are not allowed; allowed: ${policy.allowedContentTypes.join(', ')}.`,
     );
   }
   if (policy.maxFileSize !== undefined) {
@@ -63,7 +75,8 @@ export function checkUploadPolicy(
 
 /** `attachment` for active content (see {@link ACTIVE_CONTENT}), else undefined. */
 export function defaultContentDisposition(filetype: string): string | undefined {
-  return ACTIVE_CONTENT.test(essence(filetype)) ? 'attachment' : undefined;
+  const type = essence(filetype);
+  return type === undefined || ACTIVE_CONTENT.test(type) ? 'attachment' : undefined;
 }
 
 /**
@@ -77,6 +90,14 @@ export function checkStoredObject(policy: UploadPolicySettings, stored: { size: 
     return new UploadError('FILE_TOO_LARGE', `File is ${stored.size} bytes; the largest accepted is ${policy.maxFileSize} bytes. It was deleted.`);
   }
   const type = essence(stored.contentType);
+  // A stored type that is not one media type (`image/png;x=1,text/html`: a browser takes the last of the
+  // list) is refused whatever the rules: no check can tell what it will run as.
+  if (type === undefined) {
+    return new UploadError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Stored file has a content type that is not one media type (RFC 9110). It was deleted.',
+    );
+  }
   if (policy.allowedContentTypes && !policy.allowedContentTypes.some((pattern) => matches(pattern, type))) {
     return new UploadError(
       'UNSUPPORTED_MEDIA_TYPE',

@@ -1,29 +1,46 @@
 import { UploadError } from './errors';
 import { createHmac } from './hmac';
+import { TICKET_TTL_SECONDS } from './ticket';
 
 /**
  * How long a receipt stays valid, in seconds: the credentials' 3600 s (or the presigned URL's) plus time for the
- * upload to finish. A temporary-token upload that renews its credentials gets a fresh receipt with each renewal.
+ * upload to finish. A temporary-token upload that renews its credentials gets a fresh receipt with each renewal,
+ * never past {@link UPLOAD_LIFETIME_SECONDS} + this after its first preparation.
  */
 export const RECEIPT_TTL_SECONDS = 2 * 3600;
 
+/**
+ * The longest an upload may keep write access to its key, in seconds (24 hours), counted from its first
+ * preparation: renewals of a temporary-token upload keep the first ticket's end, and no renewal's
+ * credentials outlive it by more than STS's shortest lifetime (900 s). So a report can arrive at most
+ * this plus {@link RECEIPT_TTL_SECONDS} (26 hours) after the first preparation, well inside the 2 days the
+ * README's lifecycle rule keeps completion markers: a late report finds the marker, never runs the hook again.
+ */
+export const UPLOAD_LIFETIME_SECONDS = TICKET_TTL_SECONDS;
+
 /** Issues and checks receipts (`{expiry}.{HMAC-SHA256}`) for keys this handler handed out. WebCrypto: any runtime. */
 export interface Receipts {
-  issue(key: string): Promise<string>;
-  /** @throws {@link UploadError} `INVALID_REQUEST` (400) for a forged, altered or expired receipt. */
+  /**
+   * A receipt for `key`, valid {@link RECEIPT_TTL_SECONDS} from now, or until `notAfter` (seconds since the
+   * epoch) when that is sooner.
+   */
+  issue(key: string, notAfter?: number): Promise<string>;
+  /** @throws {@link UploadError} `INVALID_REQUEST` (400) for a forged, altered or expired receipt, or another handler's. */
   verify(key: string, receipt: string): Promise<void>;
 }
 
 /**
- * Receipts signed with a key derived from the server's secret access key (never the key itself). The
- * signature is checked in constant time ({@link createHmac}).
+ * Receipts signed with a key derived from the server's secret access key (never the key itself) and the
+ * handler's `scope` (`handlerScope`: bucket and key prefix), so that a handler with other rules and hooks but
+ * the same credentials refuses them. The signature is checked in constant time ({@link createHmac}).
  */
-export function createReceipts(secretAccessKey: string, now: () => number = Date.now): Receipts {
-  const hmac = createHmac(secretAccessKey, 'receipt');
+export function createReceipts(secretAccessKey: string, options: { scope: string; now?: (() => number) | undefined }): Receipts {
+  const now = options.now ?? Date.now;
+  const hmac = createHmac(secretAccessKey, 'receipt', options.scope);
   const signed = (key: string, expiry: number) => `${expiry}\n${key}`;
   return {
-    async issue(key) {
-      const expiry = Math.floor(now() / 1000) + RECEIPT_TTL_SECONDS;
+    async issue(key, notAfter = Infinity) {
+      const expiry = Math.min(Math.floor(now() / 1000) + RECEIPT_TTL_SECONDS, notAfter);
       return `${expiry}.${await hmac.sign(signed(key, expiry))}`;
     },
     async verify(key, receipt) {

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from '@20minutes/s3rver';
+import { presignedHeadersSigned } from './presigned-headers';
 import { bucketSlashSignature } from './bucket-slash';
 import { issueLocalCredentials, LOCAL_S3_CREDENTIALS, type LocalCredentials } from './credentials';
 import { abortIncompleteUploads } from './lifecycle';
@@ -121,7 +122,14 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
     configureBuckets: [{ name: bucket, configs: [corsXml(options.allowedOrigins ?? ['*'])] }],
   });
   // Before s3rver's router, which is its last middleware: answered here, or handed on to it.
-  server.middleware.splice(server.middleware.length - 1, 0, stsStandIn(), bucketSlashSignature(), multipartCalls(directory));
+  server.middleware.splice(
+    server.middleware.length - 1,
+    0,
+    presignedHeadersSigned(),
+    stsStandIn(),
+    bucketSlashSignature(),
+    multipartCalls(directory),
+  );
   await server.configureBuckets();
   await abortIncompleteUploads(directory, bucket, options.abortIncompleteUploadsAfter ?? ONE_DAY_SECONDS);
   // Our own HTTP server rather than s3rver's run(), whose server crashes the process on a taken port.

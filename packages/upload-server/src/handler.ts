@@ -13,7 +13,7 @@ import type { BeforeUploadHook, BeforeUploadResult } from './hooks';
 import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey } from './object-key';
 import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
 import { assertNextS3CanSend } from './next-s3-marker';
-import { readUploadRequest } from './request-body';
+import { readUploadRequest, type BodyAdmission } from './request-body';
 import { processEnv, resolveStorageSettings, resolveStsSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
 import { createStorageClient } from './storage-client';
 import { createRenewTickets, createTokenIssuer, type RenewTicketFields, type TokenIssuer, type TokenSettings } from './temporary-token';
@@ -83,6 +83,9 @@ interface DecidedObject {
   contentDisposition: string | undefined;
   metadata: Record<string, string> | undefined;
 }
+
+/** A `"ticket": "..."` member in raw JSON text (a ticket is base64url with one dot, at most 4096 characters). */
+const TICKET_FIELD = /"ticket"\s*:\s*"([A-Za-z0-9_.-]{1,4096})"/;
 
 /** A Fetch API handler: works as-is in Next.js App Router, Hono, Bun, Deno and workers. */
 export type UploadHandler = (request: Request) => Promise<Response>;
@@ -198,16 +201,31 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
     return Response.json(answer);
   };
 
+  const multipartTickets = once(() => createMultipartTickets(settings().secretAccessKey, { scope: scope() }));
   const multipart = once(
     (): MultipartOperations =>
       createMultipartOperations({
         bucket: settings().bucket,
         storage: createMultipartStorage(settings(), client()),
         presignPart: createPartPresigner(settings(), client()),
-        tickets: createMultipartTickets(settings().secretAccessKey, { scope: scope() }),
+        tickets: multipartTickets(),
         expiresIn,
       }),
   );
+
+  /**
+   * A body longer than 16 KiB is read on (up to 1 MiB: a multipart `complete` of up to 10000 parts) only when
+   * its first 16 KiB name a multipart ticket this handler issued: Upbeam's client writes the ticket before
+   * the parts. Anyone else's large body is refused at 16 KiB, before it is parsed.
+   */
+  const admitLargeBody: BodyAdmission = async (head) => {
+    const ticket = TICKET_FIELD.exec(head)?.[1];
+    if (ticket === undefined) return false;
+    return multipartTickets().verify(ticket).then(
+      () => true,
+      () => false,
+    );
+  };
 
   /** `onBeforeUpload` (authorization, and what it decides), then the declared type and size are checked. */
   const authorize = async (body: UploadRequestBody, request: Request): Promise<BeforeUploadResult> => {
@@ -293,7 +311,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
 
   return async (request) => {
     try {
-      const body = await readUploadRequest(request);
+      const body = await readUploadRequest(request, admitLargeBody);
       const resolved = settings();
       if (body._upload.complete) return await complete(body._upload.complete, request);
       if (body._upload.multipart) return await runMultipart(body._upload.multipart, body, request);

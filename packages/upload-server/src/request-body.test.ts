@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES, readUploadRequest } from './request-body';
+import { MAX_BODY_BYTES, MAX_COMPLETE_BODY_BYTES, readUploadRequest } from './request-body';
 
 const body = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ filename: 'a.png', filetype: 'image/png', _upload: { strategy: 'presigned' }, ...extra });
@@ -38,5 +38,57 @@ describe('readUploadRequest: how the body is read', () => {
     expect((await readUploadRequest(request(body(), {}, true))).filetype).toBe('image/png');
     const text = body({ pad: 'x'.repeat(MAX_BODY_BYTES) });
     await expect(readUploadRequest(request(text, {}, true))).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  /** A body sent in 4 KiB chunks, counting how many bytes the reader pulled. */
+  function chunked(text: string): { request: Request; pulled: () => number } {
+    const bytes = new TextEncoder().encode(text);
+    let offset = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (offset >= bytes.length) return controller.close();
+        controller.enqueue(bytes.subarray(offset, offset + 4096));
+        offset += 4096;
+      },
+    });
+    const request = new Request('http://127.0.0.1/api/s3-upload', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    return { request, pulled: () => Math.min(offset, bytes.length) };
+  }
+
+  const complete = (pad: string) =>
+    JSON.stringify({
+      filename: 'a.bin',
+      filetype: 'application/octet-stream',
+      _upload: { strategy: 'presigned', multipart: { action: 'complete', ticket: 'T.S', parts: [{ partNumber: 1, etag: 'e' }] } },
+      pad,
+    });
+
+  it('stops reading a large body at 16 KiB unless its first 16 KiB are admitted: nothing past them is read or parsed', async () => {
+    const { request: refused, pulled } = chunked(complete('x'.repeat(MAX_COMPLETE_BODY_BYTES - 1000)));
+    await expect(readUploadRequest(refused)).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: `Request body is larger than ${MAX_BODY_BYTES} bytes: only a multipart complete with a valid ticket may be larger.` });
+    expect(pulled()).toBeLessThanOrEqual(MAX_BODY_BYTES + 2 * 4096);
+  });
+
+  it('reads an admitted body whole, a character cut at the 16 KiB boundary included, and shows the admission its first 16 KiB', async () => {
+    // "é" is two bytes in UTF-8: padding to an odd length puts one across the boundary.
+    const pad = 'é'.repeat(20_000);
+    let seen = '';
+    const read = await readUploadRequest(chunked(complete(pad)).request, async (head) => {
+      seen = head;
+      return head.includes('"ticket":"T.S"');
+    });
+    expect((read as unknown as { pad: string }).pad).toBe(pad);
+    expect(new TextEncoder().encode(seen).byteLength).toBeGreaterThan(MAX_BODY_BYTES - 2);
+    expect(new TextEncoder().encode(seen).byteLength).toBeLessThanOrEqual(MAX_BODY_BYTES);
+  });
+
+  it('refuses an admitted body over 1 MiB (413)', async () => {
+    const { request } = chunked(complete('x'.repeat(MAX_COMPLETE_BODY_BYTES)));
+    await expect(readUploadRequest(request, async () => true)).rejects.toMatchObject({ message: `Request body is larger than ${MAX_COMPLETE_BODY_BYTES} bytes.` });
   });
 });

@@ -9,8 +9,9 @@ export const MAX_BODY_BYTES = 16 * 1024;
 /**
  * Largest body of a multipart `complete`, in bytes (1 MiB), the one request that may exceed
  * {@link MAX_BODY_BYTES}: it lists every part's number and ETag, ~66 bytes a part as JSON with S3's
- * 34-character ETags, so 10000 parts take ~660 KB. The endpoint reads up to this many bytes from any
- * request, then answers 413 to a body over 16 KiB that is not a multipart `complete`.
+ * 34-character ETags, so 10000 parts take ~660 KB. The endpoint reads past 16 KiB only when those first
+ * 16 KiB carry a valid multipart ticket (see {@link BodyAdmission}), and answers 413 at once otherwise, before
+ * any parsing; after parsing, a body over 16 KiB that is not a multipart `complete` is refused too.
  */
 export const MAX_COMPLETE_BODY_BYTES = 1024 * 1024;
 
@@ -37,7 +38,7 @@ export const MAX_OBJECT_BYTES = 5 * 1024 ** 4;
  * first. A body without a length, or a longer one (up to `cap`: a multipart `complete`), is streamed and
  * cut at `cap`.
  */
-async function readCapped(request: Request, cap: number): Promise<{ text: string; bytes: number }> {
+async function readCapped(request: Request, cap: number, admit: BodyAdmission): Promise<{ text: string; bytes: number }> {
   const declared = Number(request.headers.get('content-length'));
   if (declared > cap) throw tooLarge(cap);
   // `request.body` is not touched on this path: reading it is what makes @hono/node-server build the
@@ -50,8 +51,17 @@ async function readCapped(request: Request, cap: number): Promise<{ text: string
     return { text, bytes };
   }
   if (!request.body) return { text: '', bytes: 0 };
-  return readStream(request.body, cap);
+  return readStream(request.body, cap, admit);
 }
+
+/**
+ * Whether a body may be read past {@link MAX_BODY_BYTES}, judged on its first 16 KiB of text (not parsed:
+ * a JSON object cut short). The handler admits one that names a multipart ticket it issued.
+ */
+export type BodyAdmission = (head: string) => Promise<boolean>;
+
+/** Admits no body past {@link MAX_BODY_BYTES}. */
+const ADMIT_NONE: BodyAdmission = async () => false;
 
 /** Encodes decoded bodies again to count their bytes. */
 const UTF8_ENCODER = new TextEncoder();
@@ -65,15 +75,35 @@ function utf8BytesAtMost(text: string): number {
   return text.length * 3 <= MAX_BODY_BYTES ? text.length * 3 : UTF8_ENCODER.encode(text).byteLength;
 }
 
-/** Reads `body` as UTF-8 text, failing with 413 once more than `cap` bytes arrive. */
-async function readStream(body: ReadableStream<Uint8Array>, cap: number): Promise<{ text: string; bytes: number }> {
+/**
+ * Reads `body` as UTF-8 text, failing with 413 once more than `cap` bytes arrive, or once more than
+ * {@link MAX_BODY_BYTES} arrive of a body that `admit` does not let past them.
+ */
+async function readStream(body: ReadableStream<Uint8Array>, cap: number, admit: BodyAdmission): Promise<{ text: string; bytes: number }> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   let bytes = 0;
+  let admitted = false;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return { text: text + decoder.decode(), bytes };
+    const read = await reader.read();
+    if (read.done) return { text: text + decoder.decode(), bytes };
+    let value = read.value;
+    if (!admitted && bytes + value.byteLength > MAX_BODY_BYTES) {
+      // The first 16 KiB are decoded (the decoder keeps a character cut at the boundary for what follows).
+      const headBytes = MAX_BODY_BYTES - bytes;
+      text += decoder.decode(value.subarray(0, headBytes), { stream: true });
+      bytes = MAX_BODY_BYTES;
+      value = value.subarray(headBytes);
+      admitted = await admit(text);
+      if (!admitted) {
+        await reader.cancel();
+        throw new UploadError(
+          'PAYLOAD_TOO_LARGE',
+          `Request body is larger than ${MAX_BODY_BYTES} bytes: only a multipart complete with a valid ticket may be larger.`,
+        );
+      }
+    }
     bytes += value.byteLength;
     if (bytes > cap) {
       await reader.cancel();
@@ -110,14 +140,16 @@ function readFilesize(body: Record<string, unknown>): number | undefined {
 /**
  * Reads and checks the JSON body of a preparation request.
  *
+ * @param admit - Lets a body be read past {@link MAX_BODY_BYTES} (up to {@link MAX_COMPLETE_BODY_BYTES}),
+ *   judged on its first 16 KiB; by default none is.
  * @throws {@link UploadError} `METHOD_NOT_ALLOWED` (405) unless POST; `UNSUPPORTED_MEDIA_TYPE` (415) unless
  *   the content type is JSON; `PAYLOAD_TOO_LARGE` (413) over {@link MAX_BODY_BYTES} (over
- *   {@link MAX_COMPLETE_BODY_BYTES} for a multipart `complete`); `INVALID_JSON` (400);
+ *   {@link MAX_COMPLETE_BODY_BYTES} for a multipart `complete` that `admit` let through); `INVALID_JSON` (400);
  *   `INVALID_REQUEST` (400) when `filename`/`filetype` are not non-empty strings of bounded length, `filetype`
  *   is not a media type, `filesize` is not a whole number of bytes, the strategy is unknown, or the
  *   `_upload` operation is malformed (see `readMarker`).
  */
-export async function readUploadRequest(request: Request): Promise<UploadRequestBody> {
+export async function readUploadRequest(request: Request, admit: BodyAdmission = ADMIT_NONE): Promise<UploadRequestBody> {
   if (request.method !== 'POST') {
     throw new UploadError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed: use POST.`);
   }
@@ -128,9 +160,9 @@ export async function readUploadRequest(request: Request): Promise<UploadRequest
   let parsed: unknown;
   let bytes: number;
   try {
-    const read = await readCapped(request, MAX_COMPLETE_BODY_BYTES);
-    bytes = read.bytes;
-    parsed = JSON.parse(read.text);
+    const received = await readCapped(request, MAX_COMPLETE_BODY_BYTES, admit);
+    bytes = received.bytes;
+    parsed = JSON.parse(received.text);
   } catch (error) {
     if (error instanceof UploadError) throw error;
     throw new UploadError('INVALID_JSON', 'Request body is not valid JSON.', { cause: error });

@@ -186,17 +186,35 @@ describe('node adapter: the request the handler sees', () => {
   });
 
   it('lets a multipart complete of 10000 parts (~680 KB) through to the handler; any other body over 16 KiB gets 413', async () => {
-    const parts = Array.from({ length: 10_000 }, (_, index) => ({ partNumber: index + 1, etag: `"${createHash('md5').update(String(index)).digest('hex')}"` }));
-    const complete = JSON.stringify({
-      filename: 'big.bin',
-      filetype: 'application/octet-stream',
-      _upload: { strategy: 'presigned', multipart: { action: 'complete', ticket: 'not-a-ticket', parts } },
-    });
-    expect(Buffer.byteLength(complete)).toBeGreaterThan(600_000);
-    const response = await prepare(origins.nodeHttp, complete);
-    // It reached the handler, which refused the ticket (not the size).
-    expect(response.status).toBe(403);
-    expect(await response.json()).toMatchObject({ code: 'INVALID_TICKET' });
+    // Part 10000 is listed as a second part 1: the handler's own check refuses that (400) after reading the
+    // whole body, before any storage call.
+    const parts = Array.from({ length: 10_000 }, (_, index) => ({ partNumber: index === 9_999 ? 1 : index + 1, etag: `"${createHash('md5').update(String(index)).digest('hex')}"` }));
+    const completeBody = (ticket: string) =>
+      JSON.stringify({
+        filename: 'big.bin',
+        filetype: 'application/octet-stream',
+        _upload: { strategy: 'presigned', multipart: { action: 'complete', ticket, parts } },
+      });
+    // A real ticket, for an upload of 10000 parts of 5 MiB: the body is read whole and parsed.
+    const created = await prepare(
+      origins.nodeHttp,
+      JSON.stringify({
+        filename: 'big.bin',
+        filetype: 'application/octet-stream',
+        filesize: 10_000 * 5 * 1024 * 1024,
+        _upload: { strategy: 'presigned', multipart: { action: 'create', partSize: 5 * 1024 * 1024 } },
+      }),
+    );
+    expect(created.status).toBe(200);
+    const { ticket } = (await created.json()) as { ticket: string };
+    expect(Buffer.byteLength(completeBody(ticket))).toBeGreaterThan(600_000);
+    const response = await prepare(origins.nodeHttp, completeBody(ticket));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'INVALID_REQUEST' });
+    // A forged ticket does not get past the first 16 KiB.
+    const forged = await prepare(origins.nodeHttp, completeBody('not-a-ticket'));
+    expect(forged.status).toBe(413);
+    expect(await forged.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
 
     const padded = await prepare(origins.nodeHttp, prepareBody('a.bin', { pad: 'x'.repeat(MAX_BODY_BYTES) }));
     expect(padded.status).toBe(413);

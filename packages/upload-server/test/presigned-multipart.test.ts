@@ -67,15 +67,15 @@ describe.each(storages)('presigned multipart upload against $name', ({ start, fa
     return body as MultipartUploadResponse;
   }
 
-  async function sign(ticket: string, partNumbers: number[]): Promise<SignedPart[]> {
-    const { status, body } = await call({ action: 'sign-parts', ticket, partNumbers });
+  async function sign(ticket: string, partNumbers: number[], to?: UploadHandler): Promise<SignedPart[]> {
+    const { status, body } = await call({ action: 'sign-parts', ticket, partNumbers }, {}, to);
     expect(status, JSON.stringify(body)).toBe(200);
     return body.parts;
   }
 
   /** PUTs the file's parts to freshly signed URLs, as the browser does; resolves to the completed parts. */
-  async function sendParts(ticket: string, file: Uint8Array<ArrayBuffer>, partNumbers: number[]): Promise<CompletedPart[]> {
-    const signed = await sign(ticket, partNumbers);
+  async function sendParts(ticket: string, file: Uint8Array<ArrayBuffer>, partNumbers: number[], to?: UploadHandler): Promise<CompletedPart[]> {
+    const signed = await sign(ticket, partNumbers, to);
     return Promise.all(
       signed.map(async ({ partNumber, url, headers }) => {
         const body = file.subarray((partNumber - 1) * PART, partNumber * PART);
@@ -237,8 +237,10 @@ describe.each(storages)('presigned multipart upload against $name', ({ start, fa
     expect(created.key).toBe('users/42/movie.mp4');
     if (faithful) expect((await pendingUploads(created.key)).map((upload) => upload.UploadId)).toEqual([created.uploadId]);
     const file = randomBytes(PART + 1);
-    const parts = await sendParts(created.ticket, file, [1, 2]);
-    expect((await call({ action: 'complete', ticket: created.ticket, parts })).status).toBe(200);
+    // The ticket is the guarded handler's (its key prefix): the upload goes on there; the default handler refuses it.
+    expect((await call({ action: 'sign-parts', ticket: created.ticket, partNumbers: [1] })).status).toBe(403);
+    const parts = await sendParts(created.ticket, file, [1, 2], guarded);
+    expect((await call({ action: 'complete', ticket: created.ticket, parts }, {}, guarded)).status).toBe(200);
     const object = await reader.send(new GetObjectCommand({ Bucket: storage.bucket, Key: created.key }));
     expect(object.Metadata).toEqual({ 'user-id': '42' });
   });

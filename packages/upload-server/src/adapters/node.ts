@@ -147,6 +147,9 @@ export function toNodeHandler(handler: UploadHandler, options: NodeHandlerOption
       } finally {
         streamed?.release();
       }
+      // The handler answered before the body's end (it refuses a large body at 16 KiB unless a multipart
+      // ticket admits it): what is left is not read on a kept connection.
+      if (streamed && !req.readableEnded && !res.headersSent) res.setHeader('connection', 'close');
       await writeResponse(response, res, req.method === 'HEAD');
       // A timed-out body is still arriving, unread: end the connection once the 408 is sent.
       if (streamed?.failure()?.code === 'REQUEST_TIMEOUT') res.once('finish', () => req.socket.destroy());

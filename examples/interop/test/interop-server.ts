@@ -71,7 +71,10 @@ export async function startInteropServer(pages: Record<string, InteropPage> = IN
   await buildPages(outdir, pages);
   const storage = await startLocalS3();
   const handled: HandledRequest[] = [];
-  let handler: UploadHandler = createUploadHandler(storage.handlerSettings);
+  // objectAcl 'none': next-s3-upload's PUT cannot send a signed x-amz-acl, and the handler refuses its requests
+  // while it signs one (README, Migrating). Apps that move their client to Upbeam keep the default.
+  const base = { ...storage.handlerSettings, objectAcl: 'none' as const };
+  let handler: UploadHandler = createUploadHandler(base);
   const recording: UploadHandler = async (request) => {
     const body = await request.clone().json().catch(() => ({}));
     const response = await handler(request);
@@ -96,7 +99,7 @@ export async function startInteropServer(pages: Record<string, InteropPage> = IN
     storage,
     handled,
     configure(config) {
-      handler = createUploadHandler({ ...storage.handlerSettings, ...config });
+      handler = createUploadHandler({ ...base, ...config });
     },
     async close() {
       server.closeAllConnections();

@@ -105,6 +105,14 @@ describe("next-s3-upload's unchanged client (usePresignedUpload) against createU
     expect(server.handled).toEqual([{ marker: undefined, nextS3: { strategy: 'presigned' }, status: 400 }]);
   });
 
+  it("is refused while the handler signs an ACL its PUT cannot send: the marker never weakens the policy", async () => {
+    server.configure({ objectAcl: 'private' });
+    const outcome = await upload(await openPage('next-s3-upload', 'photo'));
+    expect(outcome).toHaveProperty('error');
+    expect((outcome as { error: string }).error).toContain("next-s3-upload's client cannot send the x-amz-acl header");
+    expect(server.handled).toEqual([{ marker: undefined, nextS3: { strategy: 'presigned' }, status: 400 }]);
+  });
+
   it('cannot store an HTML file: storage refuses its PUT, which lacks the signed Content-Disposition: attachment', async () => {
     const outcome = await upload(await openPage('next-s3-upload', 'page'));
     // next-s3-upload rejects without a reason when storage answers non-2xx (here 403).

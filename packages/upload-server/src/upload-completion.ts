@@ -98,9 +98,10 @@ const statusOf = (error: unknown) => (error as StorageFailure | undefined)?.$met
 /**
  * A marker's text as a {@link Marker}. Text that is not a whole marker is one being written: s3rver (and
  * any storage that serves a PUT's body as it arrives) can answer a GET mid-write. It is read as a claim made
- * now, so the reader waits for the answer instead of failing.
+ * when the object was stored (`storedAt`), so the reader waits for the answer instead of failing, and a
+ * marker that stays broken is stale after {@link COMPLETION_CLAIM_SECONDS} like any claim.
  */
-function parseMarker(text: string, readAt: number): Marker {
+function parseMarker(text: string, storedAt: number): Marker {
   try {
     const marker = JSON.parse(text) as Partial<Marker> | null;
     if (marker && (marker.state === 'running' || marker.state === 'done') && typeof marker.claimedAt === 'number') {
@@ -109,7 +110,7 @@ function parseMarker(text: string, readAt: number): Marker {
   } catch {
     // Falls through: a half-written marker.
   }
-  return { state: 'running', claimedAt: readAt };
+  return { state: 'running', claimedAt: storedAt };
 }
 
 /** The completion of one handler. */
@@ -167,7 +168,7 @@ export function createCompletion(deps: CompletionDependencies): Completion {
   const readMarker = async (Key: string): Promise<Marker | undefined> => {
     try {
       const answer = await client.send(new GetObjectCommand({ Bucket, Key }));
-      return parseMarker(await answer.Body!.transformToString(), now());
+      return parseMarker(await answer.Body!.transformToString(), answer.LastModified?.getTime() ?? now());
     } catch (error) {
       // S3 answers 403, not 404, for a missing key when the credentials lack s3:ListBucket; the HEAD of the
       // object has just shown that they may read the bucket, so 403 here is a marker not written yet.

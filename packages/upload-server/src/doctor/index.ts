@@ -14,13 +14,18 @@ import { checkClock } from './clock';
 import { checkCors } from './cors';
 import type { CheckContext, Finding, SeenHeaders } from './finding';
 import { checkLifecycle } from './lifecycle';
+import { checkPresignedHeaders } from './presigned-headers';
+import { checkStsRoles } from './sts-roles';
 import { checkTemporaryToken } from './temporary-token';
+import { createTokenIssuer } from '../temporary-token';
+import { providerStsEndpoint } from '../providers';
 
 export type { Finding, FindingStatus } from './finding';
 export { formatFindings } from './format';
 export { judgeCors, originMatches, REQUIRED_CORS_METHODS, REQUIRED_EXPOSE_HEADERS, type CorsNeeds } from './cors';
 export { judgeLifecycle, ABORT_INCOMPLETE_AFTER_DAYS } from './lifecycle';
 export { MAX_CLOCK_SKEW_SECONDS } from './clock';
+export { unsignedHeaderBucketPolicy } from './presigned-headers';
 
 /** What to check beyond the handler's own settings. */
 export interface DoctorOptions {
@@ -37,10 +42,14 @@ export interface DoctorOptions {
 
 /**
  * Runs every check against the real bucket with the handler's settings (the same `S3_UPLOAD_*` fallback)
- * and returns one finding per check, in order: `bucket`, `clock`, `cors`, `lifecycle`, `temporary-token`.
+ * and returns one finding per check, in order: `bucket`, `clock`, `cors`, `lifecycle`, `temporary-token`,
+ * `presigned-headers` (does storage refuse a presigned PUT with an added `x-amz-copy-source`?), `sts-roles`
+ * (can an upload token assume any role the server can list? with `roleArn` and an STS endpoint).
  * Never throws for a storage answer: a wrong setting is a `fail` finding. When the bucket check fails the
- * others are `skipped`. Takes one HeadBucket, GetBucketCors and GetBucketLifecycleConfiguration, plus (token
- * check) one STS call and two 1-byte PutObject/DeleteObject.
+ * others are `skipped`. Takes one HeadBucket, GetBucketCors and GetBucketLifecycleConfiguration; two small
+ * PutObject, a presigned PUT, a GetObject and two DeleteObject (presigned-headers); plus (token check) one STS
+ * call and two 1-byte PutObject/DeleteObject, and (roles) one IAM ListRoles page per 100 roles, one STS call
+ * and one AssumeRole per role.
  *
  * @example
  * const findings = await diagnoseUploadConfig({ ...handlerConfig, origin: 'https://app.example.com' });
@@ -61,20 +70,31 @@ export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorO
     const wantsToken = config.temporaryToken ?? roleArn !== undefined;
     if (bucket.status === 'fail') {
       const skipped = (check: string): Finding => ({ check, status: 'skipped', message: 'Skipped: the bucket is not reachable.' });
-      return [bucket, clock, skipped('cors'), skipped('lifecycle'), skipped('temporary-token')];
+      return [bucket, clock, ...['cors', 'lifecycle', 'temporary-token', 'presigned-headers', 'sts-roles'].map(skipped)];
     }
     const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
     const origin = present(config.origin) ?? present(env.S3_UPLOAD_ORIGIN);
     const cors = await checkCors(context, origin);
     const lifecycle = await checkLifecycle(context, keyPrefix);
+    const provider = resolveProvider(config, env);
+    const tokenSettings = { ...config, roleArn, stsEndpoint: present(config.stsEndpoint) ?? present(env.S3_UPLOAD_STS_ENDPOINT) };
     const token: Finding = wantsToken
-      ? await checkTemporaryToken(context, {
-          provider: resolveProvider(config, env),
-          token: { ...config, roleArn, stsEndpoint: present(config.stsEndpoint) ?? present(env.S3_UPLOAD_STS_ENDPOINT) },
-          keyPrefix,
-        })
+      ? await checkTemporaryToken(context, { provider, token: tokenSettings, keyPrefix })
       : { check: 'temporary-token', status: 'skipped', message: 'Not checked: no role ARN configured (pass --temporary-token to check GetFederationToken).' };
-    return [bucket, clock, cors, lifecycle, token];
+    const presignedHeaders = await checkPresignedHeaders(context, keyPrefix);
+    const stsEndpoint = wantsToken && token.status !== 'fail' ? providerStsEndpoint(provider, tokenSettings, settings.endpoint) : undefined;
+    const stsRoles: Finding =
+      stsEndpoint !== undefined && roleArn !== undefined
+        ? await checkStsRoles(context, {
+            stsEndpoint,
+            token: () => createTokenIssuer(settings, { ...tokenSettings, stsEndpoint })(`${keyPrefix}upbeam-doctor-roles`),
+          })
+        : {
+            check: 'sts-roles',
+            status: 'skipped',
+            message: 'Not checked: only an S3-compatible STS (roleArn with an STS endpoint) lets an upload token assume roles.',
+          };
+    return [bucket, clock, cors, lifecycle, token, presignedHeaders, stsRoles];
   } finally {
     s3.destroy();
   }

@@ -24,6 +24,7 @@ export type {
   UploadMarker,
   UploadStrategy,
 } from './messages';
+export type { AnyRoutes, RouteName, RouteRules, RouteRulesResponse, RouteServerData } from './routes';
 export {
   MAX_OBJECT_SIZE,
   MAX_PART_SIZE,

@@ -20,6 +20,11 @@ export interface UploadRequestBody {
   filesize?: number;
   /** Marker holding the chosen strategy, and the operation when it is not a plain preparation. */
   _upload: UploadMarker;
+  /**
+   * The upload route, on an endpoint with routes (`createUploadHandler({ routes })`); an unknown one answers
+   * 404 `UNKNOWN_ROUTE`. Absent on an endpoint without routes (its one default route).
+   */
+  route?: string;
   /** Any extra fields supplied by the caller. */
   [extra: string]: unknown;
 }

@@ -12,6 +12,8 @@ import { INTERNAL_ERROR_BODY, type UploadErrorBody } from '@upbeam/upload-protoc
  * ListParts). Completion adds `COMPLETION_IN_PROGRESS` (409: `onUploadComplete` runs for this upload in
  * another request; ask again).
  *
+ * Routes add `UNKNOWN_ROUTE` (404: the body's `route` is not one of the handler's, or is missing).
+ *
  * The node adapter adds `REQUEST_TIMEOUT` (408: the request body did not arrive within `bodyTimeoutMs`).
  */
 export const UPLOAD_ERROR_STATUS = {
@@ -25,6 +27,7 @@ export const UPLOAD_ERROR_STATUS = {
   INVALID_TICKET: 403,
   TICKET_EXPIRED: 403,
   NO_SUCH_UPLOAD: 404,
+  UNKNOWN_ROUTE: 404,
   COMPLETION_IN_PROGRESS: 409,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,

@@ -7,7 +7,10 @@ import type {
   UploadCompleteResponse,
   CompleteMultipartResponse,
   UploadRequestBody,
+  RouteRulesResponse,
+  UploadStrategy,
 } from '@upbeam/upload-protocol';
+import { assertValidRoutes, pickRoute, publicRules, type UploadRoute, type UploadRoutes } from './routes';
 import { errorToResponse, UploadError } from './errors';
 import type { BeforeUploadHook, BeforeUploadResult } from './hooks';
 import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey } from './object-key';
@@ -169,10 +172,49 @@ function baseAnswer(settings: ResolvedStorageSettings, key: string) {
  * import { createUploadHandler } from '@upbeam/upload-server';
  * export const POST = createUploadHandler({ allowedContentTypes: ['image/*'], maxFileSize: 10 * 1024 * 1024 });
  */
-export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHandler {
+export function createUploadHandler<const R extends UploadRoutes = UploadRoutes>(config: UploadHandlerConfig & { routes?: R } = {}): UploadHandler {
+  const { routes, ...shared } = config;
+  const log = config.onError ?? ((error: unknown) => console.error('[upbeam] upload preparation failed:', error));
+  if (routes === undefined) {
+    const endpoint = createRouteEndpoint(shared, undefined);
+    return async (request) => {
+      try {
+        return await endpoint.handle(await readUploadRequest(request, endpoint.admitLargeBody), request);
+      } catch (error) {
+        return errorToResponse(error, log);
+      }
+    };
+  }
+  assertValidRoutes(routes);
+  const endpoints = new Map(Object.entries(routes).map(([name, route]) => [name, createRouteEndpoint({ ...shared, ...route }, name)]));
+  const names: ReadonlySet<string> = new Set(endpoints.keys());
+  const rules: RouteRulesResponse = { routes: Object.fromEntries(Object.entries(routes).map(([name, route]) => [name, publicRules(route)])) };
+  /** A large body is read on when its ticket is one of any route's; the route then checks it is its own. */
+  const admitLargeBody: BodyAdmission = async (head) => {
+    for (const endpoint of endpoints.values()) if (await endpoint.admitLargeBody(head)) return true;
+    return false;
+  };
+  return async (request) => {
+    try {
+      if (request.method === 'GET') return Response.json(rules);
+      const body = await readUploadRequest(request, admitLargeBody);
+      return await endpoints.get(pickRoute(body, names))!.handle(body, request);
+    } catch (error) {
+      return errorToResponse(error, log);
+    }
+  };
+}
+
+/** One route's operations: a handler without routes has one, with `route` undefined. */
+interface RouteEndpoint {
+  /** Answers a checked request body of this route. */
+  handle(body: UploadRequestBody, request: Request): Promise<Response>;
+  admitLargeBody: BodyAdmission;
+}
+
+function createRouteEndpoint(config: UploadHandlerConfig & Pick<UploadRoute, 'strategies'>, route: string | undefined): RouteEndpoint {
   const expiresIn = config.expiresIn ?? PRESIGNED_URL_EXPIRES_IN;
   const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
-  const log = config.onError ?? ((error: unknown) => console.error('[upbeam] upload preparation failed:', error));
   const settings = once(() => resolveStorageSettings(config));
   const client = once(() => createStorageClient(settings()));
   const presign = once((): Presigner => createPresigner(settings(), client()));
@@ -184,7 +226,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   });
 
   // Receipts and tickets are signed within this handler's scope: another handler refuses them.
-  const scope = once(() => handlerScope(settings().bucket, keyPrefix));
+  const scope = once(() => handlerScope(settings().bucket, keyPrefix, route));
   const receipts = once((): Receipts => createReceipts(settings().secretAccessKey, { scope: scope() }));
   const completion = once(
     (): Completion =>
@@ -309,9 +351,8 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
     return Response.json(answer);
   };
 
-  return async (request) => {
-    try {
-      const body = await readUploadRequest(request, admitLargeBody);
+  const handle = async (body: UploadRequestBody, request: Request): Promise<Response> => {
+      assertStrategyAllowed(body._upload.strategy, config.strategies, route);
       const resolved = settings();
       if (body._upload.complete) return await complete(body._upload.complete, request);
       if (body._upload.multipart) return await runMultipart(body._upload.multipart, body, request);
@@ -333,8 +374,11 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
         return Response.json(answer);
       }
       return await tokenAnswer({ key, contentDisposition, metadata });
-    } catch (error) {
-      return errorToResponse(error, log);
-    }
   };
+  return { handle, admitLargeBody };
+}
+
+function assertStrategyAllowed(strategy: UploadStrategy, allowed: readonly UploadStrategy[] | undefined, route: string | undefined): void {
+  if (allowed === undefined || allowed.includes(strategy)) return;
+  throw new UploadError('INVALID_REQUEST', `The upload route "${route}" does not allow the ${strategy} strategy.`);
 }

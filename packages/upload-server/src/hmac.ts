@@ -58,8 +58,10 @@ export function createHmac(secret: string, purpose: string, scope = ''): Hmac {
 
 /**
  * What tells one handler from another that shares its credentials: the bucket and the key prefix its keys
- * live under (one prefix, one set of rules and hooks). Receipts and tickets are signed within it.
+ * live under (one prefix, one set of rules and hooks), and the route of a handler with routes. Receipts and
+ * tickets are signed within it, so another handler or another route refuses them. A handler without routes
+ * keeps the scope it had before routes.
  */
-export function handlerScope(bucket: string, keyPrefix: string): string {
-  return `${bucket}\n${keyPrefix}`;
+export function handlerScope(bucket: string, keyPrefix: string, route?: string): string {
+  return route === undefined ? `${bucket}\n${keyPrefix}` : `${bucket}\n${keyPrefix}\n${route}`;
 }

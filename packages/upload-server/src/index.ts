@@ -5,6 +5,7 @@
  * temporary credentials for it, or the operations of a presigned multipart upload.
  */
 export { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from './handler';
+export { defineRoutes, type UploadRoute, type UploadRoutes } from './routes';
 export { errorToResponse, isUploadError, UploadError, UPLOAD_ERROR_STATUS, type UploadErrorCode } from './errors';
 export {
   assertValidObjectKey,
@@ -49,6 +50,8 @@ export {
 } from './settings';
 export type {
   PresignedUploadResponse,
+  RouteRules,
+  RouteRulesResponse,
   TemporaryCredentials,
   TemporaryTokenUploadResponse,
   UploadCompleteResponse,

@@ -5,13 +5,15 @@
  * Fetch, so its route is the handler itself; the Pages Router hands over Node's `req`/`res`, so its route
  * goes through the node adapter. Neither imports Next.js: the routes are plain functions Next.js calls.
  */
-import { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from '../index';
+import { createUploadHandler, type UploadHandler, type UploadHandlerConfig, type UploadRoutes } from '../index';
 import { toNodeHandler, type NodeHandlerOptions, type NodeUploadHandler } from './node';
 
-/** The HTTP method exports of an App Router route file: only `POST`, so Next.js answers 405 to the others. */
+/** The HTTP method exports of an App Router route file: `POST` and `GET`, so Next.js answers 405 to the others. */
 export interface RouteHandlers {
   /** Prepares an upload: see `createUploadHandler`. */
   POST: UploadHandler;
+  /** The public rules of each route (`{ routes }`) with `routes`; 405 without. */
+  GET: UploadHandler;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface RouteHandlers {
  * Runs on the Node.js runtime, Next.js's default for route handlers: do not set `runtime = 'edge'`.
  *
  * @param config - Handler settings; every storage setting left out falls back to its `S3_UPLOAD_*` variable.
- * @returns `{ POST }`, to be exported from the route file.
+ * @returns `{ POST, GET }`, to be exported from the route file (`GET` answers the routes' public rules).
  *
  * @example
  * // app/api/s3-upload/route.ts
@@ -36,10 +38,12 @@ export interface RouteHandlers {
  *   maxFileSize: 10 * 1024 * 1024, // bytes
  * });
  */
-export function createRouteHandler(config: UploadHandlerConfig = {}): RouteHandlers {
+export function createRouteHandler<const R extends UploadRoutes = UploadRoutes>(
+  config: UploadHandlerConfig & { routes?: R } = {},
+): RouteHandlers {
   const handler = createUploadHandler(config);
   // A fresh arrow per route: Next.js may pass a second `context` argument, which the handler must not get.
-  return { POST: (request) => handler(request) };
+  return { POST: (request) => handler(request), GET: (request) => handler(request) };
 }
 
 /**
@@ -71,6 +75,9 @@ export function createRouteHandler(config: UploadHandlerConfig = {}): RouteHandl
  * // The route reads and caps the body itself (413 in the handler's JSON shape).
  * export const config = { api: { bodyParser: false } };
  */
-export function createPagesHandler(config: UploadHandlerConfig = {}, options?: NodeHandlerOptions): NodeUploadHandler {
+export function createPagesHandler<const R extends UploadRoutes = UploadRoutes>(
+  config: UploadHandlerConfig & { routes?: R } = {},
+  options?: NodeHandlerOptions,
+): NodeUploadHandler {
   return toNodeHandler(createUploadHandler(config), options);
 }

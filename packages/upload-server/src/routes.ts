@@ -1,0 +1,98 @@
+import { UPLOAD_STRATEGIES, type RouteRules, type UploadStrategy } from '@upbeam/upload-protocol';
+import { UploadError } from './errors';
+import type { BeforeUploadHook } from './hooks';
+import type { UploadRequestBody } from '@upbeam/upload-protocol';
+import type { UploadCompleteContext } from './upload-completion';
+import type { UploadPolicySettings } from './upload-policy';
+import type { ObjectAcl } from './settings';
+
+/**
+ * One kind of upload (an avatar, a video, documents): the per-upload settings of `createUploadHandler`, for
+ * the uploads that name this route. Credentials, bucket, region, endpoint and provider stay shared.
+ * `ServerData` is what `onUploadComplete` returns: the page's `result.serverData` type.
+ */
+export interface UploadRoute<ServerData = unknown> extends UploadPolicySettings {
+  /**
+   * Most files the page adds in one batch (`addFiles`, a drop). Checked by the client before any request;
+   * the server cannot see it (each file is prepared on its own). Unset: no limit.
+   */
+  maxFiles?: number;
+  /** Strategies this route prepares; another answers 400 `INVALID_REQUEST`. @default both */
+  strategies?: UploadStrategy[];
+  /** As the handler's `keyPrefix`, for this route's keys. @default the handler's */
+  keyPrefix?: string;
+  /** As the handler's `key`. */
+  key?: (body: UploadRequestBody, request: Request) => string | Promise<string>;
+  /** As the handler's `objectAcl`. */
+  objectAcl?: ObjectAcl;
+  /** As the handler's `checksum`. */
+  checksum?: 'md5' | false;
+  /** As the handler's `expiresIn`, in seconds. */
+  expiresIn?: number;
+  /** As the handler's `onBeforeUpload`. */
+  onBeforeUpload?: BeforeUploadHook;
+  /** As the handler's `onUploadComplete`; what it returns is this route's `serverData` on the page. */
+  onUploadComplete?: (context: UploadCompleteContext) => ServerData | Promise<ServerData>;
+}
+
+/** Routes by name, as `defineRoutes` takes them. */
+export type UploadRoutes = Record<string, UploadRoute<any>>;
+
+/**
+ * Declares the routes of one endpoint. Returns `routes` unchanged: it exists for the types, so that
+ * `typeof routes` carries each route's name and `onUploadComplete` return type to the page
+ * (`useS3Upload<typeof routes>({ route: 'avatar' })`, with `import type`).
+ *
+ * @example
+ * export const routes = defineRoutes({
+ *   avatar: { allowedContentTypes: ['image/*'], maxFileSize: 4 * 1024 * 1024, maxFiles: 1,
+ *     onUploadComplete: ({ key }) => ({ avatarKey: key }) },
+ *   documents: { allowedContentTypes: ['application/pdf'], maxFiles: 20 },
+ * });
+ */
+export function defineRoutes<const R extends UploadRoutes>(routes: R): R {
+  return routes;
+}
+
+/** Route names are what a URL path segment or a JSON key holds comfortably. */
+const ROUTE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Checks route names and settings once, when the handler is created.
+ * @throws {@link UploadError} `INVALID_SETTINGS` for no routes, a name not 1-64 of `[A-Za-z0-9_-]`, or an
+ *   unknown strategy.
+ */
+export function assertValidRoutes(routes: UploadRoutes): void {
+  const names = Object.keys(routes);
+  if (names.length === 0) throw new UploadError('INVALID_SETTINGS', '`routes` must hold at least one route.');
+  for (const name of names) {
+    if (!ROUTE_NAME.test(name)) {
+      throw new UploadError('INVALID_SETTINGS', `Route name "${name}" must be 1-64 letters, digits, "_" or "-".`);
+    }
+    for (const strategy of routes[name]!.strategies ?? []) {
+      if (!(UPLOAD_STRATEGIES as readonly string[]).includes(strategy)) {
+        throw new UploadError('INVALID_SETTINGS', `Route "${name}": unknown strategy "${strategy}".`);
+      }
+    }
+  }
+}
+
+/** The public part of a route: what the GET of rules answers. */
+export function publicRules(route: UploadRoute): RouteRules {
+  return {
+    ...(route.allowedContentTypes === undefined ? {} : { allowedContentTypes: [...route.allowedContentTypes] }),
+    ...(route.maxFileSize === undefined ? {} : { maxFileSize: route.maxFileSize }),
+    ...(route.maxFiles === undefined ? {} : { maxFiles: route.maxFiles }),
+    strategies: [...(route.strategies ?? UPLOAD_STRATEGIES)],
+  };
+}
+
+/** The route a request body names, among `names`. @throws {@link UploadError} `UNKNOWN_ROUTE` (404). */
+export function pickRoute(body: UploadRequestBody, names: ReadonlySet<string>): string {
+  const { route } = body;
+  if (typeof route === 'string' && names.has(route)) return route;
+  if (route === undefined) throw new UploadError('UNKNOWN_ROUTE', 'The request names no upload route ("route").');
+  // Only what was asked for is named, and only when it is short text: nothing of the configuration leaves.
+  const asked = typeof route === 'string' && route.length <= 64 ? JSON.stringify(route) : 'asked for';
+  throw new UploadError('UNKNOWN_ROUTE', `Unknown upload route ${asked}.`);
+}

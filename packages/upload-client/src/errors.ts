@@ -10,6 +10,8 @@ export type UploadClientErrorCode =
   | 'NETWORK_ERROR'
   /** An option is out of range (part size, queue size, too many parts, unknown strategy); nothing was sent. */
   | 'INVALID_OPTIONS'
+  /** A batch held more files than `maxFiles` (the route's rule); nothing was sent. */
+  | 'TOO_MANY_FILES'
   /**
    * A part's answer had no readable `ETag`: the bucket's CORS rule must expose it (`ExposeHeaders: ["ETag"]`),
    * or a multipart upload cannot complete.

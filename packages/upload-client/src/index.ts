@@ -18,6 +18,9 @@ export { PauseController } from './pause';
 // Types only: the multipart constants and objectUrl are values of `@upbeam/upload-client/multipart`, so that
 // the presigned path's chunk does not carry the multipart code (see src/multipart.ts).
 export type { MultipartOptions, ObjectTag, PrepareEndpoint, UploadOptions } from './types';
+export type { RouteOption, RouteResultData, RouteUploadOptions, RouteUploadResult } from './routes';
+export { fetchRouteRules } from './route-rules';
+export type { AnyRoutes, RouteName, RouteRules, RouteServerData } from '@upbeam/upload-protocol';
 export {
   DEFAULT_MAX_ATTEMPTS,
   MAX_RETRY_DELAY_MS,

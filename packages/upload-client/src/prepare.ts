@@ -24,7 +24,7 @@ const valueAt = (answer: unknown, path: string): unknown =>
   path.split('.').reduce<unknown>((value, name) => (value as Record<string, unknown> | null | undefined)?.[name], answer);
 
 /**
- * POSTs `{ filename, filetype, filesize, _upload: marker, ...body }` to the preparation endpoint and checks
+ * POSTs `{ filename, filetype, filesize, _upload: marker, route?, ...body }` to the preparation endpoint and checks
  * that its answer has `fields`, so that a wrong answer fails here with a clear message, not later. A network
  * error or a 408, 429, 500, 502, 503 or 504 answer is retried (`upload.options.maxAttempts` attempts in all,
  * backoff or the endpoint's `Retry-After`); any other answer is final.
@@ -44,6 +44,7 @@ export function postToEndpoint<T>(upload: UploadContext, call: EndpointCall): Pr
   const url = endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT;
   const body: UploadRequestBody = {
     ...endpoint?.body,
+    ...(options.route === undefined ? {} : { route: options.route }),
     filename: options.filename ?? file.name,
     filetype: upload.filetype,
     filesize: file.size,

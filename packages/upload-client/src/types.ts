@@ -104,6 +104,12 @@ export interface UploadOptions extends MultipartOptions, RetryOptions {
   /** The preparation endpoint: URL (default `/api/s3-upload`), extra headers, extra body fields. */
   endpoint?: PrepareEndpoint;
   /**
+   * The upload route of an endpoint with routes (`createUploadHandler({ routes })`), sent as `route`; an
+   * unknown one fails with `PREPARE_FAILED` (404, `answerCode` `UNKNOWN_ROUTE`). Typed with the server's
+   * routes: `uploadFile<typeof routes>(file, { route: 'avatar' })`. Unset: the endpoint's one default route.
+   */
+  route?: string;
+  /**
    * Receives `{ uploaded, size, progress }` (bytes, bytes, percent) as the file is sent: never backwards, at
    * most 20 times a second, and 100 % once stored.
    */

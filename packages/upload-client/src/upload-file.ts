@@ -1,3 +1,5 @@
+import type { AnyRoutes, RouteName } from '@upbeam/upload-protocol';
+import type { IsUntyped, RouteUploadOptions, RouteUploadResult } from './routes';
 import { FALLBACK_CONTENT_TYPE, OBJECT_CACHE_CONTROL, type PresignedUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
 import { reportCompletion } from './complete-upload';
@@ -90,6 +92,10 @@ async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
  *   onRetry: ({ attempt, delayMs }) => console.warn(`attempt ${attempt} in ${delayMs} ms`),
  * });
  */
+export function uploadFile<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>(
+  file: File,
+  ...options: IsUntyped<R> extends true ? [options?: RouteUploadOptions<R, N>] : [options: RouteUploadOptions<R, N>]
+): Promise<RouteUploadResult<R, N>>;
 export async function uploadFile(file: File, options: UploadOptions = {}): Promise<UploadResult> {
   const { signal } = options;
   const upload: UploadContext = {

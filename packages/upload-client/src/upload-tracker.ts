@@ -1,4 +1,6 @@
-import type { UploadResult } from '@upbeam/upload-protocol';
+import type { AnyRoutes, RouteName, UploadResult } from '@upbeam/upload-protocol';
+import { UploadClientError } from './errors';
+import type { RouteOption, RouteResultData, RouteUploadResult } from './routes';
 import { nanoid } from 'nanoid';
 import { createAbortError, isAbortError, onAbort } from './abort';
 import { usesMultipart } from './multipart-threshold';
@@ -12,7 +14,7 @@ import { summarize, type TrackedFileStatus, type UploadSummary } from './upload-
 export type { TrackedFileStatus, UploadSummary } from './upload-summary';
 
 /** One file in the tracked list (SPEC 3). Snapshots are immutable: a change makes a new object. */
-export interface TrackedFile {
+export interface TrackedFile<ServerData = unknown> {
   /** Generated id (nanoid, 21 characters); pass it to `cancel`, `retry`, `remove`. */
   id: string;
   /** The picked file. */
@@ -32,7 +34,7 @@ export interface TrackedFile {
   /** Object URL once `done`. */
   url?: string;
   /** The whole result once `done`: `{ url, bucket, key }` and what the server adds to it. */
-  result?: UploadResult;
+  result?: UploadResult<ServerData>;
   /** Why it ended, when `error` or `aborted`. */
   error?: unknown;
 }
@@ -57,6 +59,12 @@ export interface UploadTrackerOptions extends UploadOptions {
   concurrency?: number;
   /** Replaces `uploadFile` (a test's stand-in, a custom transport). @default uploadFile */
   uploader?: Uploader;
+  /**
+   * Most files one `add` (a drop, a pick) may hold: a larger batch throws `UploadClientError`
+   * `TOO_MANY_FILES` before any request, and none of it is tracked. The server cannot check it (each file
+   * is prepared on its own): give it the route's `maxFiles`. Unset: no limit.
+   */
+  maxFiles?: number;
 }
 
 /** A running upload: what cancels it and what pauses it. */
@@ -88,7 +96,7 @@ interface Entry {
  * tracker.subscribe(() => render(tracker.getSnapshot(), tracker.getSummary()));
  * tracker.add(input.files); // or: const { url } = await tracker.upload(file);
  */
-export class UploadTracker {
+export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>> {
   #options: UploadTrackerOptions;
   #files: readonly TrackedFile[] = [];
   #summary: UploadSummary = summarize([], 0);
@@ -101,7 +109,7 @@ export class UploadTracker {
    * @param options - Defaults for every upload (`add(files, options)` overrides them per call), `concurrency`.
    * @throws RangeError when `concurrency` is not an integer of at least 1.
    */
-  constructor(options: UploadTrackerOptions = {}) {
+  constructor(options: Omit<UploadTrackerOptions, 'route'> & Partial<RouteOption<R, N>> = {}) {
     this.#options = options;
     this.#queue = new UploadQueue(options.concurrency);
   }
@@ -119,7 +127,7 @@ export class UploadTracker {
   };
 
   /** The current list, the same array until something changes. */
-  getSnapshot = (): readonly TrackedFile[] => this.#files;
+  getSnapshot = (): readonly TrackedFile<RouteResultData<R, N>>[] => this.#files as readonly TrackedFile<RouteResultData<R, N>>[];
 
   /** Totals of the list, speed and time left: the same object until something changes. */
   getSummary = (): UploadSummary => this.#summary;
@@ -130,22 +138,28 @@ export class UploadTracker {
    * @param files - Files, or `{ file, path }` for a file of a folder (the path is sent as `filename`).
    * @returns the new tracked files, in order (their ids).
    */
-  add = (files: Iterable<File | FileWithPath>, options: UploadOptions = {}): TrackedFile[] => this.#add(files, options);
+  add = (files: Iterable<File | FileWithPath>, options: UploadOptions = {}): TrackedFile<RouteResultData<R, N>>[] =>
+    this.#add(files, options) as TrackedFile<RouteResultData<R, N>>[];
 
   /**
    * Tracks `file` and uploads it (queued behind the files in flight, see {@link UploadTracker.add}).
    * @returns `{ url, bucket, key }` of the stored object.
    * @throws as `uploadFile`: `AbortError` (`Upload aborted.`) when cancelled or removed, `UploadClientError` otherwise.
    */
-  upload = (file: File, options: UploadOptions = {}): Promise<UploadResult> =>
-    new Promise((resolve, reject) => {
+  upload = (file: File, options: UploadOptions = {}): Promise<RouteUploadResult<R, N>> =>
+    new Promise<UploadResult>((resolve, reject) => {
       this.#add([file], options, { resolve, reject });
-    });
+    }) as Promise<RouteUploadResult<R, N>>;
 
-  #add(files: Iterable<File | FileWithPath>, options: UploadOptions, settle?: Entry['settle']): TrackedFile[] {
+  #add(files: Iterable<File | FileWithPath>, options: UploadTrackerOptions, settle?: Entry['settle']): TrackedFile[] {
+    const batch = [...files];
+    const maxFiles = options.maxFiles ?? this.#options.maxFiles;
+    if (maxFiles !== undefined && batch.length > maxFiles) {
+      throw new UploadClientError('TOO_MANY_FILES', `At most ${maxFiles} files at once; got ${batch.length}.`);
+    }
     if (this.#counted() === 0) this.#rate.clear();
     const added: TrackedFile[] = [];
-    for (const item of files) {
+    for (const item of batch) {
       const { file, path } = item instanceof Blob ? { file: item, path: undefined } : item;
       const id = nanoid();
       const merged = { ...this.#options, ...options };

@@ -169,8 +169,11 @@ export interface UploadErrorBody {
   code?: string;
 }
 
-/** What a finished upload resolves to. */
-export interface UploadResult {
+/**
+ * What a finished upload resolves to. `ServerData` is the type of `serverData`: a route's
+ * `onUploadComplete` return type with typed routes (`uploadFile<typeof routes, 'avatar'>`), else `unknown`.
+ */
+export interface UploadResult<ServerData = unknown> {
   /** Address of the stored object (no query string). */
   url: string;
   /** Bucket name. */
@@ -179,9 +182,10 @@ export interface UploadResult {
   key: string;
   /**
    * What the server's completion hook (`onUploadComplete`) returned for this upload, as JSON; absent when
-   * the server has no hook or it returned nothing. Typed `unknown`: check its shape before use.
+   * the server has no hook or it returned nothing. Typed `unknown` unless the route's type is given: then
+   * check its shape before use.
    */
-  serverData?: unknown;
+  serverData?: ServerData;
   /**
    * The object's checksum, as the client computed it from the bytes it sent and storage verified, when the
    * upload ran with one (the server's `checksum` answer, or the client's `checksum: 'md5'`).

@@ -24,14 +24,17 @@ export interface RouteRulesResponse {
  * What the page's types need of a server's routes (`typeof routes` of `defineRoutes`): route names, and what
  * each route's `onUploadComplete` returns. Only a type crosses from server to page.
  */
-export type AnyRoutes = Record<string, { onUploadComplete?: (...args: never[]) => unknown }>;
+export type AnyRoutes = Record<string, object>;
 
 /** The route names of `R` (`'avatar' | 'video'`). */
 export type RouteName<R extends AnyRoutes> = keyof R & string;
 
-/** What route `N` of `R` returns from `onUploadComplete` (awaited): the result's `serverData` type. */
-export type RouteServerData<R extends AnyRoutes, N extends RouteName<R>> = R[N] extends {
-  onUploadComplete?: (...args: never[]) => infer Data;
-}
-  ? Awaited<Data>
-  : undefined;
+/**
+ * What route `N` of `R` returns from `onUploadComplete` (awaited): the result's `serverData` type; `never`
+ * (no `serverData`) for a route without the hook.
+ */
+export type RouteServerData<R extends AnyRoutes, N extends RouteName<R>> = N extends unknown
+  ? R[N] extends { onUploadComplete: (...args: never[]) => infer Data }
+    ? Awaited<Data>
+    : never
+  : never;

@@ -14,6 +14,7 @@ import {
 } from 'react';
 import { checkFile, type FileRejection, type FileRules } from './file-rules';
 import { filesOfTransfer, pickedFile, type DroppedFile } from './folder-entries';
+import { useRouteRules } from './use-route-rules';
 
 export type { DroppedFile } from './folder-entries';
 
@@ -36,6 +37,21 @@ export interface DropZoneOptions extends FileRules {
   paste?: 'root' | 'document' | false;
   /** Takes no files and opens no dialog. @default false */
   disabled?: boolean;
+  /**
+   * An upload route of the endpoint: its public rules (types, `maxFileSize`, `maxFiles`), read once from the
+   * endpoint's GET, become `accept`, `maxSize` and `maxFiles`; a rule given here wins. Until they arrive,
+   * only the rules given here apply (the server still refuses what breaks its rules).
+   */
+  route?: string;
+  /** The endpoint whose GET gives `route`'s rules. @default '/api/s3-upload' */
+  endpoint?: string;
+}
+
+/** `rules` with each rule `given` sets replaced by it. */
+function withGiven(rules: FileRules | undefined, given: DropZoneOptions): DropZoneOptions {
+  if (rules === undefined) return given;
+  const set = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+  return { ...rules, ...set } as DropZoneOptions;
 }
 
 /** The props {@link DropZone.getRootProps} adds to the element that takes drops. */
@@ -80,7 +96,8 @@ const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types 
  *   </div>
  * );
  */
-export function useDropZone(options: DropZoneOptions): DropZone {
+export function useDropZone(given: DropZoneOptions): DropZone {
+  const options = withGiven(useRouteRules(given.route, given.endpoint), given);
   const { multiple = true, directory = false, paste = 'root', disabled = false, accept } = options;
   const input = useRef<HTMLInputElement | null>(null);
   // dragenter and dragleave fire for every child crossed: the drag is over the root while the count is above 0.

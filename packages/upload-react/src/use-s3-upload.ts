@@ -6,8 +6,10 @@ import {
   type UploadOptions,
   type UploadSummary,
   type UploadTrackerOptions,
+  type RouteOption,
+  type RouteResultData,
 } from '@upbeam/upload-client';
-import type { UploadResult } from '@upbeam/upload-protocol';
+import type { AnyRoutes, RouteName, UploadResult } from '@upbeam/upload-protocol';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { createFileInput } from './file-input';
 
@@ -15,27 +17,28 @@ import { createFileInput } from './file-input';
  * Options of {@link useS3Upload}: defaults for every upload (endpoint, strategy, onProgress, signal) and
  * `concurrency`, the files uploaded at once (default 3).
  */
-export type UseS3UploadOptions = UploadTrackerOptions;
+export type UseS3UploadOptions<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>> = Omit<UploadTrackerOptions, 'route'> &
+  RouteOption<R, N>;
 
 /** What {@link useS3Upload} returns. */
-export interface UseS3Upload {
+export interface UseS3Upload<ServerData = unknown> {
   /**
    * Tracks the file (progress 0 at once), queues it behind the files in flight and uploads it; resolves to
    * `{ url, bucket, key }`. Rejects with an `AbortError` DOMException (`Upload aborted.`) when cancelled,
    * and with an `UploadClientError` when the endpoint or storage refuses.
    */
-  uploadToS3: (file: File, options?: UploadOptions) => Promise<UploadResult>;
+  uploadToS3: (file: File, options?: UploadOptions) => Promise<UploadResult<ServerData>>;
   /**
    * Tracks and uploads many files, `concurrency` at once; never rejects (a failure is the file's `status`
    * and `error`). Pass `{ file, path }` for a folder's files: the path is sent as `filename`.
    * @returns the new tracked files (their ids).
    */
-  addFiles: (files: Iterable<File | FileWithPath>, options?: UploadOptions) => TrackedFile[];
+  addFiles: (files: Iterable<File | FileWithPath>, options?: UploadOptions) => TrackedFile<ServerData>[];
   /**
    * Tracked files, in the order added: `{ id, file, path?, progress (percent), uploaded (bytes), size (bytes),
    * status, url?, result?, error? }`; `status` is `queued`, `uploading`, `paused`, `done`, `error` or `aborted`.
    */
-  files: readonly TrackedFile[];
+  files: readonly TrackedFile<ServerData>[];
   /**
    * Totals of `files` that are queued, running or done: `{ uploaded, size (bytes), progress (percent),
    * bytesPerSecond, secondsLeft, count }` (count per status).
@@ -66,6 +69,15 @@ export interface UseS3Upload {
  * Uploads files from the browser straight to S3-compatible storage, `concurrency` at once, and tracks
  * their progress and the totals. A thin layer over `UploadTracker` of `@upbeam/upload-client`.
  *
+ * With routes, give the server's `typeof routes` (`import type`: no server code reaches the page): the
+ * route name is checked, and `<typeof routes, 'avatar'>` types `result.serverData` as that route's
+ * `onUploadComplete` returns (with `<typeof routes>` alone it is the union of every route's).
+ *
+ * @example
+ * // import type { routes } from '../server/upload-routes';
+ * const avatar = useS3Upload<typeof routes, 'avatar'>({ route: 'avatar' });
+ * const { avatarKey } = (await avatar.uploadToS3(file)).serverData!;
+ *
  * @example
  * function Uploader() {
  *   const { FileInput, openFileDialog, addFiles, files, summary } = useS3Upload({ concurrency: 3 });
@@ -79,7 +91,10 @@ export interface UseS3Upload {
  *   );
  * }
  */
-export function useS3Upload(options: UseS3UploadOptions = {}): UseS3Upload {
+export function useS3Upload<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>(
+  ...args: string extends RouteName<R> ? [options?: UseS3UploadOptions<R, N>] : [options: UseS3UploadOptions<R, N>]
+): UseS3Upload<RouteResultData<R, N>>;
+export function useS3Upload(options: UploadTrackerOptions = {}): UseS3Upload {
   const [tracker] = useState(() => new UploadTracker(options));
   useEffect(() => tracker.setOptions(options));
   const files = useSyncExternalStore(tracker.subscribe, tracker.getSnapshot, tracker.getSnapshot);

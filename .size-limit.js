@@ -24,7 +24,9 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '4.9 kB',
+    // +101 B (4,876 -> 4,977) for routes: the `route` field of the body and the tracker's `maxFiles` check
+    // (TOO_MANY_FILES). fetchRouteRules is not in it (useDropZone's, tree-shaken away here).
+    limit: '5.0 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload, presigned multipart path (initial chunk + multipart chunks)',
@@ -33,8 +35,9 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // +0.1 kB (8.06 -> 8.14 kB): the part engine hashes the next parts while parts are in flight.
-    limit: '8.2 kB',
+    // +0.1 kB (8.06 -> 8.14 kB): the part engine hashes the next parts while parts are in flight; +87 B
+    // (8,167 -> 8,254) for routes, as above.
+    limit: '8.3 kB',
   },
   {
     // The token chunks (strategy, part engine, SigV4 signer, token session) hold at most 12 KiB (12.29 kB)
@@ -67,6 +70,7 @@ export default [
     import: '{ uploadFile }',
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK),
     gzip: true,
-    limit: '8.2 kB',
+    // +19 B (8,192 -> 8,211) for the `route` field of the body.
+    limit: '8.25 kB',
   },
 ];

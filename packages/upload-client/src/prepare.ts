@@ -45,6 +45,8 @@ export function postToEndpoint<T>(upload: UploadContext, call: EndpointCall): Pr
   const body: UploadRequestBody = {
     ...endpoint?.body,
     ...(options.route === undefined ? {} : { route: options.route }),
+    // Signed into a presigned PUT by the server (which must allow them); set after upload with a token.
+    ...(options.tags === undefined ? {} : { tags: options.tags }),
     filename: options.filename ?? file.name,
     filetype: upload.filetype,
     filesize: file.size,

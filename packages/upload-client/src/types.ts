@@ -79,7 +79,11 @@ export interface MultipartOptions {
    * @default false
    */
   resume?: boolean;
-  /** Tags set on the object after upload (temporary-token strategy; the server must allow it: `allowObjectTagging`). */
+  /**
+   * Tags of the object (at most 10), sent in the preparation body: the server must allow them
+   * (`allowObjectTagging`, else 403 `FORBIDDEN`). Presigned single PUT: signed into the PUT's
+   * `x-amz-tagging` header. Temporary-token strategy: set after upload (PutObjectTagging).
+   */
   tags?: ObjectTag[];
 }
 

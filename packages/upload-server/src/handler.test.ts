@@ -28,13 +28,13 @@ describe('createUploadHandler: presigned answer', () => {
     expect(Object.keys(body).sort()).toEqual(['bucket', 'checksum', 'headers', 'key', 'region', 'url']);
     // AWS S3 (no endpoint) verifies Content-MD5: the browser is asked for one.
     expect(body.checksum).toBe('md5');
-    expect(body.headers).toEqual({ 'Content-Type': 'image/png', 'Cache-Control': 'max-age=630720000', 'x-amz-acl': 'bucket-owner-full-control' });
+    expect(body.headers).toEqual({ 'Content-Type': 'image/png', 'Cache-Control': 'max-age=630720000', 'x-amz-acl': 'bucket-owner-full-control', 'x-amz-tagging': '' });
     expect(body).toMatchObject({ bucket: 'my-bucket', region: 'eu-west-1' });
     expect(body.key).toMatch(/^next-s3-uploads\/[A-Za-z0-9_-]{21}\/cat-photo\.png$/);
     const url = new URL(body.url);
     expect(`${url.origin}${url.pathname}`).toBe(`https://my-bucket.s3.eu-west-1.amazonaws.com/${body.key}`);
     expect(url.searchParams.get('X-Amz-Expires')).toBe('3600');
-    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('cache-control;content-type;host;x-amz-acl');
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('cache-control;content-type;host;x-amz-acl;x-amz-tagging');
     expect(url.searchParams.has('x-amz-acl')).toBe(false);
     expect(url.searchParams.has('x-amz-checksum-crc32')).toBe(false);
   });
@@ -159,7 +159,7 @@ describe('createUploadHandler: onBeforeUpload and policy', () => {
     expect(body.key).toBe('users/42/avatar.png');
     expect(body.headers['Content-Disposition']).toBe('inline');
     const url = new URL(body.url);
-    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('cache-control;content-disposition;content-type;host;x-amz-acl');
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('cache-control;content-disposition;content-type;host;x-amz-acl;x-amz-tagging');
     expect(url.searchParams.get('x-amz-meta-user-id')).toBe('42');
   });
 
@@ -175,7 +175,7 @@ describe('createUploadHandler: onBeforeUpload and policy', () => {
   it('signs the declared size as Content-Length when maxFileSize is set, and refuses larger files (413)', async () => {
     const handler = createUploadHandler({ ...settings, maxFileSize: 1024 });
     const ok = await (await handler(post({ ...presignedBody, filesize: 1000 }))).json();
-    expect(new URL(ok.url).searchParams.get('X-Amz-SignedHeaders')).toBe('cache-control;content-length;content-type;host;x-amz-acl');
+    expect(new URL(ok.url).searchParams.get('X-Amz-SignedHeaders')).toBe('cache-control;content-length;content-type;host;x-amz-acl;x-amz-tagging');
     const tooLarge = await handler(post({ ...presignedBody, filesize: 1025 }));
     expect(tooLarge.status).toBe(413);
     expect((await tooLarge.json()).code).toBe('FILE_TOO_LARGE');

@@ -16,6 +16,7 @@ import type { BeforeUploadHook, BeforeUploadResult } from './hooks';
 import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey } from './object-key';
 import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
 import { assertNextS3CanSend } from './next-s3-marker';
+import { presignedTagging } from './object-tags';
 import { readUploadRequest, type BodyAdmission } from './request-body';
 import { processEnv, resolveStorageSettings, resolveStsSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
 import { createStorageClient } from './storage-client';
@@ -72,6 +73,15 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * @default 3600
    */
   expiresIn?: number;
+  /**
+   * Tags of every object this handler (or route) stores, e.g. `{ kind: 'avatar' }`. On the presigned
+   * strategy they are signed into the PUT as the `x-amz-tagging` header with the request's own `tags`
+   * (allowed with `allowObjectTagging`; these win on a shared key), and an empty one is signed when there are
+   * none, so that storage refuses a PUT whose browser adds or changes tags (403). The bucket's CORS rule
+   * must allow the `x-amz-tagging` request header (`AllowedHeaders: ["*"]` does). Not applied to multipart
+   * or temporary-token uploads (there the client sets tags after upload, with `allowObjectTagging`).
+   */
+  tags?: Record<string, string>;
   /**
    * Receives every unexpected error (answered with 500 `Internal Server Error`), including storage and
    * STS errors and missing settings.
@@ -360,7 +370,11 @@ function createRouteEndpoint(config: UploadHandlerConfig & Pick<UploadRoute, 'st
       const { key, contentDisposition, metadata } = await decideObject(body, request);
 
       if (body._upload.strategy === 'presigned') {
-        if (Object.hasOwn(body, '_nextS3')) assertNextS3CanSend(resolved);
+        const nextS3 = Object.hasOwn(body, '_nextS3');
+        if (nextS3) assertNextS3CanSend(resolved);
+        const tagging = presignedTagging(config.tags, body, config.allowObjectTagging);
+        // next-s3-upload's client sends no header it is not told of: no tagging header for it, and no tags.
+        if (nextS3 && tagging !== '') throw new UploadError('INVALID_REQUEST', "next-s3-upload's client cannot send the signed tags: use Upbeam's client.");
         const { url, headers } = await presign()({
           key,
           contentType: body.filetype,
@@ -368,6 +382,7 @@ function createRouteEndpoint(config: UploadHandlerConfig & Pick<UploadRoute, 'st
           contentLength: config.maxFileSize === undefined ? undefined : body.filesize,
           contentDisposition,
           metadata,
+          tagging: nextS3 ? undefined : tagging,
         });
         const receipt = config.onUploadComplete ? { receipt: await receipts().issue(key) } : {};
         const answer: PresignedUploadResponse = { ...baseAnswer(resolved, key), url, headers, ...receipt };

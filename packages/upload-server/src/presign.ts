@@ -19,6 +19,11 @@ export interface PresignInput {
   contentDisposition?: string | undefined;
   /** User metadata, stored as `x-amz-meta-*` (carried in the URL's query, signed). */
   metadata?: Record<string, string> | undefined;
+  /**
+   * Object tags, URL-encoded (`a=1&b=2`), signed as the `x-amz-tagging` header (kept a header, sent by the
+   * browser); `''` signs an empty one, so that storage refuses a PUT that adds tags. Unset: no tagging header.
+   */
+  tagging?: string | undefined;
   /** Signing time; now when unset (tests pin it to compare URLs). */
   signingDate?: Date | undefined;
 }
@@ -45,7 +50,7 @@ async function md5Base64(bytes: Uint8Array): Promise<string> {
 export const OBJECT_ACL_HEADER = 'x-amz-acl';
 
 /** Signed as headers, never hoisted into the query: see {@link UrlSignRequest.unhoistable}. */
-const UNHOISTABLE = new Set([OBJECT_ACL_HEADER]);
+const UNHOISTABLE = new Set([OBJECT_ACL_HEADER, 'x-amz-tagging']);
 
 /** Key of the one probe URL that tells where this bucket's objects live; nothing is ever sent to it. */
 const PROBE_KEY = 'upbeam-endpoint-probe';
@@ -200,6 +205,10 @@ function signedHeaders(input: PresignInput, acl: Record<string, string>): { sign
     signed.add('content-disposition');
     headers['Content-Disposition'] = input.contentDisposition;
   }
+  if (input.tagging !== undefined) {
+    signed.add('x-amz-tagging');
+    headers['x-amz-tagging'] = input.tagging;
+  }
   // The browser sets Content-Length itself (a forbidden header for scripts): signed, not sent by us.
   if (input.contentLength !== undefined) signed.add('content-length');
   return { signed, headers };
@@ -211,7 +220,8 @@ export function createCommandPresigner(settings: ResolvedStorageSettings, client
   const extra = sseHeaders(sse);
   return async (input) => {
     const acl = settings.objectAcl;
-    const { signed, headers } = signedHeaders(input, aclHeaders(acl));
+    // The command signs Tagging only when it has some: an empty header is signed by the other path only.
+    const { signed, headers } = signedHeaders({ ...input, tagging: input.tagging || undefined }, aclHeaders(acl));
     const url = await getSignedUrl(
       client,
       new PutObjectCommand({
@@ -222,6 +232,7 @@ export function createCommandPresigner(settings: ResolvedStorageSettings, client
         ContentDisposition: input.contentDisposition,
         ContentLength: input.contentLength,
         Metadata: input.metadata,
+        ...(input.tagging ? { Tagging: input.tagging } : {}),
         ...(acl === undefined ? {} : { ACL: acl }),
         ...(sse ? { SSECustomerAlgorithm: 'AES256', SSECustomerKey: sse as unknown as string } : {}),
       }),

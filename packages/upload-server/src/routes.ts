@@ -29,6 +29,10 @@ export interface UploadRoute<ServerData = unknown> extends UploadPolicySettings 
   checksum?: 'md5' | false;
   /** As the handler's `expiresIn`, in seconds. */
   expiresIn?: number;
+  /** As the handler's `tags`: signed into this route's presigned PUTs. */
+  tags?: Record<string, string>;
+  /** As the handler's `allowObjectTagging`: whether uploads of this route may set their own tags. */
+  allowObjectTagging?: boolean;
   /** As the handler's `onBeforeUpload`. */
   onBeforeUpload?: BeforeUploadHook;
   /** As the handler's `onUploadComplete`; what it returns is this route's `serverData` on the page. */

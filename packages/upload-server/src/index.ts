@@ -6,6 +6,8 @@
  */
 export { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from './handler';
 export { defineRoutes, type UploadRoute, type UploadRoutes } from './routes';
+export { createObjectAccess, MAX_SIGNED_GET_EXPIRES_IN, type ObjectAccess, type SignedGetOptions } from './object-access';
+export { MAX_OBJECT_TAGS } from './object-tags';
 export { errorToResponse, isUploadError, UploadError, UPLOAD_ERROR_STATUS, type UploadErrorCode } from './errors';
 export {
   assertValidObjectKey,

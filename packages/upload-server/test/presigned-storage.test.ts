@@ -46,9 +46,12 @@ const storages: { name: string; start(): Promise<Storage>; refusals: Refusals }[
   ...(radosgw ? [{ name: 'radosgw', start: () => createTestBucket(radosgw, 'presigned'), refusals: RADOSGW_REFUSALS }] : []),
 ];
 
-/** A PUT with `headers` and the canned ACL the handler signs on S3-compatible storage (`objectAcl`). */
+/**
+ * A PUT with `headers`, the canned ACL the handler signs on S3-compatible storage (`objectAcl`) and the empty
+ * `x-amz-tagging` it signs when the upload has no tags.
+ */
 function put(url: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string>) {
-  return fetch(url, { method: 'PUT', body, headers: { 'x-amz-acl': 'private', ...headers } });
+  return fetch(url, { method: 'PUT', body, headers: { 'x-amz-acl': 'private', 'x-amz-tagging': '', ...headers } });
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -1,0 +1,80 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import { UploadError } from './errors';
+import { resolveStorageSettings, type StorageSettings } from './settings';
+
+/** Longest lifetime of a SigV4 presigned URL: 7 days, in seconds. */
+export const MAX_SIGNED_GET_EXPIRES_IN = 604_800;
+
+/** Options of {@link ObjectAccess.signedGetUrl}. */
+export interface SignedGetOptions {
+  /** Lifetime of the URL, in seconds, 1 to 604800 (7 days). @default 3600 */
+  expiresIn?: number;
+  /**
+   * Content-Disposition storage answers with (`response-content-disposition`, signed), e.g.
+   * `attachment; filename="report.pdf"` to download instead of showing. Unset: the stored one.
+   */
+  contentDisposition?: string;
+}
+
+/** What the app does with a stored object after the upload. */
+export interface ObjectAccess {
+  /**
+   * A presigned GET URL of `key`: opens the object of a private bucket (the default: `objectAcl` is
+   * `bucket-owner-full-control` or `private`) for `expiresIn` seconds, to whoever holds it. `result.url` of
+   * an upload opens only on a public bucket. Signed locally: no request is made.
+   * @throws {@link UploadError} `INVALID_REQUEST` for an empty key or `expiresIn` outside 1..604800;
+   *   `MISSING_SETTINGS` as the handler.
+   */
+  signedGetUrl(key: string, options?: SignedGetOptions): Promise<string>;
+  /**
+   * Deletes `key` (DeleteObject; needs `s3:DeleteObject`). Deleting a missing key succeeds, as on S3.
+   * @throws {@link UploadError} `INVALID_REQUEST` for an empty key; storage errors as they come.
+   */
+  deleteObject(key: string): Promise<void>;
+}
+
+/**
+ * Signed GET URLs and deletes on the handler's storage, with the same settings (credentials, bucket,
+ * region, endpoint, provider; each falls back to its `S3_UPLOAD_*` variable, read on first use). The AWS SDK
+ * is loaded on first use. Objects stored with SSE-C (`sseCustomerKey`) cannot be read through a plain URL.
+ *
+ * @example
+ * const objects = createObjectAccess(); // the S3_UPLOAD_* variables
+ * const url = await objects.signedGetUrl(avatarKey, { expiresIn: 300 });
+ * await objects.deleteObject(oldAvatarKey);
+ */
+export function createObjectAccess(settings: StorageSettings = {}): ObjectAccess {
+  let client: Promise<{ s3: S3Client; bucket: string }> | undefined;
+  const connect = () =>
+    (client ??= (async () => {
+      const resolved = resolveStorageSettings(settings);
+      const { createStorageClient } = await import('./storage-client');
+      return { s3: createStorageClient(resolved), bucket: resolved.bucket };
+    })());
+  const checkKey = (key: string) => {
+    if (typeof key !== 'string' || key === '') throw new UploadError('INVALID_REQUEST', 'The object key must be a non-empty string.');
+  };
+  return {
+    async signedGetUrl(key, options = {}) {
+      checkKey(key);
+      const expiresIn = options.expiresIn ?? 3600;
+      if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_SIGNED_GET_EXPIRES_IN) {
+        throw new UploadError('INVALID_REQUEST', `expiresIn must be a whole number of seconds from 1 to ${MAX_SIGNED_GET_EXPIRES_IN}.`);
+      }
+      const { s3, bucket } = await connect();
+      const [{ GetObjectCommand }, { getSignedUrl }] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')]);
+      const command = new GetObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        ...(options.contentDisposition === undefined ? {} : { ResponseContentDisposition: options.contentDisposition }),
+      });
+      return getSignedUrl(s3, command, { expiresIn });
+    },
+    async deleteObject(key) {
+      checkKey(key);
+      const { s3, bucket } = await connect();
+      const { DeleteObjectCommand } = await import('@aws-sdk/client-s3');
+      await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    },
+  };
+}

@@ -103,8 +103,8 @@ const storages: { name: string; start(): Promise<{ settings: object; close(): Pr
 type Outcome = { ok: true; key: string; serverData?: unknown } | { ok: false; code?: string; status?: number; answerCode?: string; message: string };
 
 /** `uploadFile` in the page with a file made there. */
-function uploadInPage(page: TestPage, file: { name: string; type: string; size: number }, options: Record<string, unknown>): Promise<Outcome> {
-  return page.evaluate(
+async function uploadInPage(page: TestPage, file: { name: string; type: string; size: number }, options: Record<string, unknown>): Promise<Outcome> {
+  return (await page.evaluate(
     async ([file, options]) => {
       const { uploadFile } = (window as unknown as { upbeam: { uploadFile(file: File, options: object): Promise<{ key: string; serverData?: unknown }> } }).upbeam;
       try {
@@ -116,7 +116,7 @@ function uploadInPage(page: TestPage, file: { name: string; type: string; size: 
       }
     },
     [file, options] as const,
-  );
+  )) as Outcome;
 }
 
 describe.each(storages)('two routes on $name', ({ start }) => {

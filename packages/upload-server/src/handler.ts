@@ -125,7 +125,7 @@ function baseAnswer(settings: ResolvedStorageSettings, key: string) {
  * of `{ filename, filetype, filesize?, _upload: { strategy, ...operation }, ...extra }`:
  * - `presigned`: `{ key, bucket, region, endpoint?, checksum?, url, headers }`, `url` a PUT URL valid `expiresIn`
  *   seconds that binds the `headers` (Content-Type: filetype, Cache-Control: `OBJECT_CACHE_CONTROL`,
- *   `x-amz-acl`: `objectAcl`, and Content-Disposition when set) and, with `maxFileSize`, the declared
+ *   `x-amz-acl`: `objectAcl`, `x-amz-tagging`: the `tags`, empty without, and Content-Disposition when set) and, with `maxFileSize`, the declared
  *   size as Content-Length.
  * - `temporary-token`: `{ token: { Credentials }, key, bucket, region, endpoint?, checksum?, forcePathStyle?,
  *   ticket, serverTime }`, credentials valid `tokenDurationSeconds` (3600 by default; `Credentials.Expiration`) that
@@ -168,6 +168,14 @@ function baseAnswer(settings: ResolvedStorageSettings, key: string) {
  * `onBeforeUpload` sets a disposition: opened from the bucket they download instead of running.
  *
  * Request bodies are capped at 16 KiB, except a multipart `complete` (1 MiB: 10000 parts with their ETags).
+ *
+ * Routes: with `routes` (`defineRoutes`), each route's settings apply over the shared ones to the requests
+ * whose body names it (`route`); a body naming none or another gets 404 `UNKNOWN_ROUTE`. Receipts and
+ * tickets are signed within the route: another route refuses them. A GET answers each route's public rules,
+ * `{ routes: { [name]: { allowedContentTypes?, maxFileSize?, maxFiles?, strategies } } }`. Without `routes`
+ * the handler is one default route (no `route` read, 405 to a GET).
+ * @throws {@link UploadError} `INVALID_SETTINGS` at once for empty `routes`, a route name that is not 1-64 of
+ *   `[A-Za-z0-9_-]`, or an unknown strategy.
  *
  * Settings are resolved on the first request, so that a missing variable does not break a build that
  * merely imports the route. Errors: 4xx `{ error, code }` for a wrong or refused request (400, 401, 403,
@@ -362,33 +370,33 @@ function createRouteEndpoint(config: UploadHandlerConfig & Pick<UploadRoute, 'st
   };
 
   const handle = async (body: UploadRequestBody, request: Request): Promise<Response> => {
-      assertStrategyAllowed(body._upload.strategy, config.strategies, route);
-      const resolved = settings();
-      if (body._upload.complete) return await complete(body._upload.complete, request);
-      if (body._upload.multipart) return await runMultipart(body._upload.multipart, body, request);
-      if (body._upload.renew) return await renew(body._upload.renew, body, request);
-      const { key, contentDisposition, metadata } = await decideObject(body, request);
+    assertStrategyAllowed(body._upload.strategy, config.strategies, route);
+    const resolved = settings();
+    if (body._upload.complete) return await complete(body._upload.complete, request);
+    if (body._upload.multipart) return await runMultipart(body._upload.multipart, body, request);
+    if (body._upload.renew) return await renew(body._upload.renew, body, request);
+    const { key, contentDisposition, metadata } = await decideObject(body, request);
 
-      if (body._upload.strategy === 'presigned') {
-        const nextS3 = Object.hasOwn(body, '_nextS3');
-        if (nextS3) assertNextS3CanSend(resolved);
-        const tagging = presignedTagging(config.tags, body, config.allowObjectTagging);
-        // next-s3-upload's client sends no header it is not told of: no tagging header for it, and no tags.
-        if (nextS3 && tagging !== '') throw new UploadError('INVALID_REQUEST', "next-s3-upload's client cannot send the signed tags: use Upbeam's client.");
-        const { url, headers } = await presign()({
-          key,
-          contentType: body.filetype,
-          expiresIn,
-          contentLength: config.maxFileSize === undefined ? undefined : body.filesize,
-          contentDisposition,
-          metadata,
-          tagging: nextS3 ? undefined : tagging,
-        });
-        const receipt = config.onUploadComplete ? { receipt: await receipts().issue(key) } : {};
-        const answer: PresignedUploadResponse = { ...baseAnswer(resolved, key), url, headers, ...receipt };
-        return Response.json(answer);
-      }
-      return await tokenAnswer({ key, contentDisposition, metadata });
+    if (body._upload.strategy === 'presigned') {
+      const nextS3 = Object.hasOwn(body, '_nextS3');
+      if (nextS3) assertNextS3CanSend(resolved);
+      const tagging = presignedTagging(config.tags, body, config.allowObjectTagging);
+      // next-s3-upload's client sends no header it is not told of: no tagging header for it, and no tags.
+      if (nextS3 && tagging !== '') throw new UploadError('INVALID_REQUEST', "next-s3-upload's client cannot send the signed tags: use Upbeam's client.");
+      const { url, headers } = await presign()({
+        key,
+        contentType: body.filetype,
+        expiresIn,
+        contentLength: config.maxFileSize === undefined ? undefined : body.filesize,
+        contentDisposition,
+        metadata,
+        tagging: nextS3 ? undefined : tagging,
+      });
+      const receipt = config.onUploadComplete ? { receipt: await receipts().issue(key) } : {};
+      const answer: PresignedUploadResponse = { ...baseAnswer(resolved, key), url, headers, ...receipt };
+      return Response.json(answer);
+    }
+    return await tokenAnswer({ key, contentDisposition, metadata });
   };
   return { handle, admitLargeBody };
 }

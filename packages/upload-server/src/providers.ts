@@ -1,5 +1,6 @@
 import { UploadError } from './errors';
-import { present, SETTING_ENV, type Env, type StorageSettings } from './settings';
+import { present, SETTING_ENV, type Env } from './env';
+import type { StorageSettings } from './settings';
 
 /** A storage provider with a preset: its endpoint shape, region and addressing style. */
 export type StorageProvider = 'aws' | 'r2' | 'b2' | 'digitalocean' | 'minio' | 'ceph' | 'wasabi';

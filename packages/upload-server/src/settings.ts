@@ -1,5 +1,9 @@
 import { UploadError } from './errors';
+import { processEnv, present, SETTING_ENV, type Env } from './env';
 import { applyProviderPreset, type ProviderSettings } from './providers';
+
+// The environment's helpers live in env.ts, which providers.ts reads too: no import cycle between the two.
+export { processEnv, present, SETTING_ENV, type Env } from './env';
 
 /**
  * Storage settings of the handler. Each one left out is read from its environment variable
@@ -83,44 +87,10 @@ export interface ResolvedStorageSettings {
   checksum?: 'md5';
 }
 
-/**
- * Environment variable each setting falls back to: the one table of them (storage settings, the provider
- * preset's `provider` and `accountId`, and the temporary-token strategy's `roleArn` and `stsEndpoint`).
- */
-export const SETTING_ENV = {
-  accessKeyId: 'S3_UPLOAD_KEY',
-  secretAccessKey: 'S3_UPLOAD_SECRET',
-  bucket: 'S3_UPLOAD_BUCKET',
-  region: 'S3_UPLOAD_REGION',
-  endpoint: 'S3_UPLOAD_ENDPOINT',
-  forcePathStyle: 'S3_UPLOAD_FORCE_PATH_STYLE',
-  sseCustomerKey: 'S3_UPLOAD_SSE_CUSTOMER_KEY',
-  objectAcl: 'S3_UPLOAD_OBJECT_ACL',
-  checksum: 'S3_UPLOAD_CHECKSUM',
-  provider: 'S3_UPLOAD_PROVIDER',
-  accountId: 'S3_UPLOAD_ACCOUNT_ID',
-  roleArn: 'S3_UPLOAD_ROLE_ARN',
-  stsEndpoint: 'S3_UPLOAD_STS_ENDPOINT',
-} as const;
-
 /** Settings whose value is one string, given in code or read from their variable. */
 type TextSetting = 'accessKeyId' | 'secretAccessKey' | 'bucket' | 'region' | 'endpoint' | 'roleArn' | 'stsEndpoint';
 
 const REQUIRED = ['accessKeyId', 'secretAccessKey', 'bucket', 'region'] as const;
-
-/** Environment variables, as `process.env` holds them. */
-export type Env = Record<string, string | undefined>;
-
-/** `process.env`, or an empty object where there is none. */
-export function processEnv(): Env {
-  // `process` is absent in some Fetch runtimes (workers, Deno without compat): settings then come from config.
-  return (globalThis as { process?: { env?: Env } }).process?.env ?? {};
-}
-
-/** A value counts as set only if it is a non-blank string: an unset variable is never the string "undefined". */
-export function present(value: string | undefined): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
-}
 
 /**
  * Fills each missing setting from its environment variable.

@@ -8,6 +8,7 @@ import { getRequestListener } from '@hono/node-server';
 import { createUploadHandler } from '@upbeam/upload-server';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
 import { createApp } from './app';
+import { objectUrlSigner } from './object-url';
 import { portFromEnv, PortTakenError } from './ports';
 import { openStorage, type ExampleStorage } from './storage';
 
@@ -17,7 +18,7 @@ let vite: ViteDevServer | undefined;
 async function start(): Promise<string> {
   const port = portFromEnv('PORT', 5173);
   storage = await openStorage([`http://localhost:${port}`, `http://127.0.0.1:${port}`]);
-  const listener = getRequestListener(createApp({ upload: createUploadHandler(storage.config) }).fetch);
+  const listener = getRequestListener(createApp({ upload: createUploadHandler(storage.config), objectUrl: objectUrlSigner(storage.config) }).fetch);
   const api: Plugin = {
     name: 'upbeam-example-api',
     configureServer(server) {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { createUploadHandler } from '@upbeam/upload-server';
 import { createApp } from './app';
+import { objectUrlSigner } from './object-url';
 import { portFromEnv, PortTakenError } from './ports';
 import { openStorage, type ExampleStorage } from './storage';
 
@@ -16,7 +17,7 @@ async function start(): Promise<string> {
   const port = portFromEnv('PORT', 3000);
   storage = await openStorage([`http://localhost:${port}`, `http://127.0.0.1:${port}`]);
   const staticRoot = fileURLToPath(new URL('../dist', import.meta.url));
-  const app = createApp({ upload: createUploadHandler(storage.config), staticRoot });
+  const app = createApp({ upload: createUploadHandler(storage.config), staticRoot, objectUrl: objectUrlSigner(storage.config) });
   await new Promise<void>((resolve, reject) => {
     server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => resolve());
     server.once('error', (error) => reject(PortTakenError.from(error, 'PORT', port)));

@@ -5,6 +5,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from '@upbeam/upload-server';
 import { createApp } from '../server/app';
+import { objectUrlSigner } from '../server/object-url';
 
 /** The built example page and its server on 127.0.0.1, with the embedded storage on another port. */
 export interface RunningExample {
@@ -26,7 +27,8 @@ export interface RunningExample {
  */
 export async function startExample(staticRoot = fileURLToPath(new URL('../dist', import.meta.url))): Promise<RunningExample> {
   let upload: UploadHandler = async () => new Response(null, { status: 503 });
-  const app = createApp({ upload: (request) => upload(request), staticRoot });
+  let objectUrl: (key: string) => Promise<string | undefined> = async () => undefined;
+  const app = createApp({ upload: (request) => upload(request), staticRoot, objectUrl: (key) => objectUrl(key) });
   const server: ServerType = await new Promise((resolve) => {
     const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
   });
@@ -35,6 +37,7 @@ export async function startExample(staticRoot = fileURLToPath(new URL('../dist',
   const storage = await startLocalS3({ allowedOrigins: [origin] });
   const settings = storage.handlerSettings;
   const standard = createUploadHandler({ ...settings, stsClient: storage.stsClient });
+  objectUrl = objectUrlSigner(settings);
   upload = standard;
   const s3 = storage.createClient();
   return {

@@ -1,5 +1,6 @@
 import type { TrackedFile } from '@upbeam/upload-react';
 import { formatBytes, STATUS_TEXT } from './format';
+import { StoredImage } from './stored-image';
 import { Thumbnail } from './thumbnail';
 
 export interface UploadActions {
@@ -77,6 +78,7 @@ export function UploadRow({ tracked, onCancel, onPause, onResume, onRetry, onRem
             {tracked.url}
           </a>
         )}
+        {status === 'done' && tracked.result && tracked.file.type.startsWith('image/') && <StoredImage objectKey={tracked.result.key} />}
         {serverData !== undefined && (
           <pre className="server-data" data-testid="server-data">
             {JSON.stringify(serverData, null, 2)}

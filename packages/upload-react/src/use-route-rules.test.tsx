@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import type { RouteRulesResponse } from '@upbeam/upload-protocol';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -9,7 +10,7 @@ import { routeFileRules, useRouteRules } from './use-route-rules';
 // The endpoint's GET is a stand-in here (jsdom has no server; the browser suite `routes.e2e.test.ts` reads
 // the real handler's rules in chromium, Firefox and WebKit): it answers what `createUploadHandler({ routes })`
 // answers.
-const RULES = {
+const RULES: RouteRulesResponse = {
   routes: {
     avatar: { allowedContentTypes: ['image/*', 'image/heic'], maxFileSize: 4194304, maxFiles: 1, strategies: ['presigned'] },
     any: { strategies: ['presigned', 'temporary-token'] },
@@ -20,8 +21,8 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('routeFileRules', () => {
   it("maps a route's public rules to the drop zone's: types joined as accept, maxFileSize as maxSize, maxFiles", () => {
-    expect(routeFileRules(RULES.routes.avatar)).toEqual({ accept: 'image/*,image/heic', maxSize: 4194304, maxFiles: 1 });
-    expect(routeFileRules(RULES.routes.any)).toEqual({});
+    expect(routeFileRules(RULES.routes.avatar!)).toEqual({ accept: 'image/*,image/heic', maxSize: 4194304, maxFiles: 1 });
+    expect(routeFileRules(RULES.routes.any!)).toEqual({});
   });
 });
 

@@ -1,10 +1,11 @@
 'use client';
 import { fetchRouteRules } from '@upbeam/upload-client';
+import type { RouteRules } from '@upbeam/upload-protocol';
 import { useEffect, useState } from 'react';
 import type { FileRules } from './file-rules';
 
 /** A route's public rules as {@link FileRules}: its types as `accept`, its `maxFileSize` as `maxSize`, its `maxFiles`. */
-export function routeFileRules(rules: { allowedContentTypes?: string[]; maxFileSize?: number; maxFiles?: number }): FileRules {
+export function routeFileRules(rules: RouteRules): FileRules {
   return {
     ...(rules.allowedContentTypes === undefined ? {} : { accept: rules.allowedContentTypes.join(',') }),
     ...(rules.maxFileSize === undefined ? {} : { maxSize: rules.maxFileSize }),

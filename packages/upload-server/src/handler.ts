@@ -1,35 +1,13 @@
-import type {
-  MultipartRequest,
-  MultipartUploadResponse,
-  RenewRequest,
-  PresignedUploadResponse,
-  TemporaryTokenUploadResponse,
-  UploadCompleteResponse,
-  CompleteMultipartResponse,
-  UploadRequestBody,
-  RouteRulesResponse,
-  UploadStrategy,
-} from '@upbeam/upload-protocol';
-import { assertValidRoutes, pickRoute, publicRules, type UploadRoute, type UploadRoutes } from './routes';
-import { errorToResponse, UploadError } from './errors';
-import type { BeforeUploadHook, BeforeUploadResult } from './hooks';
-import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey } from './object-key';
-import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
-import { assertNextS3CanSend } from './next-s3-marker';
-import { presignedTagging } from './object-tags';
+import type { RouteRulesResponse, UploadRequestBody } from '@upbeam/upload-protocol';
+import { errorToResponse } from './errors';
+import type { BeforeUploadHook } from './hooks';
 import { readUploadRequest, type BodyAdmission } from './request-body';
-import { processEnv, resolveStorageSettings, resolveStsSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
-import { createStorageClient } from './storage-client';
-import { createRenewTickets, createTokenIssuer, type RenewTicketFields, type TokenIssuer, type TokenSettings } from './temporary-token';
-import type { Tickets } from './ticket';
-import { checkUploadPolicy, defaultContentDisposition, type UploadPolicySettings } from './upload-policy';
-import { createMultipartStorage } from './multipart-storage';
-import { createMultipartOperations, createMultipartTickets, type MultipartOperations } from './multipart-upload';
-import { createPartPresigner } from './part-presign';
-import { providerStsEndpoint, resolveProvider } from './providers';
-import { createReceipts, RECEIPT_TTL_SECONDS, UPLOAD_LIFETIME_SECONDS, type Receipts } from './upload-receipt';
-import { handlerScope } from './hmac';
-import { COMPLETION_MARKER_PREFIX, createCompletion, type Completion, type UploadCompleteHook } from './upload-completion';
+import { createRouteEndpoint } from './route-endpoint';
+import { assertValidRoutes, pickRoute, publicRules, type UploadRoutes } from './routes';
+import type { StorageSettings } from './settings';
+import type { TokenSettings } from './temporary-token';
+import type { UploadCompleteHook } from './upload-completion';
+import type { UploadPolicySettings } from './upload-policy';
 
 /**
  * Configuration of {@link createUploadHandler}. Storage settings, `roleArn` and `stsEndpoint` fall back to
@@ -90,35 +68,8 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
   onError?: (error: unknown) => void;
 }
 
-/** The object a new upload stores: its key, and the headers set with it. */
-interface DecidedObject {
-  key: string;
-  contentDisposition: string | undefined;
-  metadata: Record<string, string> | undefined;
-}
-
-/** A `"ticket": "..."` member in raw JSON text (a ticket is base64url with one dot, at most 4096 characters). */
-const TICKET_FIELD = /"ticket"\s*:\s*"([A-Za-z0-9_.-]{1,4096})"/;
-
 /** A Fetch API handler: works as-is in Next.js App Router, Hono, Bun, Deno and workers. */
 export type UploadHandler = (request: Request) => Promise<Response>;
-
-/** Builds `value` on first use and keeps it: settings are read on the first request, not at import. */
-function once<T>(build: () => T): () => T {
-  let built: { value: T } | undefined;
-  return () => (built ??= { value: build() }).value;
-}
-
-function baseAnswer(settings: ResolvedStorageSettings, key: string) {
-  return {
-    key,
-    bucket: settings.bucket,
-    region: settings.region,
-    ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
-    // The browser sends a Content-MD5 with each PUT when asked (storage verifies it: `checksum` setting).
-    ...(settings.checksum === undefined ? {} : { checksum: settings.checksum }),
-  };
-}
 
 /**
  * Creates the preparation endpoint (mounted by the app at `/api/s3-upload` by default). It answers a POST
@@ -221,187 +172,4 @@ export function createUploadHandler<const R extends UploadRoutes = UploadRoutes>
       return errorToResponse(error, log);
     }
   };
-}
-
-/** One route's operations: a handler without routes has one, with `route` undefined. */
-interface RouteEndpoint {
-  /** Answers a checked request body of this route. */
-  handle(body: UploadRequestBody, request: Request): Promise<Response>;
-  admitLargeBody: BodyAdmission;
-}
-
-function createRouteEndpoint(config: UploadHandlerConfig & Pick<UploadRoute, 'strategies'>, route: string | undefined): RouteEndpoint {
-  const expiresIn = config.expiresIn ?? PRESIGNED_URL_EXPIRES_IN;
-  const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
-  const settings = once(() => resolveStorageSettings(config));
-  const client = once(() => createStorageClient(settings()));
-  const presign = once((): Presigner => createPresigner(settings(), client()));
-  const issueToken = once((): TokenIssuer => {
-    const sts = resolveStsSettings(config);
-    // Provider preset (providers.ts): refuses providers without STS, fills in a known STS endpoint.
-    const stsEndpoint = providerStsEndpoint(resolveProvider(config, processEnv()), sts, settings().endpoint);
-    return createTokenIssuer(settings(), { ...config, roleArn: sts.roleArn, stsEndpoint });
-  });
-
-  // Receipts and tickets are signed within this handler's scope: another handler refuses them.
-  const scope = once(() => handlerScope(settings().bucket, keyPrefix, route));
-  const receipts = once((): Receipts => createReceipts(settings().secretAccessKey, { scope: scope() }));
-  const completion = once(
-    (): Completion =>
-      createCompletion({ settings: settings(), client: client(), policy: config, onUploadComplete: config.onUploadComplete }),
-  );
-
-  /**
-   * `_upload.complete`: the browser reports a stored object with the `receipt` of its preparation answer;
-   * the object is checked (HEAD; deleted when too large or of a type not allowed) and `onUploadComplete` runs.
-   */
-  const complete = async ({ key, receipt }: { key: string; receipt: string }, request: Request): Promise<Response> => {
-    await receipts().verify(key, receipt);
-    const answer: UploadCompleteResponse = await completion().complete(key, request);
-    return Response.json(answer);
-  };
-
-  const multipartTickets = once(() => createMultipartTickets(settings().secretAccessKey, { scope: scope() }));
-  const multipart = once(
-    (): MultipartOperations =>
-      createMultipartOperations({
-        bucket: settings().bucket,
-        storage: createMultipartStorage(settings(), client()),
-        presignPart: createPartPresigner(settings(), client()),
-        tickets: multipartTickets(),
-        expiresIn,
-      }),
-  );
-
-  /**
-   * A body longer than 16 KiB is read on (up to 1 MiB: a multipart `complete` of up to 10000 parts) only when
-   * its first 16 KiB name a multipart ticket this handler issued: Upbeam's client writes the ticket before
-   * the parts. Anyone else's large body is refused at 16 KiB, before it is parsed.
-   */
-  const admitLargeBody: BodyAdmission = async (head) => {
-    const ticket = TICKET_FIELD.exec(head)?.[1];
-    if (ticket === undefined) return false;
-    return multipartTickets().verify(ticket).then(
-      () => true,
-      () => false,
-    );
-  };
-
-  /** `onBeforeUpload` (authorization, and what it decides), then the declared type and size are checked. */
-  const authorize = async (body: UploadRequestBody, request: Request): Promise<BeforeUploadResult> => {
-    const decided: BeforeUploadResult = config.onBeforeUpload ? ((await config.onBeforeUpload({ body, request })) ?? {}) : {};
-    checkUploadPolicy(config, body);
-    return decided;
-  };
-
-  /** The object a new upload will store: authorized and checked ({@link authorize}), then its key chosen. */
-  const decideObject = async (body: UploadRequestBody, request: Request): Promise<DecidedObject> => {
-    const decided = await authorize(body, request);
-    const key = decided.key ?? (config.key ? await config.key(body, request) : defaultObjectKey(body.filename, keyPrefix));
-    assertValidObjectKey(key, keyPrefix);
-    if (key.startsWith(COMPLETION_MARKER_PREFIX)) {
-      throw new UploadError('INVALID_OBJECT_KEY', `Object keys under "${COMPLETION_MARKER_PREFIX}" hold completion markers.`);
-    }
-    const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
-    return { key, contentDisposition, metadata: decided.metadata };
-  };
-
-  /** Storage cannot bind a size or type to credentials: they are checked at completion, as the hook runs there. */
-  const tokenNeedsReceipt =
-    config.maxFileSize !== undefined || config.allowedContentTypes !== undefined || config.onUploadComplete !== undefined;
-
-  const renewTickets = once((): Tickets<RenewTicketFields> => createRenewTickets(settings().secretAccessKey, { scope: scope() }));
-
-  /**
-   * Temporary credentials for `object.key`, a renew `ticket` for the same key, the server's time (the
-   * browser corrects a skewed clock by it) and, with `maxFileSize`, a receipt. `firstIssuedAt` is when the
-   * upload was first prepared (seconds since the epoch; now for a new upload, the ticket's on a renewal):
-   * credentials, ticket and receipt all end by {@link UPLOAD_LIFETIME_SECONDS} after it.
-   */
-  const tokenAnswer = async (object: DecidedObject, firstIssuedAt = Math.floor(Date.now() / 1000)): Promise<Response> => {
-    const resolved = settings();
-    const writableUntil = firstIssuedAt + UPLOAD_LIFETIME_SECONDS;
-    const Credentials = await issueToken()(object.key, writableUntil);
-    const { ticket } = await renewTickets().issue({ bucket: resolved.bucket, key: object.key, firstIssuedAt }, writableUntil);
-    const answer: TemporaryTokenUploadResponse = {
-      token: { Credentials },
-      ...baseAnswer(resolved, object.key),
-      ...(resolved.forcePathStyle ? { forcePathStyle: true } : {}),
-      ...(object.contentDisposition === undefined ? {} : { contentDisposition: object.contentDisposition }),
-      ...(object.metadata === undefined ? {} : { metadata: object.metadata }),
-      ...(tokenNeedsReceipt ? { receipt: await receipts().issue(object.key, writableUntil + RECEIPT_TTL_SECONDS) } : {}),
-      ticket,
-      serverTime: new Date().toISOString(),
-    };
-    return Response.json(answer);
-  };
-
-  /**
-   * `_upload.renew`: fresh credentials for the key of the ticket. `onBeforeUpload` and the type and size
-   * checks run again (the user may have signed out); a key it returns is ignored: the ticket's key stays.
-   */
-  const renew = async ({ ticket }: RenewRequest, body: UploadRequestBody, request: Request): Promise<Response> => {
-    const { bucket, key, firstIssuedAt } = await renewTickets().verify(ticket);
-    if (bucket !== settings().bucket) throw new UploadError('INVALID_TICKET', 'The upload ticket is not valid: start the upload again.');
-    const decided = await authorize(body, request);
-    assertValidObjectKey(key, keyPrefix);
-    const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
-    return tokenAnswer({ key, contentDisposition, metadata: decided.metadata }, firstIssuedAt);
-  };
-
-  /** `_upload.multipart`: `create` is a new upload (decided like a single PUT); the rest act on its ticket. */
-  const runMultipart = async (operation: MultipartRequest, body: UploadRequestBody, request: Request): Promise<Response> => {
-    if (operation.action === 'complete' && config.onUploadComplete) {
-      const completed = (await multipart().continue(operation)) as CompleteMultipartResponse;
-      const { serverData } = await completion().complete(completed.key, request);
-      const answer: CompleteMultipartResponse = serverData === undefined ? completed : { ...completed, serverData };
-      return Response.json(answer);
-    }
-    if (operation.action !== 'create') return Response.json(await multipart().continue(operation));
-    const object = await decideObject(body, request);
-    const created = await multipart().create({
-      ...object,
-      contentType: body.filetype,
-      filesize: body.filesize,
-      partSize: operation.partSize,
-    });
-    const answer: MultipartUploadResponse = { ...baseAnswer(settings(), object.key), ...created };
-    return Response.json(answer);
-  };
-
-  const handle = async (body: UploadRequestBody, request: Request): Promise<Response> => {
-    assertStrategyAllowed(body._upload.strategy, config.strategies, route);
-    const resolved = settings();
-    if (body._upload.complete) return await complete(body._upload.complete, request);
-    if (body._upload.multipart) return await runMultipart(body._upload.multipart, body, request);
-    if (body._upload.renew) return await renew(body._upload.renew, body, request);
-    const { key, contentDisposition, metadata } = await decideObject(body, request);
-
-    if (body._upload.strategy === 'presigned') {
-      const nextS3 = Object.hasOwn(body, '_nextS3');
-      if (nextS3) assertNextS3CanSend(resolved);
-      const tagging = presignedTagging(config.tags, body, config.allowObjectTagging);
-      // next-s3-upload's client sends no header it is not told of: no tagging header for it, and no tags.
-      if (nextS3 && tagging !== '') throw new UploadError('INVALID_REQUEST', "next-s3-upload's client cannot send the signed tags: use Upbeam's client.");
-      const { url, headers } = await presign()({
-        key,
-        contentType: body.filetype,
-        expiresIn,
-        contentLength: config.maxFileSize === undefined ? undefined : body.filesize,
-        contentDisposition,
-        metadata,
-        tagging: nextS3 ? undefined : tagging,
-      });
-      const receipt = config.onUploadComplete ? { receipt: await receipts().issue(key) } : {};
-      const answer: PresignedUploadResponse = { ...baseAnswer(resolved, key), url, headers, ...receipt };
-      return Response.json(answer);
-    }
-    return await tokenAnswer({ key, contentDisposition, metadata });
-  };
-  return { handle, admitLargeBody };
-}
-
-function assertStrategyAllowed(strategy: UploadStrategy, allowed: readonly UploadStrategy[] | undefined, route: string | undefined): void {
-  if (allowed === undefined || allowed.includes(strategy)) return;
-  throw new UploadError('INVALID_REQUEST', `The upload route "${route}" does not allow the ${strategy} strategy.`);
 }

@@ -1,0 +1,75 @@
+import { handlerScope } from './hmac';
+import { createMultipartStorage } from './multipart-storage';
+import { createMultipartOperations, createMultipartTickets, type MultipartOperations, type MultipartTicketFields } from './multipart-upload';
+import { DEFAULT_KEY_PREFIX } from './object-key';
+import { createPartPresigner } from './part-presign';
+import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
+import { providerStsEndpoint, resolveProvider } from './providers';
+import { processEnv, resolveStorageSettings, resolveStsSettings, type ResolvedStorageSettings } from './settings';
+import { createStorageClient } from './storage-client';
+import { createRenewTickets, createTokenIssuer, type RenewTicketFields, type TokenIssuer } from './temporary-token';
+import type { Tickets } from './ticket';
+import { createCompletion, type Completion } from './upload-completion';
+import { createReceipts, type Receipts } from './upload-receipt';
+import type { UploadHandlerConfig } from './handler';
+
+/**
+ * What one route's operations use, each built on first use and kept (settings are read on the first
+ * request, not at import): storage settings and client, the presigner, the token issuer, the completion
+ * store, and the receipts and tickets signed within the route's scope (`handlerScope`).
+ */
+export interface RouteServices {
+  /** Lifetime of presigned URLs, in seconds. */
+  expiresIn: number;
+  keyPrefix: string;
+  settings(): ResolvedStorageSettings;
+  presign(): Presigner;
+  issueToken(): TokenIssuer;
+  receipts(): Receipts;
+  completion(): Completion;
+  multipartTickets(): Tickets<MultipartTicketFields>;
+  multipart(): MultipartOperations;
+  renewTickets(): Tickets<RenewTicketFields>;
+}
+
+/** Builds `value` on first use and keeps it: settings are read on the first request, not at import. */
+function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
+
+/** The services of the route `route` (undefined: a handler without routes) with these settings. */
+export function createRouteServices(config: UploadHandlerConfig, route: string | undefined): RouteServices {
+  const expiresIn = config.expiresIn ?? PRESIGNED_URL_EXPIRES_IN;
+  const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
+  const settings = once(() => resolveStorageSettings(config));
+  const client = once(() => createStorageClient(settings()));
+  // Receipts and tickets are signed within this route's scope: another handler or route refuses them.
+  const scope = once(() => handlerScope(settings().bucket, keyPrefix, route));
+  const multipartTickets = once(() => createMultipartTickets(settings().secretAccessKey, { scope: scope() }));
+  return {
+    expiresIn,
+    keyPrefix,
+    settings,
+    presign: once(() => createPresigner(settings(), client())),
+    issueToken: once(() => {
+      const sts = resolveStsSettings(config);
+      // Provider preset (providers.ts): refuses providers without STS, fills in a known STS endpoint.
+      const stsEndpoint = providerStsEndpoint(resolveProvider(config, processEnv()), sts, settings().endpoint);
+      return createTokenIssuer(settings(), { ...config, roleArn: sts.roleArn, stsEndpoint });
+    }),
+    receipts: once(() => createReceipts(settings().secretAccessKey, { scope: scope() })),
+    completion: once(() => createCompletion({ settings: settings(), client: client(), policy: config, onUploadComplete: config.onUploadComplete })),
+    multipartTickets,
+    multipart: once(() =>
+      createMultipartOperations({
+        bucket: settings().bucket,
+        storage: createMultipartStorage(settings(), client()),
+        presignPart: createPartPresigner(settings(), client()),
+        tickets: multipartTickets(),
+        expiresIn,
+      }),
+    ),
+    renewTickets: once(() => createRenewTickets(settings().secretAccessKey, { scope: scope() })),
+  };
+}

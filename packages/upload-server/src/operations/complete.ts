@@ -1,0 +1,11 @@
+import type { UploadCompleteResponse } from '@upbeam/upload-protocol';
+import type { RouteContext } from './route-context';
+
+/**
+ * `_upload.complete`: the browser reports a stored object with the `receipt` of its preparation answer;
+ * the object is checked (HEAD; deleted when too large or of a type not allowed) and `onUploadComplete` runs.
+ */
+export async function complete({ services }: RouteContext, { key, receipt }: { key: string; receipt: string }, request: Request): Promise<UploadCompleteResponse> {
+  await services.receipts().verify(key, receipt);
+  return services.completion().complete(key, request);
+}

@@ -1,0 +1,24 @@
+import type { CompleteMultipartResponse, MultipartRequest, MultipartUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
+import { baseAnswer, decideObject, type RouteContext } from './route-context';
+
+/**
+ * `_upload.multipart`: `create` is a new upload (decided like a single PUT); the rest act on its ticket; a
+ * `complete` runs `onUploadComplete` in the same request.
+ */
+export async function runMultipart(route: RouteContext, operation: MultipartRequest, body: UploadRequestBody, request: Request): Promise<object> {
+  const { config, services } = route;
+  if (operation.action === 'complete' && config.onUploadComplete) {
+    const completed = (await services.multipart().continue(operation)) as CompleteMultipartResponse;
+    const { serverData } = await services.completion().complete(completed.key, request);
+    return serverData === undefined ? completed : ({ ...completed, serverData } satisfies CompleteMultipartResponse);
+  }
+  if (operation.action !== 'create') return services.multipart().continue(operation);
+  const object = await decideObject(route, body, request);
+  const created = await services.multipart().create({
+    ...object,
+    contentType: body.filetype,
+    filesize: body.filesize,
+    partSize: operation.partSize,
+  });
+  return { ...baseAnswer(services.settings(), object.key), ...created } satisfies MultipartUploadResponse;
+}

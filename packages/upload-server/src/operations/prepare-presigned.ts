@@ -1,0 +1,29 @@
+import type { PresignedUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
+import { UploadError } from '../errors';
+import { assertNextS3CanSend } from '../next-s3-marker';
+import { presignedTagging } from '../object-tags';
+import { baseAnswer, type DecidedObject, type RouteContext } from './route-context';
+
+/**
+ * A presigned PUT of `object`: the URL binds the type, the declared size (with `maxFileSize`), the ACL,
+ * the disposition and the tags (`x-amz-tagging`, empty without); with `onUploadComplete`, a receipt.
+ */
+export async function preparePresigned({ config, services }: RouteContext, object: DecidedObject, body: UploadRequestBody): Promise<PresignedUploadResponse> {
+  const resolved = services.settings();
+  const nextS3 = Object.hasOwn(body, '_nextS3');
+  if (nextS3) assertNextS3CanSend(resolved);
+  const tagging = presignedTagging(config.tags, body, config.allowObjectTagging);
+  // next-s3-upload's client sends no header it is not told of: no tagging header for it, and no tags.
+  if (nextS3 && tagging !== '') throw new UploadError('INVALID_REQUEST', "next-s3-upload's client cannot send the signed tags: use Upbeam's client.");
+  const { url, headers } = await services.presign()({
+    key: object.key,
+    contentType: body.filetype,
+    expiresIn: services.expiresIn,
+    contentLength: config.maxFileSize === undefined ? undefined : body.filesize,
+    contentDisposition: object.contentDisposition,
+    metadata: object.metadata,
+    tagging: nextS3 ? undefined : tagging,
+  });
+  const receipt = config.onUploadComplete ? { receipt: await services.receipts().issue(object.key) } : {};
+  return { ...baseAnswer(resolved, object.key), url, headers, ...receipt };
+}

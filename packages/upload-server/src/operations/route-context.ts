@@ -1,0 +1,55 @@
+import type { UploadRequestBody } from '@upbeam/upload-protocol';
+import { UploadError } from '../errors';
+import type { UploadHandlerConfig } from '../handler';
+import type { BeforeUploadResult } from '../hooks';
+import { assertValidObjectKey, defaultObjectKey } from '../object-key';
+import type { RouteServices } from '../route-services';
+import type { UploadRoute } from '../routes';
+import type { ResolvedStorageSettings } from '../settings';
+import { COMPLETION_MARKER_PREFIX } from '../upload-completion';
+import { checkUploadPolicy, defaultContentDisposition } from '../upload-policy';
+
+/** What every operation of a route reads: the route's settings (over the shared ones) and its services. */
+export interface RouteContext {
+  config: UploadHandlerConfig & Pick<UploadRoute, 'strategies'>;
+  services: RouteServices;
+}
+
+/** The object a new upload stores: its key, and the headers set with it. */
+export interface DecidedObject {
+  key: string;
+  contentDisposition: string | undefined;
+  metadata: Record<string, string> | undefined;
+}
+
+/** The fields every preparation answer starts with. */
+export function baseAnswer(settings: ResolvedStorageSettings, key: string) {
+  return {
+    key,
+    bucket: settings.bucket,
+    region: settings.region,
+    ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
+    // The browser sends a Content-MD5 with each PUT when asked (storage verifies it: `checksum` setting).
+    ...(settings.checksum === undefined ? {} : { checksum: settings.checksum }),
+  };
+}
+
+/** `onBeforeUpload` (authorization, and what it decides), then the declared type and size are checked. */
+export async function authorize({ config }: RouteContext, body: UploadRequestBody, request: Request): Promise<BeforeUploadResult> {
+  const decided: BeforeUploadResult = config.onBeforeUpload ? ((await config.onBeforeUpload({ body, request })) ?? {}) : {};
+  checkUploadPolicy(config, body);
+  return decided;
+}
+
+/** The object a new upload will store: authorized and checked ({@link authorize}), then its key chosen. */
+export async function decideObject(route: RouteContext, body: UploadRequestBody, request: Request): Promise<DecidedObject> {
+  const { config, services } = route;
+  const decided = await authorize(route, body, request);
+  const key = decided.key ?? (config.key ? await config.key(body, request) : defaultObjectKey(body.filename, services.keyPrefix));
+  assertValidObjectKey(key, services.keyPrefix);
+  if (key.startsWith(COMPLETION_MARKER_PREFIX)) {
+    throw new UploadError('INVALID_OBJECT_KEY', `Object keys under "${COMPLETION_MARKER_PREFIX}" hold completion markers.`);
+  }
+  const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
+  return { key, contentDisposition, metadata: decided.metadata };
+}

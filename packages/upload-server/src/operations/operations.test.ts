@@ -1,0 +1,64 @@
+import type { UploadRequestBody } from '@upbeam/upload-protocol';
+import { describe, expect, it } from 'vitest';
+import { createRouteServices } from '../route-services';
+import { complete } from './complete';
+import { runMultipart } from './multipart';
+import { preparePresigned } from './prepare-presigned';
+import { renew } from './renew';
+import { decideObject, type RouteContext } from './route-context';
+
+// Each operation called as a function, without HTTP. Storage sits at a closed port of 127.0.0.1: what is
+// tested here is decided before any storage request (presigning is local; forged receipts and tickets are
+// refused first). The storage side runs in the integration suites (s3rver, radosgw).
+
+const settings = {
+  accessKeyId: 'AKID',
+  secretAccessKey: 'SECRET',
+  bucket: 'my-bucket',
+  region: 'eu-west-1',
+  endpoint: 'http://127.0.0.1:9',
+  forcePathStyle: true,
+};
+const request = new Request('http://127.0.0.1/api/s3-upload', { method: 'POST' });
+const body = (extra: Partial<UploadRequestBody> = {}): UploadRequestBody => ({
+  filename: 'cat.png',
+  filetype: 'image/png',
+  filesize: 100,
+  _upload: { strategy: 'presigned' },
+  ...extra,
+});
+
+function route(config: RouteContext['config'] = {}, name?: string): RouteContext {
+  const merged = { ...settings, ...config };
+  return { config: merged, services: createRouteServices(merged, name) };
+}
+
+describe('operations without HTTP', () => {
+  it('decideObject: the hook decides the key and metadata; the policy refuses what breaks it', async () => {
+    const context = route({ keyPrefix: 'u/', allowedContentTypes: ['image/*'], onBeforeUpload: () => ({ key: 'u/1.png', metadata: { a: 'b' } }) });
+    expect(await decideObject(context, body(), request)).toEqual({ key: 'u/1.png', contentDisposition: undefined, metadata: { a: 'b' } });
+    await expect(decideObject(context, body({ filetype: 'text/plain' }), request)).rejects.toMatchObject({ code: 'FILE_TYPE_NOT_ALLOWED' });
+  });
+
+  it('preparePresigned: a URL that signs the type, size, ACL and an empty tagging header, and a receipt with a hook', async () => {
+    const context = route({ maxFileSize: 1000, onUploadComplete: () => ({ ok: true }) });
+    const object = await decideObject(context, body(), request);
+    const answer = await preparePresigned(context, object, body());
+    expect(answer).toMatchObject({ key: object.key, bucket: 'my-bucket', region: 'eu-west-1', endpoint: 'http://127.0.0.1:9', receipt: expect.any(String) });
+    expect(new URL(answer.url).searchParams.get('X-Amz-SignedHeaders')).toBe('cache-control;content-length;content-type;host;x-amz-acl;x-amz-tagging');
+    expect(answer.headers).toEqual({ 'Content-Type': 'image/png', 'Cache-Control': 'max-age=630720000', 'x-amz-acl': 'private', 'x-amz-tagging': '' });
+  });
+
+  it("complete: refuses another route's receipt before any storage request", async () => {
+    const avatar = route({ onUploadComplete: () => ({}) }, 'avatar');
+    const documents = route({ onUploadComplete: () => ({}) }, 'documents');
+    const { key, receipt } = await preparePresigned(avatar, await decideObject(avatar, body(), request), body());
+    await expect(complete(documents, { key, receipt: receipt! }, request)).rejects.toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
+  });
+
+  it('renew and the multipart operations refuse a forged ticket (403) before any storage request', async () => {
+    const context = route();
+    await expect(renew(context, { ticket: 'e30.forged' }, body({ _upload: { strategy: 'temporary-token' } }), request)).rejects.toMatchObject({ code: 'INVALID_TICKET' });
+    await expect(runMultipart(context, { action: 'abort', ticket: 'e30.forged' }, body(), request)).rejects.toMatchObject({ code: 'INVALID_TICKET' });
+  });
+});

@@ -29,7 +29,7 @@ const storages: { name: string; start(): Promise<Storage> }[] = [
 ];
 
 /** A realistic app: images up to 10 MiB, an authorizing hook, a completion hook. */
-function appConfig(storage: Storage, hook = vi.fn(() => ({ ok: true }))): UploadHandlerConfig {
+function appConfig(storage: Storage, hook: () => unknown = vi.fn(() => ({ ok: true }))): UploadHandlerConfig {
   return {
     ...storage.handlerSettings,
     maxFileSize: 10 * MiB,

@@ -17,20 +17,29 @@ const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types 
  * // ...dragover, dragleave, drop, paste, click, keydown likewise; zone.setInput(input) and its change, click.
  */
 export class DropZoneController {
-  #options: DropZoneOptions;
+  #options: DropZoneOptions | (() => DropZoneOptions);
   #input: HTMLInputElement | null = null;
   /** dragenter and dragleave fire for every child crossed: the drag is over the root while this is above 0. */
   #depth = 0;
   #active = false;
   readonly #listeners = new Set<() => void>();
 
-  constructor(options: DropZoneOptions) {
+  /**
+   * @param options - The options, or a function that returns them, called at each event (a binding's
+   *   reactive options: a Vue getter, a Svelte `$state`).
+   */
+  constructor(options: DropZoneOptions | (() => DropZoneOptions)) {
     this.#options = options;
   }
 
-  /** Replaces the options; handlers read them when an event comes. */
-  setOptions(options: DropZoneOptions): void {
+  /** Replaces the options (or the function that returns them); handlers read them when an event comes. */
+  setOptions(options: DropZoneOptions | (() => DropZoneOptions)): void {
     this.#options = options;
+  }
+
+  /** The options now. */
+  get options(): DropZoneOptions {
+    return typeof this.#options === 'function' ? this.#options() : this.#options;
   }
 
   /** Calls `listener` after each change of {@link isDragActive}; returns the function that stops it. */
@@ -49,13 +58,13 @@ export class DropZoneController {
 
   /** Opens the file dialog, unless `disabled`. */
   open = (): void => {
-    if (!this.#options.disabled) this.#input?.click();
+    if (!this.options.disabled) this.#input?.click();
   };
 
   /** Sorts the files by the rules and gives them to `onDrop` (when there is any). */
   take = (files: readonly DroppedFile[]): void => {
-    const { accepted, rejected } = sortFiles(files, this.#options);
-    if (accepted.length > 0 || rejected.length > 0) this.#options.onDrop(accepted, rejected);
+    const { accepted, rejected } = sortFiles(files, this.options);
+    if (accepted.length > 0 || rejected.length > 0) this.options.onDrop(accepted, rejected);
   };
 
   /** The root's `click`: opens the dialog unless a handler before prevented it. */
@@ -73,14 +82,14 @@ export class DropZoneController {
   };
 
   dragEnter = (event: DragEvent): void => {
-    if (this.#options.disabled || !carriesFiles(event)) return;
+    if (this.options.disabled || !carriesFiles(event)) return;
     event.preventDefault();
     this.#depth += 1;
     this.#setActive(true);
   };
 
   dragOver = (event: DragEvent): void => {
-    if (this.#options.disabled || !carriesFiles(event)) return;
+    if (this.options.disabled || !carriesFiles(event)) return;
     // Without preventDefault the browser refuses the drop (and opens the file in the tab instead).
     event.preventDefault();
     if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
@@ -95,12 +104,12 @@ export class DropZoneController {
     event.preventDefault();
     this.#depth = 0;
     this.#setActive(false);
-    if (!this.#options.disabled) this.#fromTransfer(event.dataTransfer);
+    if (!this.options.disabled) this.#fromTransfer(event.dataTransfer);
   };
 
   /** The root's `paste`, taken when `paste` is `'root'` (the default) and it carries files. */
   paste = (event: ClipboardEvent): void => {
-    const { paste = 'root', disabled } = this.#options;
+    const { paste = 'root', disabled } = this.options;
     if (paste !== 'root' || disabled || (event.clipboardData?.files.length ?? 0) === 0) return;
     event.preventDefault();
     this.#fromTransfer(event.clipboardData);
@@ -112,7 +121,8 @@ export class DropZoneController {
    */
   listenForDocumentPaste = (document: Document): (() => void) => {
     const onPaste = (event: ClipboardEvent) => {
-      if (this.#options.paste === 'document' && !this.#options.disabled) this.#fromTransfer(event.clipboardData);
+      const { paste, disabled } = this.options;
+      if (paste === 'document' && !disabled) this.#fromTransfer(event.clipboardData);
     };
     document.addEventListener('paste', onPaste);
     return () => document.removeEventListener('paste', onPaste);

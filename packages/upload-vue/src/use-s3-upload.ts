@@ -62,7 +62,8 @@ export interface UseS3Upload {
  * their progress and the totals. A thin Vue layer over `UploadTracker` of `@upbeam/upload-client`: call it
  * in `setup` (or an effect scope); it stops listening when the scope ends (uploads in flight go on).
  *
- * @param options - Plain options, or a ref or getter of them: a change applies to the uploads added after it.
+ * @param options - Plain options, or a getter or `shallowRef` of them (`ref` would unwrap the class instances
+ *   they may hold, `signal`, `pauseController`): a change applies to the uploads added after it.
  *
  * @example
  * <script setup lang="ts">

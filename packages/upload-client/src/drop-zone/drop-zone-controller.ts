@@ -81,6 +81,7 @@ export class DropZoneController {
     }
   };
 
+  /** The root's `dragenter`: a drag of files makes it drag-active (children crossed counted). */
   dragEnter = (event: DragEvent): void => {
     if (this.options.disabled || !carriesFiles(event)) return;
     event.preventDefault();
@@ -88,6 +89,7 @@ export class DropZoneController {
     this.#setActive(true);
   };
 
+  /** The root's `dragover`: lets the browser drop files here (a copy). */
   dragOver = (event: DragEvent): void => {
     if (this.options.disabled || !carriesFiles(event)) return;
     // Without preventDefault the browser refuses the drop (and opens the file in the tab instead).
@@ -95,11 +97,13 @@ export class DropZoneController {
     if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
   };
 
+  /** The root's `dragleave`: no longer drag-active once the drag has left the root and all its children. */
   dragLeave = (): void => {
     this.#depth = Math.max(0, this.#depth - 1);
     if (this.#depth === 0) this.#setActive(false);
   };
 
+  /** The root's `drop`: takes the dropped files (a folder's with their `path`), unless `disabled`. */
   drop = (event: DragEvent): void => {
     event.preventDefault();
     this.#depth = 0;

@@ -27,7 +27,8 @@ export interface DropZoneInputProps {
   multiple: boolean;
   accept: string | undefined;
   disabled: boolean;
-  webkitdirectory: '' | undefined;
+  /** Picks a folder (`directory`); set as the input's property. */
+  webkitdirectory: boolean;
   tabindex: -1;
   style: 'display: none';
   onclick: (event: MouseEvent) => void;
@@ -102,7 +103,7 @@ export function createDropZone(options: DropZoneOptions | (() => DropZoneOptions
         multiple,
         accept,
         disabled,
-        webkitdirectory: directory ? '' : undefined,
+        webkitdirectory: directory,
         tabindex: -1,
         style: 'display: none',
         onclick: zone.inputClick,

@@ -16,6 +16,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from '@20minutes/s3rver';
 import { bucketSlashSignature } from './bucket-slash';
 import { issueLocalCredentials, LOCAL_S3_CREDENTIALS, type LocalCredentials } from './credentials';
+import { incompleteBodies } from './incomplete-body';
 import { abortIncompleteUploads } from './lifecycle';
 import { multipartCalls } from './multipart';
 import { stsStandIn } from './sts';
@@ -121,7 +122,14 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
     configureBuckets: [{ name: bucket, configs: [corsXml(options.allowedOrigins ?? ['*'])] }],
   });
   // Before s3rver's router, which is its last middleware: answered here, or handed on to it.
-  server.middleware.splice(server.middleware.length - 1, 0, stsStandIn(), bucketSlashSignature(), multipartCalls(directory));
+  server.middleware.splice(
+    server.middleware.length - 1,
+    0,
+    stsStandIn(),
+    bucketSlashSignature(),
+    incompleteBodies(directory),
+    multipartCalls(directory),
+  );
   await server.configureBuckets();
   await abortIncompleteUploads(directory, bucket, options.abortIncompleteUploadsAfter ?? ONE_DAY_SECONDS);
   // Our own HTTP server rather than s3rver's run(), whose server crashes the process on a taken port.

@@ -99,7 +99,8 @@ export class UploadTracker {
 
   /**
    * @param options - Defaults for every upload (`add(files, options)` overrides them per call), `concurrency`.
-   * @throws RangeError when `concurrency` is not an integer of at least 1.
+   * @throws {@link UploadClientError} `INVALID_OPTIONS` (`concurrency must be an integer of at least 1. Got 0.`)
+   *   when `concurrency` is not an integer of at least 1.
    */
   constructor(options: UploadTrackerOptions = {}) {
     this.#options = options;

@@ -12,6 +12,7 @@ import {
   type MultipartUploadResponse,
   type SignPartsResponse,
 } from '@upbeam/upload-protocol';
+import { isUploadClientError } from './errors';
 import { completionWatch, type MultipartBackend } from './multipart-backend';
 import type { MultipartStarter, OpenedUpload } from './multipart-run';
 import { postToEndpoint, type EndpointCall } from './prepare';
@@ -92,7 +93,7 @@ export function presignedStarter(upload: UploadContext, completed: CompletionAns
       try {
         ({ parts: stored } = await operate<ListPartsResponse>(upload, { action: 'list-parts', ticket: record.ticket }));
       } catch (error) {
-        const { answerCode } = error as { answerCode?: string };
+        const answerCode = isUploadClientError(error) ? error.answerCode : undefined;
         if (GONE_CODES.includes(answerCode ?? '')) return undefined;
         // 501 NOT_SUPPORTED: storage has no ListParts (s3rver); the journal is the record.
         if (answerCode !== 'NOT_SUPPORTED') throw error;

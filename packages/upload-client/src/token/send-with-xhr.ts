@@ -1,11 +1,7 @@
 import { NO_ANSWER_MESSAGE } from '../errors';
 import { sendRequest } from '../http-request';
-import type { SendStorageRequest, StorageAnswer, TokenSession } from './token-session';
-
-/** What the page may read of a finished `XMLHttpRequest`: for {@link TokenSession.recoverFrom} too. */
-export function storageAnswerOf(xhr: XMLHttpRequest): StorageAnswer {
-  return { status: xhr.status, body: xhr.responseText, headers: xhr.getAllResponseHeaders() };
-}
+import { storageAnswerOf } from '../s3-answer';
+import type { SendStorageRequest } from './token-session';
 
 /** The session's default transport: `XMLHttpRequest`, as every request of the browser engine. */
 export const sendWithXhr: SendStorageRequest = async (request) => {

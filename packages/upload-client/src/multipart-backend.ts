@@ -6,6 +6,7 @@
 import type { CompletedPart } from '@upbeam/upload-protocol';
 import { isUploadClientError } from './errors';
 import type { AnswerRecovery, SignedPut } from './put-object';
+import { withRecovery } from './recovery';
 import type { RetryListener } from './retry';
 
 /** A signed UploadPart: PUT the part's bytes to `url` with exactly `headers`. */
@@ -56,6 +57,10 @@ export function completionWatch(): { onRetry: RetryListener; completedBefore(err
     onRetry: ({ error }) => {
       unanswered ||= isUploadClientError(error) && error.code === 'NETWORK_ERROR';
     },
-    completedBefore: (error) => unanswered && isNoSuchUpload(error),
+    completedBefore(error) {
+      const done = unanswered && isNoSuchUpload(error);
+      if (done) withRecovery(error as Error, 'already-done');
+      return done;
+    },
   };
 }

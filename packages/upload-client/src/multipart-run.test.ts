@@ -6,7 +6,7 @@ import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
 import { runMultipart, type MultipartStarter } from './multipart-run';
 import { PauseController } from './pause';
 import { resolveMultipartSettings } from './part-math';
-import { monotonicProgress } from './progress';
+import { throttledProgress } from './progress';
 import type { UploadContext, UploadOptions } from './types';
 
 // The part engine and the run around it without a network: `XMLHttpRequest` is scripted per part, the
@@ -116,7 +116,7 @@ function context(options: UploadOptions, seen: number[] = []): UploadContext {
     file,
     filetype: 'application/octet-stream',
     options: { maxAttempts: 3, ...options },
-    report: monotonicProgress(file.size, (p) => seen.push(p.uploaded)),
+    report: throttledProgress(file.size, (p) => seen.push(p.uploaded)),
   };
 }
 

@@ -153,30 +153,3 @@ export function waitForRetry(ms: number, signal?: AbortSignal): Promise<void> {
     });
   });
 }
-
-/**
- * Runs `attempt` up to `settings.maxAttempts` times. After a failure, `delayFor(error, retry)` says how long
- * to wait (milliseconds) before retry number `retry` (1 for the first), or `undefined` to give up; the
- * listener (`settings.onRetry`) hears of each retry before the wait, which `settings.signal` ends at once.
- *
- * @returns what the first successful attempt returns.
- * @throws the last attempt's error; the `AbortError` `Upload aborted.` when the signal aborts.
- */
-export async function withRetries<T>(
-  attempt: () => Promise<T>,
-  settings: RetrySettings,
-  delayFor: (error: unknown, retry: number) => number | undefined = retryDelay,
-): Promise<T> {
-  const { signal } = settings;
-  for (let number = 1; ; number++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (signal?.aborted) throw createAbortError();
-      const delayMs = number < settings.maxAttempts ? delayFor(error, number) : undefined;
-      if (delayMs === undefined) throw error;
-      settings.onRetry?.({ attempt: number + 1, delayMs, error });
-      await waitForRetry(delayMs, signal);
-    }
-  }
-}

@@ -49,3 +49,13 @@ export async function sendLoop<Signed, Result>(request: LoopRequest<Signed, Resu
     }
   }
 }
+
+/**
+ * Runs `attempt` (a request with nothing to sign: an endpoint call, a request the token session signs
+ * itself) through {@link sendLoop}: up to `settings.maxAttempts` times, waiting as {@link nextStep} says.
+ * @returns what the first successful attempt returns.
+ * @throws the last attempt's error; the `AbortError` `Upload aborted.` when the signal aborts.
+ */
+export function withRetries<T>(attempt: () => Promise<T>, settings: RetrySettings): Promise<T> {
+  return sendLoop({ sign: async () => undefined, send: attempt }, settings);
+}

@@ -3,7 +3,7 @@ import { createAbortError } from './abort';
 import { reportCompletion } from './complete-upload';
 import { usesMultipart } from './multipart-threshold';
 import { postToEndpoint } from './prepare';
-import { monotonicProgress } from './progress';
+import { throttledProgress } from './progress';
 import { presignedUrlExpiry } from './put-object';
 import { resolveRetrySettings } from './retry';
 import { putWholeFile } from './single-put';
@@ -83,7 +83,7 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
     file,
     filetype: file.type || FALLBACK_CONTENT_TYPE,
     options: resolveRetrySettings(options),
-    report: monotonicProgress(file.size, options.onProgress),
+    report: throttledProgress(file.size, options.onProgress),
   };
   if (signal?.aborted) throw createAbortError();
   // Any other strategy goes to the temporary-token module, which refuses what is not `temporary-token`.

@@ -1,5 +1,5 @@
-import type { TrackedFile } from '@upbeam/upload-react';
-import { formatBytes, STATUS_TEXT } from './format';
+import { formatBytes, type TrackedFile } from '@upbeam/upload-react';
+import { STATUS_TEXT } from './format';
 import { Thumbnail } from './thumbnail';
 
 export interface UploadActions {

@@ -69,5 +69,11 @@ export async function waitForUpload(page: Page, name: string, timeoutMs: number)
   }
 }
 
-/** True when the values never decrease. */
-export const nonDecreasing = (values: number[]): boolean => values.every((value, i) => i === 0 || value >= values[i - 1]!);
+/**
+ * How many times the values fall. Progress counts only bytes storage acknowledged or in flight, so it falls
+ * once per storage request that failed or was cancelled with bytes in flight, and never otherwise.
+ */
+export const falls = (values: number[]): number => values.filter((value, i) => i > 0 && value < values[i - 1]!).length;
+
+/** Whether a logged request failed on the page's side: a fault other than `delay` (which only holds it). */
+export const failedByFault = (request: { fault: string | undefined }): boolean => request.fault !== undefined && request.fault !== 'delay';

@@ -56,7 +56,7 @@ export function UploadRow({ tracked, onCancel, onPause, onResume, onRetry, onRem
               </button>
             )}
             {(status === 'error' || status === 'aborted') && (
-              <button type="button" onClick={onRetry}>
+              <button type="button" onClick={onRetry} data-testid="retry">
                 Retry
               </button>
             )}

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FaultKind, FaultProxy } from '@upbeam/fault-proxy';
 import type { BrowserContext, Page } from 'playwright-core';
-import { chooseStrategy, failedByFault, falls, progressByFile, recordProgressPerFile, sha256, waitForUpload } from './fault-upload';
+import { chooseStrategy, failedForPage, falls, progressByFile, recordProgressPerFile, sha256, waitForUpload } from './fault-upload';
 import { openChromiumPage } from '@upbeam/test-browser';
 
 /**
@@ -124,10 +124,10 @@ export async function runFaultRun(target: FaultRunTarget, options: FaultRunOptio
     );
 
     // Progress falls back only when a request with bytes in flight fails: never more often than the upload's
-    // storage requests got a fault.
+    // storage requests failed (a fault, or a refusal).
     const bucketPath = `/${new URL(target.urlPrefix).pathname.split('/')[1]}/`;
     const faultedRequests = (key: string) =>
-      target.proxy.requests().filter((r) => failedByFault(r) && decodeURIComponent(r.path) === `${bucketPath}${key}`).length;
+      target.proxy.requests().filter((r) => failedForPage(r) && decodeURIComponent(r.path) === `${bucketPath}${key}`).length;
     const failures: string[] = [];
     for (const upload of planned) {
       const outcome = outcomes.get(upload.name);

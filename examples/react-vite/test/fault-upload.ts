@@ -75,5 +75,9 @@ export async function waitForUpload(page: Page, name: string, timeoutMs: number)
  */
 export const falls = (values: number[]): number => values.filter((value, i) => i > 0 && value < values[i - 1]!).length;
 
-/** Whether a logged request failed on the page's side: a fault other than `delay` (which only holds it). */
-export const failedByFault = (request: { fault: string | undefined }): boolean => request.fault !== undefined && request.fault !== 'delay';
+/**
+ * Whether a logged storage request failed for the page: a fault other than `delay` (which only holds it), or
+ * a refusal from storage itself (e.g. 403 for a URL that expired while held).
+ */
+export const failedForPage = (request: { fault: string | undefined; storageStatus: number | undefined }): boolean =>
+  (request.fault !== undefined && request.fault !== 'delay') || (request.storageStatus ?? 0) >= 300;

@@ -57,16 +57,8 @@ export interface NextStep {
  */
 export function nextStep(error: unknown, retry: number): NextStep | undefined {
   const recovery = recoveryOf(error);
-  switch (recovery) {
-    case 'give-up':
-      return undefined;
-    case 'already-done':
-      return { recovery, delayMs: 0, signAgain: false };
-    case 'sign-again':
-    case 'renew-credentials':
-    case 'correct-clock':
-      return { recovery, delayMs: 0, signAgain: true };
-    case 'retry':
-      return { recovery, delayMs: retryDelay(error, retry) ?? backoffDelay(retry), signAgain: false };
-  }
+  if (recovery === 'give-up') return undefined;
+  // A backoff for what may pass; none for a fresh signature (its cause is repaired) or work already done.
+  const delayMs = recovery === 'retry' ? (retryDelay(error, retry) ?? backoffDelay(retry)) : 0;
+  return { recovery, delayMs, signAgain: recovery !== 'retry' && recovery !== 'already-done' };
 }

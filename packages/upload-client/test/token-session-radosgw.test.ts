@@ -10,8 +10,8 @@ import type { TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
 import { createUploadHandler, type UploadHandlerConfig } from '@upbeam/upload-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { UploadClientError } from '../src/errors';
-import { createTokenSession } from '../src/token/index';
-import type { SendStorageRequest, SignedRequest, StorageAnswer, TokenSessionOptions } from '../src/token/index';
+import { createTokenSession } from '../src/temporary-token/token/index';
+import type { SendStorageRequest, SignedRequest, StorageAnswer, TokenSessionOptions } from '../src/temporary-token/token/index';
 
 // The temporary-token session against Ceph radosgw with STS AssumeRole credentials scoped to one key (the
 // upload handler's own policy): every request signed by the session, sent from Node with `fetch` (Node

@@ -3,10 +3,10 @@
  * temporary credentials, through the {@link TokenSession} (which retries its own requests, renews the
  * credentials and corrects a skewed clock).
  */
-import { isUploadClientError } from './errors';
-import type { MultipartBackend } from './multipart-backend';
-import type { MultipartStarter, OpenedUpload } from './multipart-run';
-import type { ResumeRecord } from './resume-journal';
+import { isUploadClientError } from '../errors';
+import type { MultipartBackend } from '../multipart-backend';
+import type { MultipartStarter, OpenedUpload } from '../multipart-run';
+import type { ResumeRecord } from '../resume-journal';
 import type { TokenSession } from './token/token-session';
 
 /**

@@ -6,9 +6,9 @@
  * clock is corrected stay inside the session. `createTokenSession` (./create-token-session.ts) makes one.
  */
 import type { CompletedPart, StoredPart, TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
-import type { Recovery } from '../recovery';
-import type { RetryOptions } from '../retry';
-import type { StorageAnswer } from '../s3-answer';
+import type { Recovery } from '../../recovery';
+import type { RetryOptions } from '../../retry';
+import type { StorageAnswer } from '../../s3-answer';
 
 /** A signed request to send with XHR: `method` to `url` with exactly `headers`. */
 export interface SignedRequest {
@@ -27,7 +27,7 @@ export interface SignedRequest {
   expiresAt: number;
 }
 
-export type { StorageAnswer } from '../s3-answer';
+export type { StorageAnswer } from '../../s3-answer';
 
 /** One request to storage, ready to go: sent as is. */
 export interface StorageRequest {

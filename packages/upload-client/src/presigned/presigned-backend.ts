@@ -12,13 +12,13 @@ import {
   type MultipartUploadResponse,
   type SignPartsResponse,
 } from '@upbeam/upload-protocol';
-import { isUploadClientError } from './errors';
-import { completionWatch, type MultipartBackend } from './multipart-backend';
-import type { MultipartStarter, OpenedUpload } from './multipart-run';
-import { postToEndpoint, type EndpointCall } from './prepare';
-import { presignedUrlExpiry } from './put-object';
-import type { ResumeRecord } from './resume-journal';
-import type { UploadContext } from './types';
+import { isUploadClientError } from '../errors';
+import { completionWatch, type MultipartBackend } from '../multipart-backend';
+import type { MultipartStarter, OpenedUpload } from '../multipart-run';
+import { postToEndpoint, type EndpointCall } from '../prepare';
+import { presignedUrlExpiry } from '../put-object';
+import type { ResumeRecord } from '../resume-journal';
+import type { UploadContext } from '../types';
 
 /** Fields of the `create` answer that the engine reads. */
 const CREATE_FIELDS = ['key', 'bucket', 'uploadId', 'ticket'];

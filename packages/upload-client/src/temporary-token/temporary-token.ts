@@ -5,17 +5,17 @@
  * that only uses presigned URLs never downloads it.
  */
 import { UPLOAD_STRATEGIES, type ObjectChecksum, type TemporaryTokenUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
-import { reportCompletion } from './complete-upload';
-import { UploadClientError } from './errors';
-import { runMultipart } from './multipart-run';
-import { usesMultipart } from './multipart-threshold';
-import { resolveMultipartSettings } from './part-math';
-import { postToEndpoint } from './prepare';
-import { putWholeFile } from './single-put';
-import { singlePutChecksum } from './single-put-checksum';
+import { reportCompletion } from '../complete-upload';
+import { UploadClientError } from '../errors';
+import { runMultipart } from '../multipart-run';
+import { usesMultipart } from '../multipart-threshold';
+import { resolveMultipartSettings } from '../part-math';
+import { postToEndpoint } from '../prepare';
+import { putWholeFile } from '../single-put';
+import { singlePutChecksum } from '../single-put-checksum';
 import { tokenStarter, type SessionOpener } from './token-backend';
 import { createTokenSession, type TokenSession } from './token/index';
-import type { UploadContext } from './types';
+import type { UploadContext } from '../types';
 
 /** Fields of the temporary-token answer that the engine reads. */
 const TOKEN_FIELDS = [

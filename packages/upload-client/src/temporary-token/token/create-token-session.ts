@@ -4,13 +4,13 @@
  * its SHA-256, XHR for the requests, S3's XML read with two regular expressions.
  */
 import { TOKEN_OBJECT_CACHE_CONTROL, type StoredPart } from '@upbeam/upload-protocol';
-import { UploadClientError } from '../errors';
-import { completionWatch } from '../multipart-backend';
-import { objectUrl } from '../object-url';
-import type { Recovery } from '../recovery';
-import { resolveRetrySettings } from '../retry';
-import { withRetries } from '../send-loop';
-import { isSuccess, parseS3Error, storageError, xmlElements, xmlValue, type StorageAnswer } from '../s3-answer';
+import { UploadClientError } from '../../errors';
+import { completionWatch } from '../../multipart-backend';
+import { objectUrl } from '../../object-url';
+import type { Recovery } from '../../recovery';
+import { resolveRetrySettings } from '../../retry';
+import { withRetries } from '../../send-loop';
+import { isSuccess, parseS3Error, storageError, xmlElements, xmlValue, type StorageAnswer } from '../../s3-answer';
 import { CLOCK_SKEW_THRESHOLD_MS, createClock, isClockSkewRefusal, storageTimeOf } from './clock';
 import { createCredentialKeeper, expirationOf } from './credentials';
 import { completeMultipartBody, taggingBody } from './s3-bodies';

@@ -1,6 +1,6 @@
 import type { TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { UploadClientError } from '../errors';
+import { UploadClientError } from '../../errors';
 import { createTokenSession, MAX_SIGNATURE_AGE_MS, TOKEN_CACHE_CONTROL } from './create-token-session';
 import type { StorageAnswer, StorageRequest, TokenSessionOptions } from './token-session';
 

@@ -1,6 +1,6 @@
-import { NO_ANSWER_MESSAGE } from '../errors';
-import { sendRequest } from '../http-request';
-import { storageAnswerOf } from '../s3-answer';
+import { NO_ANSWER_MESSAGE } from '../../errors';
+import { sendRequest } from '../../http-request';
+import { storageAnswerOf } from '../../s3-answer';
 import type { SendStorageRequest } from './token-session';
 
 /** The session's default transport: `XMLHttpRequest`, as every request of the browser engine. */

@@ -36,7 +36,7 @@ beforeAll(async () => {
   roleArn = await createUploadRole(connection);
   admin = radosgwS3Client(connection);
   // The lazy chunk of the temporary-token path, as a bundler would make it.
-  const bundle = execFileSync(join(PACKAGE, 'node_modules/.bin/esbuild'), ['src/token/index.ts', '--bundle', '--format=esm', '--platform=browser'], {
+  const bundle = execFileSync(join(PACKAGE, 'node_modules/.bin/esbuild'), ['src/temporary-token/token/index.ts', '--bundle', '--format=esm', '--platform=browser'], {
     cwd: PACKAGE,
     encoding: 'utf8',
   });

@@ -10,6 +10,9 @@
 // files with totals, speed and time left, retry and remove: +1.04 kB); the multipart engine and the temporary-token
 // strategy never weigh on it. No AWS SDK is shipped any more (lib-storage read every Blob into memory).
 // - ./checksum-*: the MD5 of `checksum: 'md5'` (hash-wasm's MD5), loaded for the first upload with a checksum.
+// Issue "One send loop, and progress that never claims a byte": the single PUT goes through the send loop of the
+// parts (sign -> send -> read -> recover, the recovery step in one place) and progress falls back when a request
+// fails: +0.27 kB on the hook's initial chunk (4.88 -> 5.15 kB), +0.30 kB on uploadFile's (2.75 -> 3.05 kB).
 const TOKEN_CHUNK = './temporary-token-*';
 const MULTIPART_CHUNK = './presigned-multipart-*';
 const CHECKSUM_CHUNK = './checksum-*';
@@ -26,7 +29,7 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '4.9 kB',
+    limit: '5.2 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload, presigned multipart path (initial chunk + multipart chunks)',
@@ -36,7 +39,7 @@ export default [
     modifyEsbuildConfig: esm(TOKEN_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
     // +0.1 kB (8.06 -> 8.14 kB): the part engine hashes the next parts while parts are in flight.
-    limit: '8.2 kB',
+    limit: '8.4 kB',
   },
   {
     // The token chunks (strategy, part engine, SigV4 signer, token session) hold at most 12 KiB (12.29 kB)
@@ -50,7 +53,7 @@ export default [
     gzip: true,
     // +53 B (16,889 to 16,942) for the server's checksum default: the answer read on the token path and
     // kept in the resume record; +0.1 kB for the part engine's hashing ahead, as above.
-    limit: '17.1 kB',
+    limit: '17.2 kB',
   },
   {
     name: '@upbeam/upload-client: uploadFile, initial chunk',
@@ -58,7 +61,7 @@ export default [
     import: '{ uploadFile }',
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '2.8 kB',
+    limit: '3.1 kB',
   },
   {
     // The checksum chunk alone (hash-wasm's MD5 with its WebAssembly inlined as base64), loaded only with
@@ -69,7 +72,7 @@ export default [
     import: '{ uploadFile }',
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK),
     gzip: true,
-    limit: '8.2 kB',
+    limit: '8.5 kB',
   },
   // Issue #21: the Vue and Svelte bindings weigh what React's does (the tracker; vue or svelte external), and
   // the drop zone (DropZoneController of @upbeam/upload-client/drop-zone, shared by all three) ~1.6 kB more.

@@ -19,9 +19,12 @@ export interface TrackedFile {
   file: File;
   /** Path inside a dropped or picked folder (`photos/2024/a.jpg`), sent as `filename`; absent for a lone file. */
   path?: string;
-  /** Percent sent, 0 to 100. */
+  /** `uploaded` in percent of `size`, 0 to 100. */
   progress: number;
-  /** Bytes sent. */
+  /**
+   * Bytes storage acknowledged or in flight; a failed or cancelled file shows what storage kept (0 for a
+   * single PUT, its stored parts for a kept multipart upload).
+   */
   uploaded: number;
   /** File size in bytes. */
   size: number;
@@ -99,7 +102,8 @@ export class UploadTracker {
 
   /**
    * @param options - Defaults for every upload (`add(files, options)` overrides them per call), `concurrency`.
-   * @throws RangeError when `concurrency` is not an integer of at least 1.
+   * @throws {@link UploadClientError} `INVALID_OPTIONS` (`concurrency must be an integer of at least 1. Got 0.`)
+   *   when `concurrency` is not an integer of at least 1.
    */
   constructor(options: UploadTrackerOptions = {}) {
     this.#options = options;
@@ -267,7 +271,7 @@ export class UploadTracker {
     }
   }
 
-  /** Records the bytes sent of file `id` (non-decreasing, from `onProgress`). */
+  /** Records the bytes of file `id` acknowledged or in flight (from `onProgress`; they fall back when a request fails). */
   #progress(id: string, uploaded: number): void {
     const tracked = this.#files.find((f) => f.id === id);
     if (!tracked) return;

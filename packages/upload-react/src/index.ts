@@ -13,6 +13,8 @@ export {
   PauseController,
   UploadClientError,
   DEFAULT_CONCURRENCY,
+  formatBytes,
+  type FormatBytesOptions,
   type FileWithPath,
   type TrackedFile,
   type UploadSummary,

@@ -3,10 +3,10 @@
  * that the single PUT path stays small.
  */
 import type { UploadResult } from '@upbeam/upload-protocol';
-import { runMultipart } from './multipart-run';
-import { resolveMultipartSettings } from './part-math';
+import { runMultipart } from '../multipart-run';
+import { resolveMultipartSettings } from '../part-math';
 import { presignedStarter, type CompletionAnswer } from './presigned-backend';
-import type { UploadContext } from './types';
+import type { UploadContext } from '../types';
 
 /**
  * Sends the file as a presigned multipart upload (see `runMultipart`).

@@ -3,9 +3,10 @@
  * temporary credentials, through the {@link TokenSession} (which retries its own requests, renews the
  * credentials and corrects a skewed clock).
  */
-import type { MultipartBackend } from './multipart-backend';
-import type { MultipartStarter, OpenedUpload } from './multipart-run';
-import type { ResumeRecord } from './resume-journal';
+import { isUploadClientError } from '../errors';
+import type { MultipartBackend } from '../multipart-backend';
+import type { MultipartStarter, OpenedUpload } from '../multipart-run';
+import type { ResumeRecord } from '../resume-journal';
 import type { TokenSession } from './token/token-session';
 
 /**
@@ -23,7 +24,7 @@ export function tokenBackend(session: TokenSession, uploadId: string): Multipart
       await session.completeMultipartUpload(uploadId, parts, signal);
     },
     abort: () => session.abortMultipartUpload(uploadId),
-    recoverFrom: (answer) => session.recoverFrom(answer),
+    recoveryFor: session.recoveryFor,
   };
 }
 
@@ -64,8 +65,7 @@ export function tokenStarter(contentType: string, openSession: SessionOpener, si
         session = await openSession(record.ticket);
       } catch (error) {
         // Refused (the ticket expired, or the server cannot renew): start afresh. No answer: fail.
-        const { status } = error as { status?: number };
-        if (status === undefined || status >= 500) throw error;
+        if (!isUploadClientError(error) || error.status === undefined || error.status >= 500) throw error;
         return undefined;
       }
       // A server that cannot renew prepares a new key: the kept upload cannot continue there (the new
@@ -75,7 +75,7 @@ export function tokenStarter(contentType: string, openSession: SessionOpener, si
       try {
         stored = await session.listParts(record.uploadId, signal);
       } catch (error) {
-        if ((error as { status?: number }).status === 404) return undefined;
+        if (isUploadClientError(error) && error.status === 404) return undefined;
         throw error;
       }
       // Sizes kept: runMultipart sends again a part stored cut short (wholeParts).

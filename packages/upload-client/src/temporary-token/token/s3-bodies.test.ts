@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { xmlElements, xmlValue } from '../s3-answer';
+import { xmlElements, xmlValue } from '../../s3-answer';
 import { completeMultipartBody, escapeXml, taggingBody } from './s3-bodies';
 
 describe('S3 request bodies', () => {

@@ -3,7 +3,7 @@
  * the 3600 seconds they are issued for (SPEC 9), and a part signed with expired credentials is refused.
  */
 import type { TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
-import { UploadClientError } from '../errors';
+import { UploadClientError } from '../../errors';
 import type { Clock } from './clock';
 
 /**

@@ -6,7 +6,9 @@
  * clock is corrected stay inside the session. `createTokenSession` (./create-token-session.ts) makes one.
  */
 import type { CompletedPart, StoredPart, TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
-import type { RetryOptions } from '../retry';
+import type { Recovery } from '../../recovery';
+import type { RetryOptions } from '../../retry';
+import type { StorageAnswer } from '../../s3-answer';
 
 /** A signed request to send with XHR: `method` to `url` with exactly `headers`. */
 export interface SignedRequest {
@@ -25,17 +27,7 @@ export interface SignedRequest {
   expiresAt: number;
 }
 
-/**
- * A storage answer as the page can read it: what `XMLHttpRequest` gives as `status`, `responseText` and
- * `getAllResponseHeaders()`.
- */
-export interface StorageAnswer {
-  status: number;
-  /** The answer's body (S3 answers XML). */
-  body: string;
-  /** The raw header block (`name: value` lines), holding only the headers the browser lets the page see. */
-  headers: string;
-}
+export type { StorageAnswer } from '../../s3-answer';
 
 /** One request to storage, ready to go: sent as is. */
 export interface StorageRequest {
@@ -128,8 +120,8 @@ export interface TokenSession {
    * - `ExpiredToken`: the credentials are renewed before the next signature.
    * The session's own requests (create, complete, abort, list, tagging) do this themselves: one re-signed
    * retry within the same attempt.
-   * @returns true when the caller should sign again and resend at once (no backoff); false otherwise
-   *   (then classify the refusal as usual).
+   * @returns `correct-clock` or `renew-credentials` when the caller should sign again and resend at once
+   *   (no backoff); `undefined` otherwise (then the refusal is read as usual).
    */
-  recoverFrom(answer: StorageAnswer): boolean;
+  recoveryFor(answer: StorageAnswer): Recovery | undefined;
 }

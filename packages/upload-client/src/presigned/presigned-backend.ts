@@ -12,12 +12,13 @@ import {
   type MultipartUploadResponse,
   type SignPartsResponse,
 } from '@upbeam/upload-protocol';
-import { completionWatch, type MultipartBackend } from './multipart-backend';
-import type { MultipartStarter, OpenedUpload } from './multipart-run';
-import { postToEndpoint, type EndpointCall } from './prepare';
-import { presignedUrlExpiry } from './put-object';
-import type { ResumeRecord } from './resume-journal';
-import type { UploadContext } from './types';
+import { isUploadClientError } from '../errors';
+import { completionWatch, type MultipartBackend } from '../multipart-backend';
+import type { MultipartStarter, OpenedUpload } from '../multipart-run';
+import { postToEndpoint, type EndpointCall } from '../prepare';
+import { presignedUrlExpiry } from '../put-object';
+import type { ResumeRecord } from '../resume-journal';
+import type { UploadContext } from '../types';
 
 /** Fields of the `create` answer that the engine reads. */
 const CREATE_FIELDS = ['key', 'bucket', 'uploadId', 'ticket'];
@@ -92,7 +93,7 @@ export function presignedStarter(upload: UploadContext, completed: CompletionAns
       try {
         ({ parts: stored } = await operate<ListPartsResponse>(upload, { action: 'list-parts', ticket: record.ticket }));
       } catch (error) {
-        const { answerCode } = error as { answerCode?: string };
+        const answerCode = isUploadClientError(error) ? error.answerCode : undefined;
         if (GONE_CODES.includes(answerCode ?? '')) return undefined;
         // 501 NOT_SUPPORTED: storage has no ListParts (s3rver); the journal is the record.
         if (answerCode !== 'NOT_SUPPORTED') throw error;

@@ -10,7 +10,7 @@
 export { createTokenSession, MAX_SIGNATURE_AGE_MS, TOKEN_CACHE_CONTROL } from './create-token-session';
 export { CLOCK_SKEW_THRESHOLD_MS } from './clock';
 export { REFRESH_WINDOW_MS } from './credentials';
-export { storageAnswerOf } from './send-with-xhr';
+export { storageAnswerOf } from '../../s3-answer';
 export type {
   SendStorageRequest,
   SignedRequest,

@@ -5,18 +5,17 @@
  * that only uses presigned URLs never downloads it.
  */
 import { UPLOAD_STRATEGIES, type ObjectChecksum, type TemporaryTokenUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
-import { reportCompletion } from './complete-upload';
-import { UploadClientError } from './errors';
-import { runMultipart } from './multipart-run';
-import { usesMultipart } from './multipart-threshold';
-import { resolveMultipartSettings } from './part-math';
-import { postToEndpoint } from './prepare';
-import { isExpiredUrlError, putObjectAnswer, refusedByStorage } from './put-object';
-import { retryDelay, withRetries } from './retry';
-import { singlePutChecksum } from './single-put-checksum';
+import { reportCompletion } from '../complete-upload';
+import { UploadClientError } from '../errors';
+import { runMultipart } from '../multipart-run';
+import { usesMultipart } from '../multipart-threshold';
+import { resolveMultipartSettings } from '../part-math';
+import { postToEndpoint } from '../prepare';
+import { putWholeFile } from '../single-put';
+import { singlePutChecksum } from '../single-put-checksum';
 import { tokenStarter, type SessionOpener } from './token-backend';
-import { createTokenSession, storageAnswerOf, type TokenSession } from './token/index';
-import type { UploadContext } from './types';
+import { createTokenSession, type TokenSession } from './token/index';
+import type { UploadContext } from '../types';
 
 /** Fields of the temporary-token answer that the engine reads. */
 const TOKEN_FIELDS = [
@@ -34,38 +33,6 @@ const MARKER = { strategy: 'temporary-token' } as const;
 function prepare(upload: UploadContext, ticket?: string): Promise<TemporaryTokenUploadResponse> {
   const marker = ticket ? { ...MARKER, renew: { ticket } } : MARKER;
   return postToEndpoint<TemporaryTokenUploadResponse>(upload, { marker, fields: TOKEN_FIELDS });
-}
-
-/**
- * One signed PutObject of the whole file, retried; signed again at once when the signature expired or the
- * session repaired the refusal's cause (a skewed clock, expired credentials).
- */
-async function putWholeFile(upload: UploadContext, session: TokenSession): Promise<ObjectChecksum | undefined> {
-  const { file, filetype, options } = upload;
-  let signAgain = false;
-  // The option wins (`false` too); unset, the server's answer decides (old servers ask for none).
-  const { headers: checksumHeaders, checksum } = await singlePutChecksum(file, options.checksum ?? session.prepared.checksum);
-  await withRetries(
-    async () => {
-      signAgain = false;
-      // The checksum is signed with the request (SigV4 in headers), as the AWS SDK signs it.
-      const signed = await session.signPutObject(filetype, checksumHeaders);
-      try {
-        const xhr = await putObjectAnswer(signed.url, signed.headers, file, options.signal, upload.report);
-        const refused = refusedByStorage(xhr);
-        if (refused) {
-          signAgain = session.recoverFrom(storageAnswerOf(xhr));
-          throw refused;
-        }
-      } catch (error) {
-        signAgain ||= isExpiredUrlError(error, signed.expiresAt);
-        throw error;
-      }
-    },
-    options,
-    (error, retryNumber) => (signAgain ? 0 : retryDelay(error, retryNumber)),
-  );
-  return checksum;
 }
 
 /**
@@ -97,7 +64,12 @@ export async function uploadWithTemporaryToken(upload: UploadContext): Promise<U
     session = starter.session!;
   } else {
     session = await openSession();
-    checksum = await putWholeFile(upload, session);
+    // The option wins (`false` too); unset, the server's answer decides (old servers ask for none).
+    const hashed = await singlePutChecksum(file, options.checksum ?? session.prepared.checksum);
+    // The checksum is signed with the request (SigV4 in headers), as the AWS SDK signs it.
+    const signing = session;
+    await putWholeFile(upload, () => signing.signPutObject(upload.filetype, hashed.headers), signing.recoveryFor);
+    checksum = hashed.checksum;
   }
   if (settings.tags.length > 0) await session.putObjectTagging(settings.tags, options.signal);
   // A server with a size or type limit checks the stored object now (storage cannot bind them to

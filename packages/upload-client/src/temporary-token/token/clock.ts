@@ -3,7 +3,7 @@
  * request signed with a time far from its own (S3: 403 `RequestTimeTooSkewed` beyond 15 minutes), and the
  * credentials' expiration is written in the server's time.
  */
-import { parseS3Error } from '../s3-answer';
+import { parseS3Error } from '../../s3-answer';
 import type { StorageAnswer } from './token-session';
 
 /**

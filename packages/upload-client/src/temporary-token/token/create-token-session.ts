@@ -4,17 +4,20 @@
  * its SHA-256, XHR for the requests, S3's XML read with two regular expressions.
  */
 import { TOKEN_OBJECT_CACHE_CONTROL, type StoredPart } from '@upbeam/upload-protocol';
-import { isUploadClientError, storageRefusalMessage, UploadClientError } from '../errors';
-import { objectUrl } from '../object-url';
-import { resolveRetrySettings, withRetries } from '../retry';
-import { parseS3Error, retryAfterIn, xmlElements, xmlValue } from '../s3-answer';
+import { UploadClientError } from '../../errors';
+import { completionWatch } from '../../multipart-backend';
+import { objectUrl } from '../../object-url';
+import type { Recovery } from '../../recovery';
+import { resolveRetrySettings } from '../../retry';
+import { withRetries } from '../../send-loop';
+import { isSuccess, parseS3Error, storageError, xmlElements, xmlValue, type StorageAnswer } from '../../s3-answer';
 import { CLOCK_SKEW_THRESHOLD_MS, createClock, isClockSkewRefusal, storageTimeOf } from './clock';
 import { createCredentialKeeper, expirationOf } from './credentials';
 import { completeMultipartBody, taggingBody } from './s3-bodies';
 import { sendWithXhr } from './send-with-xhr';
 import { WebCryptoSha256 } from './sha256';
 import { type RequestToSign, signRequest } from './sign-request';
-import type { SignedRequest, StorageAnswer, TokenSession, TokenSessionOptions } from './token-session';
+import type { SignedRequest, TokenSession, TokenSessionOptions } from './token-session';
 
 /** Cache-Control of objects stored on the token path (SPEC 9: 20 years, public): the protocol's constant. */
 export const TOKEN_CACHE_CONTROL = TOKEN_OBJECT_CACHE_CONTROL;
@@ -34,18 +37,6 @@ const CANNOT_LIST_STATUSES: readonly number[] = [403, 405, 501];
 /** A request the session sends itself: signed, with an XML body or none. */
 interface SessionRequest extends RequestToSign {
   body?: string;
-}
-
-const isSuccess = (answer: StorageAnswer): boolean => answer.status >= 200 && answer.status < 300;
-
-/** The error of a refused answer: `STORAGE_ERROR` with its status, S3 `<Code>`, `<Message>` and `Retry-After`. */
-function storageError(answer: StorageAnswer): UploadClientError {
-  const { code, message } = parseS3Error(answer.body);
-  return new UploadClientError('STORAGE_ERROR', storageRefusalMessage(answer.status, code, message), {
-    status: answer.status,
-    answerCode: code,
-    retryAfter: retryAfterIn(answer.headers),
-  });
 }
 
 /** The parts of one ListParts page. */
@@ -82,7 +73,7 @@ async function sha256Base64(text: string): Promise<string> {
  * renewal is thrown only once the credentials in force have expired.
  *
  * Clock: corrected by the endpoint's `serverTime` when over 5 minutes off (SPEC 9: clock-skew threshold),
- * and by storage's time when it answers 403 `RequestTimeTooSkewed` ({@link TokenSession.recoverFrom}).
+ * and by storage's time when it answers 403 `RequestTimeTooSkewed` ({@link TokenSession.recoveryFor}).
  *
  * Retries: the session's own requests (create, complete, abort, list, tagging) follow `options.retry`
  * (`withRetries`: the policy of every request of an upload); within an attempt, a refusal that signing
@@ -126,14 +117,15 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
     return { url, headers, expiresAt: clock.toBrowserTime(Math.min(expiration, signedAt + MAX_SIGNATURE_AGE_MS)) };
   };
 
-  const recoverFrom = (answer: StorageAnswer): boolean => {
+  const recoveryFor = (answer: StorageAnswer): Recovery | undefined => {
     if (isClockSkewRefusal(answer)) {
       const storageTime = storageTimeOf(answer);
-      if (storageTime === undefined) return keeper.requestRenewal({ clock: true });
-      clock.adopt(storageTime);
-      return true;
+      if (storageTime !== undefined) clock.adopt(storageTime);
+      // No readable time: the clock is set from the `serverTime` of a renewal made before the next signature.
+      return storageTime !== undefined || keeper.requestRenewal({ clock: true }) ? 'correct-clock' : undefined;
     }
-    return parseS3Error(answer.body).code === 'ExpiredToken' && keeper.requestRenewal({ clock: false });
+    const expired = parseS3Error(answer.body).code === 'ExpiredToken' && keeper.requestRenewal({ clock: false });
+    return expired ? 'renew-credentials' : undefined;
   };
 
   /** Signs and sends `request`; a refusal that signing again cures is signed again and sent once more. */
@@ -143,7 +135,7 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
       return send({ method: request.method, url, headers, body: request.body, signal });
     };
     const answer = await signAndSend();
-    if (isSuccess(answer) || !recoverFrom(answer)) return answer;
+    if (isSuccess(answer) || !recoveryFor(answer)) return answer;
     return signAndSend();
   };
 
@@ -155,7 +147,7 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
       return keeper.current;
     },
     objectUrl: address,
-    recoverFrom,
+    recoveryFor,
 
     signPutObject: (contentType, headers = {}) => sign({ method: 'PUT', url: address, headers: { ...objectHeaders(contentType), ...headers } }),
 
@@ -201,18 +193,19 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
         headers: { 'content-type': 'application/xml' },
         body: completeMultipartBody(parts),
       };
-      let unanswered = false;
-      return retrying(async () => {
-        const answer = await exchange(request, signal).catch((error: unknown) => {
-          unanswered ||= isUploadClientError(error) && error.code === 'NETWORK_ERROR';
-          throw error;
-        });
-        // An attempt whose answer was lost completed the upload: its retry finds no such upload.
-        if (unanswered && answer.status === 404 && parseS3Error(answer.body).code === 'NoSuchUpload') return undefined;
+      const watch = completionWatch();
+      const attempt = async () => {
+        const answer = await exchange(request, signal);
         // S3 answers 200 at once and may report a failure later in the body.
         if (!isSuccess(answer) || /<Error>/.test(answer.body)) throw storageError(answer);
         return quoted(xmlValue(answer.body, 'ETag'));
-      }, signal);
+      };
+      const onRetry = watch.onRetry;
+      return withRetries(attempt, { ...retry, signal, onRetry: (event) => (retry.onRetry?.(event), onRetry(event)) }).catch((error: unknown) => {
+        // An attempt whose answer was lost completed the upload: its retry finds no such upload.
+        if (watch.completedBefore(error)) return undefined;
+        throw error;
+      });
     },
 
     abortMultipartUpload: (uploadId) =>

@@ -1,6 +1,6 @@
 import type { TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { UploadClientError } from '../errors';
+import { UploadClientError } from '../../errors';
 import { createTokenSession, MAX_SIGNATURE_AGE_MS, TOKEN_CACHE_CONTROL } from './create-token-session';
 import type { StorageAnswer, StorageRequest, TokenSessionOptions } from './token-session';
 
@@ -179,7 +179,7 @@ describe('createTokenSession: what signing again cures', () => {
         return { ...prepared, serverTime: '2026-11-23T07:03:00Z' };
       },
     });
-    expect(session.recoverFrom(answer(403, error('RequestTimeTooSkewed')))).toBe(true);
+    expect(session.recoveryFor(answer(403, error('RequestTimeTooSkewed')))).toBe('correct-clock');
     expect((await session.signUploadPart('u', 1)).headers['x-amz-date']).toBe('20261123T070300Z');
     expect(renewals).toEqual(['ticket-1']);
   });
@@ -194,9 +194,9 @@ describe('createTokenSession: what signing again cures', () => {
 
   it('other refusals are not for signing again', () => {
     const { session } = withStubStorage([]);
-    expect(session.recoverFrom(answer(403, error('AccessDenied')))).toBe(false);
-    expect(session.recoverFrom(answer(403, ''))).toBe(false);
+    expect(session.recoveryFor(answer(403, error('AccessDenied')))).toBeUndefined();
+    expect(session.recoveryFor(answer(403, ''))).toBeUndefined();
     const noTicket = withStubStorage([], { prepared: { ...prepared, ticket: undefined } });
-    expect(noTicket.session.recoverFrom(answer(400, error('ExpiredToken')))).toBe(false);
+    expect(noTicket.session.recoveryFor(answer(400, error('ExpiredToken')))).toBeUndefined();
   });
 });

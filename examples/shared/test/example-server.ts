@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
@@ -21,10 +20,10 @@ export interface RunningExample {
 }
 
 /**
- * Starts the example as a user would run it (`pnpm build && pnpm start`), on ports picked by the OS.
- * @param staticRoot - The built page to serve; default the example's own build, `dist/`.
+ * Starts an example as a user would run it (`pnpm build && pnpm start`), on ports picked by the OS.
+ * @param staticRoot - The built page to serve: a path, usually the example's `dist/`.
  */
-export async function startExample(staticRoot = fileURLToPath(new URL('../dist', import.meta.url))): Promise<RunningExample> {
+export async function startExample(staticRoot: string): Promise<RunningExample> {
   let upload: UploadHandler = async () => new Response(null, { status: 503 });
   const app = createApp({ upload: (request) => upload(request), staticRoot });
   const server: ServerType = await new Promise((resolve) => {

@@ -170,7 +170,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   const log = config.onError ?? ((error: unknown) => console.error('[upbeam] upload preparation failed:', error));
   const settings = once(() => resolveStorageSettings(config));
   const client = once(() => createStorageClient(settings()));
-  const presign = once((): Presigner => createPresigner(settings(), client()));
+  const presign = once(async (): Promise<Presigner> => createPresigner(settings(), await client()));
   const issueToken = once((): TokenIssuer => {
     const sts = resolveStsSettings(config);
     // Provider preset (providers.ts): refuses providers without STS, fills in a known STS endpoint.
@@ -180,8 +180,8 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
 
   const receipts = once((): Receipts => createReceipts(settings().secretAccessKey));
   const completion = once(
-    (): Completion =>
-      createCompletion({ settings: settings(), client: client(), policy: config, onUploadComplete: config.onUploadComplete }),
+    async (): Promise<Completion> =>
+      createCompletion({ settings: settings(), client: await client(), policy: config, onUploadComplete: config.onUploadComplete }),
   );
 
   /**
@@ -190,16 +190,16 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
    */
   const complete = async ({ key, receipt }: { key: string; receipt: string }, request: Request): Promise<Response> => {
     await receipts().verify(key, receipt);
-    const answer: UploadCompleteResponse = await completion().complete(key, request);
+    const answer: UploadCompleteResponse = await (await completion()).complete(key, request);
     return Response.json(answer);
   };
 
   const multipart = once(
-    (): MultipartOperations =>
+    async (): Promise<MultipartOperations> =>
       createMultipartOperations({
         bucket: settings().bucket,
-        storage: createMultipartStorage(settings(), client()),
-        presignPart: createPartPresigner(settings(), client()),
+        storage: createMultipartStorage(settings(), await client()),
+        presignPart: createPartPresigner(settings(), await client()),
         tickets: createMultipartTickets(settings().secretAccessKey),
         expiresIn,
       }),
@@ -267,14 +267,14 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   /** `_upload.multipart`: `create` is a new upload (decided like a single PUT); the rest act on its ticket. */
   const runMultipart = async (operation: MultipartRequest, body: UploadRequestBody, request: Request): Promise<Response> => {
     if (operation.action === 'complete' && config.onUploadComplete) {
-      const completed = (await multipart().continue(operation)) as CompleteMultipartResponse;
-      const { serverData } = await completion().complete(completed.key, request);
+      const completed = (await (await multipart()).continue(operation)) as CompleteMultipartResponse;
+      const { serverData } = await (await completion()).complete(completed.key, request);
       const answer: CompleteMultipartResponse = serverData === undefined ? completed : { ...completed, serverData };
       return Response.json(answer);
     }
-    if (operation.action !== 'create') return Response.json(await multipart().continue(operation));
+    if (operation.action !== 'create') return Response.json(await (await multipart()).continue(operation));
     const object = await decideObject(body, request);
-    const created = await multipart().create({
+    const created = await (await multipart()).create({
       ...object,
       contentType: body.filetype,
       filesize: body.filesize,
@@ -294,7 +294,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
       const { key, contentDisposition, metadata } = await decideObject(body, request);
 
       if (body._upload.strategy === 'presigned') {
-        const { url, headers } = await presign()({
+        const { url, headers } = await (await presign())({
           key,
           contentType: body.filetype,
           expiresIn,

@@ -1,13 +1,7 @@
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  HeadObjectCommand,
-  ListPartsCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { MAX_PARTS, OBJECT_CACHE_CONTROL, type CompletedPart, type StoredPart } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
+import { loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 
 /** What CreateMultipartUpload stores with the object: every header is set here, none by the parts. */
@@ -97,6 +91,7 @@ export function createMultipartStorage(settings: ResolvedStorageSettings, client
   const sse = customerKey(settings);
   return {
     async create(object) {
+      const { CreateMultipartUploadCommand } = await loadS3();
       const { UploadId } = await client.send(
         new CreateMultipartUploadCommand({
           Bucket,
@@ -113,6 +108,7 @@ export function createMultipartStorage(settings: ResolvedStorageSettings, client
     },
 
     async listParts({ key, uploadId }) {
+      const { ListPartsCommand } = await loadS3();
       const parts: StoredPart[] = [];
       let marker: string | undefined;
       for (let page = 0; page <= MAX_PARTS / LIST_PAGE_SIZE; page += 1) {
@@ -141,6 +137,7 @@ export function createMultipartStorage(settings: ResolvedStorageSettings, client
     },
 
     async complete({ key, uploadId }, parts, size) {
+      const { CompleteMultipartUploadCommand, HeadObjectCommand } = await loadS3();
       /** The stored object's ETag when it is this upload's result (N parts, the declared size); HEAD. */
       const assembled = async () => {
         const stored = await client.send(new HeadObjectCommand({ Bucket, Key: key, ...sse })).catch((error: unknown) => {
@@ -180,6 +177,7 @@ export function createMultipartStorage(settings: ResolvedStorageSettings, client
     },
 
     async abort({ key, uploadId }) {
+      const { AbortMultipartUploadCommand, ListPartsCommand } = await loadS3();
       const abortOnce = () =>
         client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })).catch((error: unknown) => {
           if (!isNoSuchUpload(error)) throw error;

@@ -1,7 +1,7 @@
-import { UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { SignedPart } from '@upbeam/upload-protocol';
 import { createUrlSigner, lowerCase, sseHeaders } from './presign';
+import { loadPresigner, loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 
 /** One UploadPart to presign. */
@@ -51,6 +51,7 @@ export function createCommandPartPresigner(settings: ResolvedStorageSettings, cl
   const sse = settings.sseCustomerKey;
   const extra = sseHeaders(sse);
   return async (input) => {
+    const [{ UploadPartCommand }, { getSignedUrl }] = await Promise.all([loadS3(), loadPresigner()]);
     const url = await getSignedUrl(
       client,
       new UploadPartCommand({

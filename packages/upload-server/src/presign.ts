@@ -1,8 +1,7 @@
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { formatUrl } from '@aws-sdk/core/util';
-import { getSignedUrl, S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
-import { escapeUriPath } from '@smithy/core/protocols';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { OBJECT_CACHE_CONTROL } from '@upbeam/upload-protocol';
+import { loadMd5, loadPresigner, loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 
 /** Lifetime of a presigned PUT URL, in seconds (SPEC 7.3; the SDK's own default is 900). */
@@ -43,8 +42,9 @@ function base64(bytes: Uint8Array): string {
 }
 
 async function md5Base64(bytes: Uint8Array): Promise<string> {
-  const { createHash } = await import('node:crypto');
-  return createHash('md5').update(bytes).digest('base64');
+  const hash = new (await loadMd5())();
+  hash.update(bytes);
+  return base64(await hash.digest());
 }
 
 /** The canned-ACL header (lower case, as signed). */
@@ -85,6 +85,25 @@ export interface UrlSignRequest {
 /** Presigns `PUT` URLs of the bucket's objects without a command stack: see {@link createPresigner}. */
 export type UrlSigner = (request: UrlSignRequest) => Promise<string>;
 
+/** The SDK's parts of the fast path, imported with the first URL (`sdk.ts`). */
+interface FastSigning {
+  presigner: S3RequestPresigner;
+  escapeUriPath: (path: string) => string;
+  formatUrl: (request: Awaited<ReturnType<S3RequestPresigner['presign']>>) => string;
+}
+
+/** The probe URL, signed the command way, and what signs every later URL. */
+async function probeUrl(bucket: string, client: S3Client): Promise<{ url: URL; signing: FastSigning }> {
+  const [{ PutObjectCommand }, { getSignedUrl, S3RequestPresigner }, { formatUrl }, { escapeUriPath }] = await Promise.all([
+    loadS3(),
+    loadPresigner(),
+    import('@aws-sdk/core/util'),
+    import('@smithy/core/protocols'),
+  ]);
+  const probe = await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: PROBE_KEY }), { expiresIn: 60 });
+  return { url: new URL(probe), signing: { presigner: new S3RequestPresigner({ ...client.config }), escapeUriPath, formatUrl } };
+}
+
 /**
  * The fast path shared by the PutObject and UploadPart presigners: the bucket's address is resolved once
  * (one `getSignedUrl` for a probe key: the SDK's endpoint rules decide host, path style and port), and each
@@ -93,21 +112,20 @@ export type UrlSigner = (request: UrlSignRequest) => Promise<string>;
  */
 export function createUrlSigner(settings: ResolvedStorageSettings, client: S3Client): UrlSigner | undefined {
   if (settings.bucket.startsWith('arn:')) return undefined;
-  const presigner = new S3RequestPresigner({ ...client.config });
-  // Resolved once, then read without awaiting; a failed probe is forgotten and tried again next time.
-  let base: ObjectBase | undefined;
-  let probing: Promise<ObjectBase> | undefined;
-  const resolveBase = (): Promise<ObjectBase> =>
-    (probing ??= getSignedUrl(client, new PutObjectCommand({ Bucket: settings.bucket, Key: PROBE_KEY }), { expiresIn: 60 }).then(
-      (probe) => {
-        const url = new URL(probe);
-        base = {
+  // The bucket's address and the presigner (its module imported then: `sdk.ts`), resolved once, then read
+  // without awaiting; a failed probe is forgotten and tried again next time.
+  let ready: { where: ObjectBase; signing: FastSigning } | undefined;
+  let probing: Promise<NonNullable<typeof ready>> | undefined;
+  const resolve = () =>
+    (probing ??= probeUrl(settings.bucket, client).then(
+      ({ url, signing }) => {
+        const where = {
           protocol: url.protocol,
           hostname: url.hostname,
           port: url.port === '' ? undefined : Number(url.port),
           prefix: url.pathname.slice(0, -PROBE_KEY.length),
         };
-        return base;
+        return (ready = { where, signing });
       },
       (error: unknown) => {
         probing = undefined;
@@ -115,7 +133,8 @@ export function createUrlSigner(settings: ResolvedStorageSettings, client: S3Cli
       },
     ));
   return async (input) => {
-    const where = base ?? (await resolveBase());
+    const { where, signing } = ready ?? (await resolve());
+    const { presigner, escapeUriPath, formatUrl } = signing;
     const path = `${where.prefix}${escapeUriPath(input.key)}`;
     const request = await presigner.presign(
       { method: 'PUT', protocol: where.protocol, hostname: where.hostname, port: where.port, path, query: input.query, headers: input.headers },
@@ -226,6 +245,7 @@ export function createCommandPresigner(settings: ResolvedStorageSettings, client
   return async (input) => {
     const acl = signedAcl(settings, input);
     const { signed, headers } = signedHeaders(input, aclHeaders(acl));
+    const [{ PutObjectCommand }, { getSignedUrl }] = await Promise.all([loadS3(), loadPresigner()]);
     const url = await getSignedUrl(
       client,
       new PutObjectCommand({

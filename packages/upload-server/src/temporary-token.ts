@@ -1,7 +1,8 @@
-import { AssumeRoleCommand, GetFederationTokenCommand, STSClient, type Credentials } from '@aws-sdk/client-sts';
+import type { Credentials, STSClient } from '@aws-sdk/client-sts';
 import type { TemporaryCredentials } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
 import { assertNoRoleChaining } from './role-chaining';
+import { loadSts } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 import { createTickets, type Tickets } from './ticket';
 
@@ -152,7 +153,8 @@ export function tokenDuration(seconds: number | undefined): number {
 }
 
 /** The STS call of one upload token: AssumeRole of `roleArn`, else GetFederationToken. */
-function requestCredentials(sts: Pick<STSClient, 'send'>, token: TokenSettings, DurationSeconds: number, Policy: string) {
+async function requestCredentials(sts: Pick<STSClient, 'send'>, token: TokenSettings, DurationSeconds: number, Policy: string) {
+  const { AssumeRoleCommand, GetFederationTokenCommand } = await loadSts();
   if (token.roleArn) {
     return sts.send(new AssumeRoleCommand({ RoleArn: token.roleArn, RoleSessionName: UPLOAD_TOKEN_NAME, DurationSeconds, Policy }));
   }
@@ -175,13 +177,14 @@ function requestCredentials(sts: Pick<STSClient, 'send'>, token: TokenSettings, 
  */
 export function createTokenIssuer(settings: ResolvedStorageSettings, token: TokenSettings): TokenIssuer {
   const DurationSeconds = tokenDuration(token.tokenDurationSeconds);
-  const sts =
-    token.stsClient ??
-    new STSClient({
+  // Built on the first token (`@aws-sdk/client-sts` is imported then: `sdk.ts`).
+  let sts: Pick<STSClient, 'send'> | undefined = token.stsClient;
+  const stsClient = async (): Promise<Pick<STSClient, 'send'>> =>
+    (sts ??= new (await loadSts()).STSClient({
       region: settings.region,
       endpoint: token.stsEndpoint,
       credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-    });
+    }));
   const { roleArn, stsEndpoint } = token;
   let chainingChecked: Promise<void> | undefined;
   const checkChaining = (policy: string, credentials: TemporaryCredentials): Promise<void> => {
@@ -203,7 +206,7 @@ export function createTokenIssuer(settings: ResolvedStorageSettings, token: Toke
       allowObjectTagging: token.allowObjectTagging,
     });
     const issuedAt = Date.now();
-    const answer = await requestCredentials(sts, token, DurationSeconds, Policy).catch((cause: unknown) => {
+    const answer = await requestCredentials(await stsClient(), token, DurationSeconds, Policy).catch((cause: unknown) => {
       throw new UploadError('INTERNAL_SERVER_ERROR', `STS ${roleArn ? 'AssumeRole' : 'GetFederationToken'} failed.`, { cause });
     });
     const credentials = toWire(answer.Credentials, issuedAt, DurationSeconds);

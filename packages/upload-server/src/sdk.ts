@@ -1,0 +1,28 @@
+/**
+ * The AWS SDK, imported on first use rather than with the package: importing `@upbeam/upload-server` (or
+ * `/node`, `/next`) loads none of it, a presigned PUT loads `@aws-sdk/client-s3` and the presigner, and only
+ * a temporary token loads `@aws-sdk/client-sts`. A serverless cold start then pays for what its first
+ * request needs (bench/RESULTS.md, "Cold start"). Each module is imported once; later calls get it at once.
+ */
+
+/** Keeps the first call's promise; a failed import is tried again on the next call. */
+function lazily<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+}
+
+/** `@aws-sdk/client-s3`: the storage client and its commands. */
+export const loadS3 = lazily(() => import('@aws-sdk/client-s3'));
+
+/** `@aws-sdk/client-sts`: temporary credentials (the temporary-token strategy only). */
+export const loadSts = lazily(() => import('@aws-sdk/client-sts'));
+
+/** `@aws-sdk/s3-request-presigner`: signs presigned URLs. */
+export const loadPresigner = lazily(() => import('@aws-sdk/s3-request-presigner'));
+
+/** The SDK's own MD5 (pure JavaScript: no `node:crypto`, so that workers need no Node.js compatibility). */
+export const loadMd5 = lazily(async () => (await import('@smithy/core/checksum')).Md5);

@@ -13,7 +13,7 @@ import type { BeforeUploadHook, BeforeUploadResult } from './hooks';
 import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey } from './object-key';
 import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
 import { readUploadRequest } from './request-body';
-import { processEnv, resolveStorageSettings, resolveStsSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
+import { processEnv, resolveStorageSettings, resolveStsSettings, type Env, type ResolvedStorageSettings, type StorageSettings } from './settings';
 import { createStorageClient } from './storage-client';
 import { createRenewTickets, createTokenIssuer, type RenewTicketFields, type TokenIssuer, type TokenSettings } from './temporary-token';
 import type { Tickets } from './ticket';
@@ -67,6 +67,12 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * @default 3600
    */
   expiresIn?: number;
+  /**
+   * Where the settings this config leaves out are read (`S3_UPLOAD_*`: the table `SETTING_ENV`). On
+   * Cloudflare Workers, the Worker's `env` (no `process.env` there without `nodejs_compat`).
+   * @default process.env (none where the runtime has no `process`)
+   */
+  env?: Env;
   /**
    * Receives every unexpected error (answered with 500 `Internal Server Error`), including storage and
    * STS errors and missing settings.
@@ -168,13 +174,14 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   const expiresIn = config.expiresIn ?? PRESIGNED_URL_EXPIRES_IN;
   const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const log = config.onError ?? ((error: unknown) => console.error('[upbeam] upload preparation failed:', error));
-  const settings = once(() => resolveStorageSettings(config));
+  const env = () => config.env ?? processEnv();
+  const settings = once(() => resolveStorageSettings(config, env()));
   const client = once(() => createStorageClient(settings()));
   const presign = once(async (): Promise<Presigner> => createPresigner(settings(), await client()));
   const issueToken = once((): TokenIssuer => {
-    const sts = resolveStsSettings(config);
+    const sts = resolveStsSettings(config, env());
     // Provider preset (providers.ts): refuses providers without STS, fills in a known STS endpoint.
-    const stsEndpoint = providerStsEndpoint(resolveProvider(config, processEnv()), sts, settings().endpoint);
+    const stsEndpoint = providerStsEndpoint(resolveProvider(config, env()), sts, settings().endpoint);
     return createTokenIssuer(settings(), { ...config, roleArn: sts.roleArn, stsEndpoint });
   });
 

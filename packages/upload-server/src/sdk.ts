@@ -26,3 +26,29 @@ export const loadPresigner = lazily(() => import('@aws-sdk/s3-request-presigner'
 
 /** The SDK's own MD5 (pure JavaScript: no `node:crypto`, so that workers need no Node.js compatibility). */
 export const loadMd5 = lazily(async () => (await import('@smithy/core/checksum')).Md5);
+
+/**
+ * The SDK defaults that its Node.js build would otherwise look up in `AWS_*` variables and `~/.aws` files
+ * for every client (retries, FIPS and dual-stack endpoints, the app id of the user agent, ...), given here
+ * with the SDK's own default values. The handler's clients take their settings from the handler's config
+ * and `S3_UPLOAD_*` alone, and on Deno they need no permission to read the home folder or other variables:
+ * the lookup of the home folder failed outside a request there (an unhandled rejection: the process died).
+ */
+export const CLIENT_DEFAULTS = {
+  defaultsMode: 'legacy' as const,
+  maxAttempts: 3,
+  retryMode: 'standard',
+  useFipsEndpoint: false,
+  useDualstackEndpoint: false,
+  disableClockSkewCorrection: false,
+  authSchemePreference: async (): Promise<string[]> => [],
+  userAgentAppId: async (): Promise<string | undefined> => undefined,
+};
+
+/** {@link CLIENT_DEFAULTS}, and those of the S3 client alone. */
+export const S3_CLIENT_DEFAULTS = {
+  ...CLIENT_DEFAULTS,
+  useArnRegion: false,
+  disableS3ExpressSessionAuth: false,
+  sigv4aSigningRegionSet: async (): Promise<string[] | undefined> => undefined,
+};

@@ -2,7 +2,7 @@ import type { Credentials, STSClient } from '@aws-sdk/client-sts';
 import type { TemporaryCredentials } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
 import { assertNoRoleChaining } from './role-chaining';
-import { loadSts } from './sdk';
+import { CLIENT_DEFAULTS, loadSts } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 import { createTickets, type Tickets } from './ticket';
 
@@ -181,6 +181,7 @@ export function createTokenIssuer(settings: ResolvedStorageSettings, token: Toke
   let sts: Pick<STSClient, 'send'> | undefined = token.stsClient;
   const stsClient = async (): Promise<Pick<STSClient, 'send'>> =>
     (sts ??= new (await loadSts()).STSClient({
+      ...CLIENT_DEFAULTS,
       region: settings.region,
       endpoint: token.stsEndpoint,
       credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },

@@ -152,4 +152,24 @@ describe.runIf(NODE_MAJOR >= 24)('runtime matrix: the packed package', () => {
       expect(server.output()).not.toMatch(/upload preparation failed|Uncaught|NotCapable|PermissionDenied/);
     });
   });
+
+  it('on deno with a narrow --allow-env alone: each request is refused 500 (logged), the process lives on', async () => {
+    const server = await startDeno(app, ['--allow-net=127.0.0.1', '--allow-env=S3_UPLOAD_*,PORT']);
+    try {
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const response = await fetch(server.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ filename: 'a.txt', filetype: 'text/plain', _upload: { strategy: 'presigned' } }),
+        });
+        expect(response.status).toBe(500);
+        expect(await response.json()).toEqual({ error: 'Internal Server Error' });
+      }
+      // The log names the permission to add.
+      expect(server.output()).toMatch(/NotCapable: Requires (env|sys) access/);
+      expect(server.output()).not.toMatch(/Uncaught/);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-// Deno: `deno run --allow-net=127.0.0.1 --allow-env=S3_UPLOAD_*,PORT --allow-read=. deno.js` (README, "Deno").
+// Deno: `deno run --allow-net=127.0.0.1 --allow-env=S3_UPLOAD_*,PORT --ignore-env --allow-sys=osRelease deno.js` (README, "Deno").
 import process from 'node:process';
 import { createApp } from './app.js';
 

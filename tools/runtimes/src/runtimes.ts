@@ -28,16 +28,21 @@ export async function startBun({ dir, env }: AppDir): Promise<RuntimeServer> {
 }
 
 /**
- * The permissions the README gives for Deno: the network to storage and to listen, the handler's own
- * variables (`S3_UPLOAD_*`) and `PORT`, reading the app's folder. No `--allow-sys`, no `--allow-all`.
+ * The permissions the README gives for Deno (section "Deno"): the network (storage, and listening), the
+ * handler's own variables (`S3_UPLOAD_*`) and `PORT`; `--ignore-env`: every other variable reads as unset
+ * (the AWS SDK's Node build reads several, `AWS_LAMBDA_*` among them, as it loads); `osRelease`, which the
+ * SDK's user agent names. No `--allow-all`, no file access.
  */
-export const DENO_PERMISSIONS = ['--allow-net=127.0.0.1', '--allow-env=S3_UPLOAD_*,PORT', '--ignore-env', '--allow-sys=osRelease', '--allow-read=.'];
+export const DENO_PERMISSIONS = ['--allow-net=127.0.0.1', '--allow-env=S3_UPLOAD_*,PORT', '--ignore-env', '--allow-sys=osRelease'];
 
-/** Deno: `deno run {DENO_PERMISSIONS} deno.js`, its npm packages from `node_modules` (`nodeModulesDir: manual`). */
-export async function startDeno({ dir, env }: AppDir): Promise<RuntimeServer> {
+/**
+ * Deno: `deno run {permissions} deno.js`, its npm packages from `node_modules` (`--node-modules-dir=manual`).
+ * @param permissions - Deno's permission flags. @default DENO_PERMISSIONS
+ */
+export async function startDeno({ dir, env }: AppDir, permissions: readonly string[] = DENO_PERMISSIONS): Promise<RuntimeServer> {
   const port = await freePort();
-  // The process's own env, less what Deno would read for itself (its cache folder, no update check).
-  return startServer(BINARIES.deno, ['run', ...DENO_PERMISSIONS, '--node-modules-dir=manual', '--no-config', 'deno.js'], {
+  // Deno's own cache inside the app's folder, and no update check (no network but 127.0.0.1).
+  return startServer(BINARIES.deno, ['run', ...permissions, '--node-modules-dir=manual', '--no-config', 'deno.js'], {
     cwd: dir,
     port,
     env: { ...env, PORT: String(port), DENO_NO_UPDATE_CHECK: '1', DENO_DIR: join(dir, '.deno') },

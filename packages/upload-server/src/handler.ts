@@ -177,7 +177,8 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   const env = () => config.env ?? processEnv();
   const settings = once(() => resolveStorageSettings(config, env()));
   const client = once(() => createStorageClient(settings()));
-  const presign = once(async (): Promise<Presigner> => createPresigner(settings(), await client()));
+  // The presigned PUT asks for the S3 client only when the bucket's address needs the SDK's endpoint rules.
+  const presign = once((): Presigner => createPresigner(settings(), client));
   const issueToken = once((): TokenIssuer => {
     const sts = resolveStsSettings(config, env());
     // Provider preset (providers.ts): refuses providers without STS, fills in a known STS endpoint.
@@ -206,7 +207,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
       createMultipartOperations({
         bucket: settings().bucket,
         storage: createMultipartStorage(settings(), await client()),
-        presignPart: createPartPresigner(settings(), await client()),
+        presignPart: createPartPresigner(settings(), client),
         tickets: createMultipartTickets(settings().secretAccessKey),
         expiresIn,
       }),
@@ -301,7 +302,7 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
       const { key, contentDisposition, metadata } = await decideObject(body, request);
 
       if (body._upload.strategy === 'presigned') {
-        const { url, headers } = await (await presign())({
+        const { url, headers } = await presign()({
           key,
           contentType: body.filetype,
           expiresIn,

@@ -46,9 +46,10 @@ function normalized(url: string) {
 
 describe.each(storages)('fast presigner = getSignedUrl: %s', (_, storage) => {
   const settings = resolveStorageSettings(storage, {});
-  const signers = createStorageClient(settings).then((client) => ({
-    fast: createPresigner(settings, client),
-    reference: createCommandPresigner(settings, client),
+  const client = createStorageClient(settings);
+  const signers = client.then((resolved) => ({
+    fast: createPresigner(settings, () => client),
+    reference: createCommandPresigner(settings, resolved),
   }));
 
   it.each(inputs)('%s', async (_, input) => {
@@ -67,9 +68,10 @@ const parts: [string, Omit<PartPresignInput, 'signingDate'>][] = [
 
 describe.each(storages)('fast UploadPart presigner = getSignedUrl(UploadPartCommand): %s', (_, storage) => {
   const settings = resolveStorageSettings(storage, {});
-  const signers = createStorageClient(settings).then((client) => ({
-    fast: createPartPresigner(settings, client),
-    reference: createCommandPartPresigner(settings, client),
+  const client = createStorageClient(settings);
+  const signers = client.then((resolved) => ({
+    fast: createPartPresigner(settings, () => client),
+    reference: createCommandPartPresigner(settings, resolved),
   }));
 
   it.each(parts)('%s', async (_, input) => {
@@ -88,7 +90,7 @@ describe.each(storages)('fast UploadPart presigner = getSignedUrl(UploadPartComm
 describe('canned ACL (objectAcl)', () => {
   it('is signed as a header the browser sends, never hoisted into the query string', async () => {
     const settings = resolveStorageSettings({ ...base, endpoint: 'http://127.0.0.1:9000', forcePathStyle: true }, {});
-    const { url, headers } = await createPresigner(settings, await createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
+    const { url, headers } = await createPresigner(settings, () => createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
     expect(headers['x-amz-acl']).toBe('private');
     expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain('x-amz-acl');
     expect(new URL(url).searchParams.has('x-amz-acl')).toBe(false);
@@ -96,7 +98,7 @@ describe('canned ACL (objectAcl)', () => {
 
   it("is left out with objectAcl 'none'", async () => {
     const settings = resolveStorageSettings({ ...base, objectAcl: 'none' }, {});
-    const { url, headers } = await createPresigner(settings, await createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
+    const { url, headers } = await createPresigner(settings, () => createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
     expect(headers).not.toHaveProperty('x-amz-acl');
     expect(url).not.toContain('x-amz-acl');
   });
@@ -105,7 +107,7 @@ describe('canned ACL (objectAcl)', () => {
 describe('presigner for an access-point ARN', () => {
   it('keeps the getSignedUrl path', async () => {
     const settings = resolveStorageSettings({ ...base, bucket: 'arn:aws:s3:eu-west-1:123456789012:accesspoint/uploads' }, {});
-    const { url } = await createPresigner(settings, await createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
+    const { url } = await createPresigner(settings, () => createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
     expect(new URL(url).hostname).toBe('uploads-123456789012.s3-accesspoint.eu-west-1.amazonaws.com');
   });
 });

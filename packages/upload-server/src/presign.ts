@@ -92,43 +92,68 @@ interface FastSigning {
   formatUrl: (request: Awaited<ReturnType<S3RequestPresigner['presign']>>) => string;
 }
 
-/** The probe URL, signed the command way, and what signs every later URL. */
-async function probeUrl(bucket: string, client: S3Client): Promise<{ url: URL; signing: FastSigning }> {
-  const [{ PutObjectCommand }, { getSignedUrl, S3RequestPresigner }, { formatUrl }, { escapeUriPath }] = await Promise.all([
-    loadS3(),
+/** The handler's S3 client, built on first use (`createStorageClient`): only the probe and the command path need it. */
+export type StorageClientSource = () => Promise<S3Client>;
+
+/**
+ * Where the bucket's objects live when the settings alone say so: an endpoint with path-style addressing,
+ * `{endpoint}/{bucket}/{key}` (MinIO, Ceph, local servers). Other addresses (AWS's virtual hosts and
+ * partitions, dotted buckets, R2's hosts) are left to the SDK's endpoint rules: the probe.
+ */
+function pathStyleBase(settings: ResolvedStorageSettings): ObjectBase | undefined {
+  if (settings.endpoint === undefined || !settings.forcePathStyle) return undefined;
+  const url = new URL(settings.endpoint);
+  const path = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
+  return { protocol: url.protocol, hostname: url.hostname, port: url.port === '' ? undefined : Number(url.port), prefix: `${path}${settings.bucket}/` };
+}
+
+/**
+ * The bucket's address and what signs every URL. A path-style endpoint needs no S3 client: the presigner
+ * is built from the settings, and `@aws-sdk/client-s3` is not loaded for a presigned PUT (cold start). Any
+ * other address comes from one probe URL signed the command way on the client, whose config the presigner
+ * then shares.
+ */
+async function resolveSigning(settings: ResolvedStorageSettings, client: StorageClientSource): Promise<{ where: ObjectBase; signing: FastSigning }> {
+  const [{ getSignedUrl, S3RequestPresigner }, { formatUrl }, { escapeUriPath }] = await Promise.all([
     loadPresigner(),
     import('@aws-sdk/core/util'),
     import('@smithy/core/protocols'),
   ]);
-  const probe = await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: PROBE_KEY }), { expiresIn: 60 });
-  return { url: new URL(probe), signing: { presigner: new S3RequestPresigner({ ...client.config }), escapeUriPath, formatUrl } };
+  const known = pathStyleBase(settings);
+  if (known) {
+    const { Sha256 } = await import('@smithy/core/checksum');
+    const credentials = { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey };
+    const presigner = new S3RequestPresigner({ region: settings.region, credentials, sha256: Sha256 });
+    return { where: known, signing: { presigner, escapeUriPath, formatUrl } };
+  }
+  const [s3, { PutObjectCommand }] = await Promise.all([client(), loadS3()]);
+  const url = new URL(await getSignedUrl(s3, new PutObjectCommand({ Bucket: settings.bucket, Key: PROBE_KEY }), { expiresIn: 60 }));
+  const where = {
+    protocol: url.protocol,
+    hostname: url.hostname,
+    port: url.port === '' ? undefined : Number(url.port),
+    prefix: url.pathname.slice(0, -PROBE_KEY.length),
+  };
+  return { where, signing: { presigner: new S3RequestPresigner({ ...s3.config }), escapeUriPath, formatUrl } };
 }
 
 /**
  * The fast path shared by the PutObject and UploadPart presigners: the bucket's address is resolved once
- * (one `getSignedUrl` for a probe key: the SDK's endpoint rules decide host, path style and port), and each
- * URL is then signed with one `S3RequestPresigner` built once, with its signing-key cache. Undefined for an
- * access-point ARN bucket, whose address only the command path resolves.
+ * ({@link resolveSigning}: from a path-style endpoint, or one `getSignedUrl` for a probe key, where the SDK's
+ * endpoint rules decide host, path style and port), and each URL is then signed with one
+ * `S3RequestPresigner` built once, with its signing-key cache. Undefined for an access-point ARN bucket,
+ * whose address only the command path resolves.
  */
-export function createUrlSigner(settings: ResolvedStorageSettings, client: S3Client): UrlSigner | undefined {
+export function createUrlSigner(settings: ResolvedStorageSettings, client: StorageClientSource): UrlSigner | undefined {
   if (settings.bucket.startsWith('arn:')) return undefined;
-  // The bucket's address and the presigner (its module imported then: `sdk.ts`), resolved once, then read
-  // without awaiting; a failed probe is forgotten and tried again next time.
+  // Resolved once, then read without awaiting; a failure is forgotten and tried again next time.
   let ready: { where: ObjectBase; signing: FastSigning } | undefined;
-  let probing: Promise<NonNullable<typeof ready>> | undefined;
+  let resolving: Promise<NonNullable<typeof ready>> | undefined;
   const resolve = () =>
-    (probing ??= probeUrl(settings.bucket, client).then(
-      ({ url, signing }) => {
-        const where = {
-          protocol: url.protocol,
-          hostname: url.hostname,
-          port: url.port === '' ? undefined : Number(url.port),
-          prefix: url.pathname.slice(0, -PROBE_KEY.length),
-        };
-        return (ready = { where, signing });
-      },
+    (resolving ??= resolveSigning(settings, client).then(
+      (resolved) => (ready = resolved),
       (error: unknown) => {
-        probing = undefined;
+        resolving = undefined;
         throw error;
       },
     ));
@@ -163,9 +188,12 @@ export function createUrlSigner(settings: ResolvedStorageSettings, client: S3Cli
  * are signed here, so storage answers 403 SignatureDoesNotMatch to a PUT that differs. An added
  * `x-amz-grant-*` header then fails too (S3 and radosgw refuse a canned ACL with grants: 400).
  */
-export function createPresigner(settings: ResolvedStorageSettings, client: S3Client): Presigner {
+export function createPresigner(settings: ResolvedStorageSettings, client: StorageClientSource): Presigner {
   const sign = createUrlSigner(settings, client);
-  if (!sign) return createCommandPresigner(settings, client);
+  if (!sign) {
+    let command: Presigner | undefined;
+    return async (input) => (command ??= createCommandPresigner(settings, await client()))(input);
+  }
   const sse = sseHeaders(settings.sseCustomerKey);
   // The SSE-C headers, once known (they never change): the common case then awaits nothing but the signer.
   let extra: { headers: Record<string, string>; lowerCased: Record<string, string> } | undefined;

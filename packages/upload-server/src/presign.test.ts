@@ -12,6 +12,9 @@ const base = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDE
 const storages: [string, StorageSettings][] = [
   ['AWS, virtual-hosted', base],
   ['AWS us-east-1', { ...base, region: 'us-east-1' }],
+  ['AWS, a newer region', { ...base, region: 'ap-southeast-5' }],
+  ['AWS GovCloud', { ...base, region: 'us-gov-west-1' }],
+  ['AWS, path style', { ...base, forcePathStyle: true }],
   ['AWS China partition', { ...base, region: 'cn-north-1' }],
   ['AWS, bucket with dots', { ...base, bucket: 'my.dotted.bucket' }],
   ['endpoint, path style, port', { ...base, endpoint: 'http://127.0.0.1:9000', forcePathStyle: true }],

@@ -95,23 +95,34 @@ interface FastSigning {
 /** The handler's S3 client, built on first use (`createStorageClient`): only the probe and the command path need it. */
 export type StorageClientSource = () => Promise<S3Client>;
 
+/** AWS regions of the commercial partition whose S3 host is `s3.{region}.amazonaws.com` (not China, GovCloud, ISO, EUSC). */
+const AWS_COMMERCIAL_REGION = /^(us|eu|ap|sa|ca|me|af|il|mx)-[a-z]+-\d+$/;
+
+/** A bucket name the SDK addresses as a virtual host: no dot, no `--` (S3 Express directory buckets). */
+const VIRTUAL_HOST_BUCKET = /^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$/;
+
 /**
- * Where the bucket's objects live when the settings alone say so: an endpoint with path-style addressing,
- * `{endpoint}/{bucket}/{key}` (MinIO, Ceph, local servers). Other addresses (AWS's virtual hosts and
- * partitions, dotted buckets, R2's hosts) are left to the SDK's endpoint rules: the probe.
+ * Where the bucket's objects live when the settings alone say so, as the SDK's endpoint rules would: an
+ * endpoint with path-style addressing, `{endpoint}/{bucket}/{key}` (MinIO, Ceph, local servers), or AWS S3
+ * in a commercial region, `https://{bucket}.s3.{region}.amazonaws.com/{key}`. Other addresses (China,
+ * GovCloud, dotted buckets, virtual hosts of other endpoints) are left to those rules: the probe.
  */
-function pathStyleBase(settings: ResolvedStorageSettings): ObjectBase | undefined {
-  if (settings.endpoint === undefined || !settings.forcePathStyle) return undefined;
+function knownBase(settings: ResolvedStorageSettings): ObjectBase | undefined {
+  if (settings.endpoint === undefined) {
+    if (settings.forcePathStyle || !AWS_COMMERCIAL_REGION.test(settings.region) || !VIRTUAL_HOST_BUCKET.test(settings.bucket)) return undefined;
+    return { protocol: 'https:', hostname: `${settings.bucket}.s3.${settings.region}.amazonaws.com`, port: undefined, prefix: '/' };
+  }
+  if (!settings.forcePathStyle) return undefined;
   const url = new URL(settings.endpoint);
   const path = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
   return { protocol: url.protocol, hostname: url.hostname, port: url.port === '' ? undefined : Number(url.port), prefix: `${path}${settings.bucket}/` };
 }
 
 /**
- * The bucket's address and what signs every URL. A path-style endpoint needs no S3 client: the presigner
- * is built from the settings, and `@aws-sdk/client-s3` is not loaded for a presigned PUT (cold start). Any
- * other address comes from one probe URL signed the command way on the client, whose config the presigner
- * then shares.
+ * The bucket's address and what signs every URL. An address known from the settings ({@link knownBase})
+ * needs no S3 client: the presigner is built from the settings, and `@aws-sdk/client-s3` is not loaded for
+ * a presigned PUT (cold start). Any other address comes from one probe URL signed the command way on the
+ * client, whose config the presigner then shares.
  */
 async function resolveSigning(settings: ResolvedStorageSettings, client: StorageClientSource): Promise<{ where: ObjectBase; signing: FastSigning }> {
   const [{ getSignedUrl, S3RequestPresigner }, { formatUrl }, { escapeUriPath }] = await Promise.all([
@@ -119,7 +130,7 @@ async function resolveSigning(settings: ResolvedStorageSettings, client: Storage
     import('@aws-sdk/core/util'),
     import('@smithy/core/protocols'),
   ]);
-  const known = pathStyleBase(settings);
+  const known = knownBase(settings);
   if (known) {
     const { Sha256 } = await import('@smithy/core/checksum');
     const credentials = { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey };
@@ -139,7 +150,7 @@ async function resolveSigning(settings: ResolvedStorageSettings, client: Storage
 
 /**
  * The fast path shared by the PutObject and UploadPart presigners: the bucket's address is resolved once
- * ({@link resolveSigning}: from a path-style endpoint, or one `getSignedUrl` for a probe key, where the SDK's
+ * ({@link resolveSigning}: from the settings, or one `getSignedUrl` for a probe key, where the SDK's
  * endpoint rules decide host, path style and port), and each URL is then signed with one
  * `S3RequestPresigner` built once, with its signing-key cache. Undefined for an access-point ARN bucket,
  * whose address only the command path resolves.

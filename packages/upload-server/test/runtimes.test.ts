@@ -1,17 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { GetObjectCommand, ListMultipartUploadsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
-import { copyApp, installPacked, startBun, startDeno, startWorkerd, type AppDir, type RuntimeServer } from '@upbeam/runtimes';
+import { appFolder, copyApp, installPacked, startBun, startDeno, startNextEdge, startWorkerd, type AppDir, type RuntimeServer } from '@upbeam/runtimes';
 import type { CompletedPart, MultipartUploadResponse, SignedPart, StoredPart } from '@upbeam/upload-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The runtime matrix: the packed @upbeam/upload-server (`pnpm pack`, installed as a user's install would:
 // tools/runtimes) served by Bun (`Bun.serve`), Deno (`Deno.serve`, the README's minimal permissions) and
-// workerd (the Worker bundled by `wrangler deploy`, no alias, no nodejs_compat), one server process per
-// runtime, each runtime from its npm package. Every flow against @upbeam/local-s3 (s3rver and its STS
+// workerd (the Worker bundled by `wrangler deploy`, no alias, no nodejs_compat) and Next.js's edge runtime (a
+// route with `runtime = 'edge'`, `next build` then `next start`), one server process per runtime, each runtime from its npm package. Every flow against @upbeam/local-s3 (s3rver and its STS
 // stand-in): this test's fetch plays the browser. Node's own runs are the other suites of this project.
 //
 // Once per CI run: on Node 24, the full run of scripts/test.sh (wrangler needs Node >= 22.12; the quick runs
@@ -25,6 +23,7 @@ const RUNTIMES: { name: string; start(app: AppDir): Promise<RuntimeServer> }[] =
   { name: 'bun', start: startBun },
   { name: 'deno', start: startDeno },
   { name: 'workerd', start: startWorkerd },
+  { name: 'next-edge', start: startNextEdge },
 ];
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -37,7 +36,7 @@ describe.runIf(NODE_MAJOR >= 24)('runtime matrix: the packed package', () => {
   beforeAll(async () => {
     storage = await startLocalS3();
     reader = storage.createClient();
-    const dir = await mkdtemp(join(tmpdir(), 'upbeam-runtimes-'));
+    const dir = await appFolder();
     await installPacked(dir);
     await copyApp(dir);
     app = { dir, env: storage.env };

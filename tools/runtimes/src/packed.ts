@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, readdir, realpath, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, realpath, symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -39,10 +39,24 @@ export async function installPacked(dir: string): Promise<void> {
   }
 }
 
-/** The files of `tools/runtimes/app`, copied beside the installed packages (`entries`: their names). */
-export async function copyApp(dir: string): Promise<string[]> {
-  const app = join(REPO, 'tools/runtimes/app');
-  const entries = await readdir(app);
-  for (const entry of entries) await run('cp', [join(app, entry), join(dir, entry)]);
-  return entries;
+/**
+ * Copies the app beside the installed packages: `tools/runtimes/app` (one handler module, an entry per
+ * runtime, wrangler.toml) and `tools/runtimes/next-app` (the Next.js app of the edge route).
+ */
+export async function copyApp(dir: string): Promise<void> {
+  for (const source of ['app', 'next-app']) {
+    const from = join(REPO, 'tools/runtimes', source);
+    for (const entry of await readdir(from)) await run('cp', ['-R', join(from, entry), join(dir, entry)]);
+  }
+}
+
+/**
+ * A fresh folder for an app under `tools/runtimes/.work/` (git-ignored): inside the repository, where the
+ * Next.js build accepts the packages linked from the workspace's install (Turbopack compiles no file outside
+ * its root, the folder of the lockfile).
+ */
+export async function appFolder(): Promise<string> {
+  const work = join(REPO, 'tools/runtimes/.work');
+  await mkdir(work, { recursive: true });
+  return mkdtemp(join(work, 'app-'));
 }

@@ -13,6 +13,7 @@ export const BINARIES = {
   deno: join(MODULES, 'deno/deno'),
   workerd: join(MODULES, 'workerd/bin/workerd'),
   wrangler: join(MODULES, 'wrangler/bin/wrangler.js'),
+  next: join(MODULES, 'next/dist/bin/next'),
 } as const;
 
 /** Where the app and the packed packages are (`installPacked`, `copyApp`), and the settings (`S3_UPLOAD_*`). */
@@ -82,4 +83,21 @@ const config :Workerd.Config = (
 `,
   );
   return startServer(BINARIES.workerd, ['serve', 'workerd.capnp', '--verbose'], { cwd: dir, port });
+}
+
+/**
+ * Next.js on the edge runtime: `next build` (Turbopack) of `next-app` (one route, `app/api/upload`, with
+ * `runtime = 'edge'`), then `next start`. Next.js resolves the package's `edge-light` build. Settings come
+ * from `process.env` (`S3_UPLOAD_*`).
+ */
+export async function startNextEdge({ dir, env }: AppDir): Promise<RuntimeServer> {
+  const nextEnv = { ...process.env, ...env, NEXT_TELEMETRY_DISABLED: '1' };
+  await run(process.execPath, [BINARIES.next, 'build'], { cwd: dir, env: nextEnv });
+  const port = await freePort();
+  return startServer(process.execPath, [BINARIES.next, 'start', '--port', String(port), '--hostname', '127.0.0.1'], {
+    cwd: dir,
+    port,
+    env,
+    path: '/api/upload',
+  });
 }

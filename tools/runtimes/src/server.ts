@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A runtime serving the matrix's app (`tools/runtimes/app`) on 127.0.0.1. */
 export interface RuntimeServer {
-  /** `http://127.0.0.1:{port}/`: POST preparation requests here. */
+  /** `http://127.0.0.1:{port}/` (or the app's route): POST preparation requests here. */
   url: string;
   /** What the process wrote to stdout and stderr so far (the handler's `onError` logs land here). */
   output(): string;
@@ -24,10 +24,14 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `command` (one server process) and resolves once `http://127.0.0.1:{port}/` answers any HTTP
- * request. Rejects with the process's output when it exits first or does not answer within 30 s.
+ * Starts `command` (one server process) and resolves once `http://127.0.0.1:{port}{path}` answers any HTTP
+ * request (`path`: `/` unless given). Rejects with the process's output when it exits first or does not answer within 30 s.
  */
-export async function startServer(command: string, args: string[], options: { cwd: string; port: number; env?: Record<string, string> }): Promise<RuntimeServer> {
+export async function startServer(
+  command: string,
+  args: string[],
+  options: { cwd: string; port: number; env?: Record<string, string>; path?: string },
+): Promise<RuntimeServer> {
   const child: ChildProcess = spawn(command, args, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
@@ -37,7 +41,7 @@ export async function startServer(command: string, args: string[], options: { cw
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${options.port}/`;
+  const url = `http://127.0.0.1:${options.port}${options.path ?? '/'}`;
   const close = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await Promise.race([exited, sleep(5_000).then(() => child.kill('SIGKILL'))]);

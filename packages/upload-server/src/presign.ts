@@ -125,14 +125,16 @@ function knownBase(settings: ResolvedStorageSettings): ObjectBase | undefined {
  * client, whose config the presigner then shares.
  */
 async function resolveSigning(settings: ResolvedStorageSettings, client: StorageClientSource): Promise<{ where: ObjectBase; signing: FastSigning }> {
-  const [{ getSignedUrl, S3RequestPresigner }, { formatUrl }, { escapeUriPath }] = await Promise.all([
+  const known = knownBase(settings);
+  // Imported side by side: one after the other, they took ~20 ms more.
+  const [{ getSignedUrl, S3RequestPresigner }, { formatUrl }, { escapeUriPath }, checksum] = await Promise.all([
     loadPresigner(),
     import('@aws-sdk/core/util'),
     import('@smithy/core/protocols'),
+    known ? import('@smithy/core/checksum') : undefined,
   ]);
-  const known = knownBase(settings);
-  if (known) {
-    const { Sha256 } = await import('@smithy/core/checksum');
+  if (known && checksum) {
+    const { Sha256 } = checksum;
     const credentials = { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey };
     const presigner = new S3RequestPresigner({ region: settings.region, credentials, sha256: Sha256 });
     return { where: known, signing: { presigner, escapeUriPath, formatUrl } };

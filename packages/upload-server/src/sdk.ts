@@ -1,8 +1,9 @@
 /**
  * The AWS SDK, imported on first use rather than with the package: importing `@upbeam/upload-server` (or
- * `/node`, `/next`) loads none of it, a presigned PUT loads `@aws-sdk/client-s3` and the presigner, and only
- * a temporary token loads `@aws-sdk/client-sts`. A serverless cold start then pays for what its first
- * request needs (bench/RESULTS.md, "Cold start"). Each module is imported once; later calls get it at once.
+ * `/node`, `/next`) loads none of it; a presigned PUT loads the presigner, and `@aws-sdk/client-s3` only when
+ * the bucket's address needs the SDK's endpoint rules (presign.ts); only a temporary token loads
+ * `@aws-sdk/client-sts`. A serverless cold start then pays for what its first request needs
+ * (bench/RESULTS.md, "Cold start"). Each module is imported once; later calls get it at once.
  */
 
 /** Keeps the first call's promise; a failed import is tried again on the next call. */

@@ -14,7 +14,7 @@ import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey } from './ob
 import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
 import { assertNextS3CanSend } from './next-s3-marker';
 import { readUploadRequest, type BodyAdmission } from './request-body';
-import { processEnv, resolveStorageSettings, resolveStsSettings, type ResolvedStorageSettings, type StorageSettings } from './settings';
+import { processEnv, resolveStorageSettings, resolveStsSettings, type Env, type ResolvedStorageSettings, type StorageSettings } from './settings';
 import { createStorageClient } from './storage-client';
 import { createRenewTickets, createTokenIssuer, type RenewTicketFields, type TokenIssuer, type TokenSettings } from './temporary-token';
 import type { Tickets } from './ticket';
@@ -69,6 +69,12 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * @default 3600
    */
   expiresIn?: number;
+  /**
+   * Where the settings this config leaves out are read (`S3_UPLOAD_*`: the table `SETTING_ENV`). On
+   * Cloudflare Workers, the Worker's `env` (no `process.env` there without `nodejs_compat`).
+   * @default process.env (none where the runtime has no `process`)
+   */
+  env?: Env;
   /**
    * Receives every unexpected error (answered with 500 `Internal Server Error`), including storage and
    * STS errors and missing settings.
@@ -173,13 +179,15 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   const expiresIn = config.expiresIn ?? PRESIGNED_URL_EXPIRES_IN;
   const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const log = config.onError ?? ((error: unknown) => console.error('[upbeam] upload preparation failed:', error));
-  const settings = once(() => resolveStorageSettings(config));
+  const env = () => config.env ?? processEnv();
+  const settings = once(() => resolveStorageSettings(config, env()));
   const client = once(() => createStorageClient(settings()));
-  const presign = once((): Presigner => createPresigner(settings(), client()));
+  // The presigned PUT asks for the S3 client only when the bucket's address needs the SDK's endpoint rules.
+  const presign = once((): Presigner => createPresigner(settings(), client));
   const issueToken = once((): TokenIssuer => {
-    const sts = resolveStsSettings(config);
+    const sts = resolveStsSettings(config, env());
     // Provider preset (providers.ts): refuses providers without STS, fills in a known STS endpoint.
-    const stsEndpoint = providerStsEndpoint(resolveProvider(config, processEnv()), sts, settings().endpoint);
+    const stsEndpoint = providerStsEndpoint(resolveProvider(config, env()), sts, settings().endpoint);
     return createTokenIssuer(settings(), { ...config, roleArn: sts.roleArn, stsEndpoint });
   });
 
@@ -187,8 +195,8 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   const scope = once(() => handlerScope(settings().bucket, keyPrefix));
   const receipts = once((): Receipts => createReceipts(settings().secretAccessKey, { scope: scope() }));
   const completion = once(
-    (): Completion =>
-      createCompletion({ settings: settings(), client: client(), policy: config, onUploadComplete: config.onUploadComplete }),
+    async (): Promise<Completion> =>
+      createCompletion({ settings: settings(), client: await client(), policy: config, onUploadComplete: config.onUploadComplete }),
   );
 
   /**
@@ -197,17 +205,17 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
    */
   const complete = async ({ key, receipt }: { key: string; receipt: string }, request: Request): Promise<Response> => {
     await receipts().verify(key, receipt);
-    const answer: UploadCompleteResponse = await completion().complete(key, request);
+    const answer: UploadCompleteResponse = await (await completion()).complete(key, request);
     return Response.json(answer);
   };
 
   const multipartTickets = once(() => createMultipartTickets(settings().secretAccessKey, { scope: scope() }));
   const multipart = once(
-    (): MultipartOperations =>
+    async (): Promise<MultipartOperations> =>
       createMultipartOperations({
         bucket: settings().bucket,
-        storage: createMultipartStorage(settings(), client()),
-        presignPart: createPartPresigner(settings(), client()),
+        storage: createMultipartStorage(settings(), await client()),
+        presignPart: createPartPresigner(settings(), client),
         tickets: multipartTickets(),
         expiresIn,
       }),
@@ -292,14 +300,14 @@ export function createUploadHandler(config: UploadHandlerConfig = {}): UploadHan
   /** `_upload.multipart`: `create` is a new upload (decided like a single PUT); the rest act on its ticket. */
   const runMultipart = async (operation: MultipartRequest, body: UploadRequestBody, request: Request): Promise<Response> => {
     if (operation.action === 'complete' && config.onUploadComplete) {
-      const completed = (await multipart().continue(operation)) as CompleteMultipartResponse;
-      const { serverData } = await completion().complete(completed.key, request);
+      const completed = (await (await multipart()).continue(operation)) as CompleteMultipartResponse;
+      const { serverData } = await (await completion()).complete(completed.key, request);
       const answer: CompleteMultipartResponse = serverData === undefined ? completed : { ...completed, serverData };
       return Response.json(answer);
     }
-    if (operation.action !== 'create') return Response.json(await multipart().continue(operation));
+    if (operation.action !== 'create') return Response.json(await (await multipart()).continue(operation));
     const object = await decideObject(body, request);
-    const created = await multipart().create({
+    const created = await (await multipart()).create({
       ...object,
       contentType: body.filetype,
       filesize: body.filesize,

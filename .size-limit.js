@@ -76,7 +76,9 @@ export default [
   },
   // Issue #21: the Vue and Svelte bindings weigh what React's does (the tracker; vue or svelte external), and
   // the drop zone (DropZoneController of @upbeam/upload-client/drop-zone, shared by all three) ~1.6 kB more.
-  // Measured 2026-11-24: Vue 4.75 / 6.33 kB, Svelte 4.66 / 6.21 kB, React's hook with its drop zone 6.23 kB.
+  // Measured 2026-11-24: Vue 4.75 / 6.33 kB, Svelte 4.66 / 6.21 kB, React's hook with its drop zone 6.23 kB;
+  // then the send loop and honest progress (the tracker they all share) added ~0.2 kB to each: Vue 5.02 / 6.61,
+  // Svelte 4.93 / 6.48, React with its drop zone 6.50 kB.
   {
     name: '@upbeam/upload-vue: useS3Upload, initial chunk (all a presigned single PUT needs)',
     path: 'packages/upload-vue/dist/index.js',
@@ -84,7 +86,7 @@ export default [
     ignore: VUE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '4.85 kB',
+    limit: '5.1 kB',
   },
   {
     name: '@upbeam/upload-vue: useS3Upload and useDropZone, initial chunk',
@@ -93,7 +95,7 @@ export default [
     ignore: VUE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '6.45 kB',
+    limit: '6.7 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload, initial chunk (all a presigned single PUT needs)',
@@ -102,7 +104,7 @@ export default [
     ignore: SVELTE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '4.75 kB',
+    limit: '5 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload and createDropZone, initial chunk',
@@ -111,7 +113,7 @@ export default [
     ignore: SVELTE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '6.3 kB',
+    limit: '6.55 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload and useDropZone, initial chunk',
@@ -120,6 +122,6 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '6.3 kB',
+    limit: '6.55 kB',
   },
 ];

@@ -1,3 +1,4 @@
+import { formatBytes } from '@upbeam/upload-svelte';
 import type { TrackedFileStatus } from '@upbeam/upload-svelte';
 
 /** What each status reads as on the page. */
@@ -10,18 +11,8 @@ export const STATUS_TEXT: Record<TrackedFileStatus, string> = {
   aborted: 'Cancelled',
 };
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
-
-/** Bytes as people read them: `840 B`, `1.2 MB` (powers of 1000, as file managers show sizes). */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < UNITS.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${UNITS[unit]}`;
-}
+/** Sizes and speeds as people read them (`840 B`, `1.2 MB`, `1.0 MB/s`): the library's formatter. */
+export { formatBytes };
 
 /** An upload's error as one line. */
 export function describeError(error: unknown): string {

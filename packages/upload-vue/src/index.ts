@@ -12,6 +12,8 @@ export {
   isUploadClientError,
   UploadClientError,
   DEFAULT_CONCURRENCY,
+  formatBytes,
+  type FormatBytesOptions,
   type FileWithPath,
   type TrackedFile,
   type UploadSummary,

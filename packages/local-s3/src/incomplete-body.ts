@@ -42,6 +42,9 @@ export function incompleteBodies(directory: string): S3rverMiddleware {
     await next().catch((error: unknown) => {
       failure = error;
     });
+    // A request s3rver refused before reading its body (403 for a signature or size that differs) has a body
+    // nobody reads: drained, it ends, and the refusal is answered (else both sides would wait for ever).
+    if (failure !== undefined && !ctx.req.complete && !ctx.req.destroyed) ctx.req.resume();
     await settled(ctx.req);
     if (ctx.req.complete) {
       if (failure !== undefined) throw failure;

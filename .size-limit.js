@@ -10,11 +10,16 @@
 // files with totals, speed and time left, retry and remove: +1.04 kB); the multipart engine and the temporary-token
 // strategy never weigh on it. No AWS SDK is shipped any more (lib-storage read every Blob into memory).
 // - ./checksum-*: the MD5 of `checksum: 'md5'` (hash-wasm's MD5), loaded for the first upload with a checksum.
+// Issue "One send loop, and progress that never claims a byte": the single PUT goes through the send loop of the
+// parts (sign -> send -> read -> recover, the recovery step in one place) and progress falls back when a request
+// fails: +0.27 kB on the hook's initial chunk (4.88 -> 5.15 kB), +0.30 kB on uploadFile's (2.75 -> 3.05 kB).
 const TOKEN_CHUNK = './temporary-token-*';
 const MULTIPART_CHUNK = './presigned-multipart-*';
 const CHECKSUM_CHUNK = './checksum-*';
 const esm = (...external) => (config) => ({ ...config, format: 'esm', external: [...(config.external ?? []), ...external] });
 const REACT = ['react', 'react-dom', 'react/jsx-runtime'];
+const VUE = ['vue'];
+const SVELTE = ['svelte', 'svelte/reactivity', 'svelte/attachments'];
 
 export default [
   {
@@ -26,7 +31,8 @@ export default [
     gzip: true,
     // +112 B (4,876 -> 4,988) for routes: the `route` and `tags` fields of the body and the tracker's
     // `maxFiles` check (TOO_MANY_FILES). fetchRouteRules is not in it (useDropZone's, tree-shaken away here).
-    limit: '5.0 kB',
+    // Merged with main's 5.2 kB (the send loop and honest progress): the higher of the two.
+    limit: '5.2 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload, presigned multipart path (initial chunk + multipart chunks)',
@@ -37,7 +43,8 @@ export default [
     gzip: true,
     // +0.1 kB (8.06 -> 8.14 kB): the part engine hashes the next parts while parts are in flight; +101 B
     // (8,167 -> 8,268) for routes, as above.
-    limit: '8.3 kB',
+    // Merged with main's 8.4 kB (the send loop): the higher of the two.
+    limit: '8.4 kB',
   },
   {
     // The token chunks (strategy, part engine, SigV4 signer, token session) hold at most 12 KiB (12.29 kB)
@@ -60,7 +67,7 @@ export default [
     import: '{ uploadFile }',
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '2.8 kB',
+    limit: '3.1 kB',
   },
   {
     // The checksum chunk alone (hash-wasm's MD5 with its WebAssembly inlined as base64), loaded only with
@@ -72,6 +79,57 @@ export default [
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK),
     gzip: true,
     // +30 B (8,192 -> 8,222) for the `route` and `tags` fields of the body.
-    limit: '8.25 kB',
+    // Merged with main's 8.5 kB (the send loop): the higher of the two.
+    limit: '8.5 kB',
+  },
+  // Issue #21: the Vue and Svelte bindings weigh what React's does (the tracker; vue or svelte external), and
+  // the drop zone (DropZoneController of @upbeam/upload-client/drop-zone, shared by all three) ~1.6 kB more.
+  // Measured 2026-11-24: Vue 4.75 / 6.33 kB, Svelte 4.66 / 6.21 kB, React's hook with its drop zone 6.23 kB;
+  // then the send loop and honest progress (the tracker they all share) added ~0.2 kB to each: Vue 5.02 / 6.61,
+  // Svelte 4.93 / 6.48, React with its drop zone 6.50 kB.
+  {
+    name: '@upbeam/upload-vue: useS3Upload, initial chunk (all a presigned single PUT needs)',
+    path: 'packages/upload-vue/dist/index.js',
+    import: '{ useS3Upload }',
+    ignore: VUE,
+    modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
+    gzip: true,
+    limit: '5.1 kB',
+  },
+  {
+    name: '@upbeam/upload-vue: useS3Upload and useDropZone, initial chunk',
+    path: 'packages/upload-vue/dist/index.js',
+    import: '{ useS3Upload, useDropZone }',
+    ignore: VUE,
+    modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
+    gzip: true,
+    limit: '6.7 kB',
+  },
+  {
+    name: '@upbeam/upload-svelte: createS3Upload, initial chunk (all a presigned single PUT needs)',
+    path: 'packages/upload-svelte/dist/index.js',
+    import: '{ createS3Upload }',
+    ignore: SVELTE,
+    modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
+    gzip: true,
+    limit: '5 kB',
+  },
+  {
+    name: '@upbeam/upload-svelte: createS3Upload and createDropZone, initial chunk',
+    path: 'packages/upload-svelte/dist/index.js',
+    import: '{ createS3Upload, createDropZone }',
+    ignore: SVELTE,
+    modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
+    gzip: true,
+    limit: '6.55 kB',
+  },
+  {
+    name: '@upbeam/upload-react: useS3Upload and useDropZone, initial chunk',
+    path: 'packages/upload-react/dist/index.js',
+    import: '{ useS3Upload, useDropZone }',
+    ignore: REACT,
+    modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
+    gzip: true,
+    limit: '6.55 kB',
   },
 ];

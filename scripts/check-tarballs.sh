@@ -18,7 +18,7 @@ cd "$scratch/app"
 cat > package.json <<'JSON'
 { "name": "scratch-app", "private": true, "version": "0.0.0" }
 JSON
-npm install --no-audit --no-fund --loglevel=error "$scratch"/tarballs/*.tgz react@19 react-dom@19 @types/react@19 @types/node@20 typescript@5.9 >/dev/null
+npm install --no-audit --no-fund --loglevel=error "$scratch"/tarballs/*.tgz react@19 react-dom@19 @types/react@19 vue@3 svelte@5 @types/node@20 typescript@5.9 >/dev/null
 
 # Entry points and one export each must have (subpath adapters included when the package offers them).
 entries=$(node -e '
@@ -40,6 +40,9 @@ cat > check.ts <<'TS'
 import { createUploadHandler, type UploadHandlerConfig } from '@upbeam/upload-server';
 import { uploadFile, type UploadOptions, type UploadProgress } from '@upbeam/upload-client';
 import { useS3Upload, type TrackedFile } from '@upbeam/upload-react';
+import { useDropZone, useS3Upload as useVueUpload } from '@upbeam/upload-vue';
+import { createDropZone, createS3Upload } from '@upbeam/upload-svelte';
+import { DropZoneController } from '@upbeam/upload-client/drop-zone';
 import type { PresignedUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
 
 const config: UploadHandlerConfig = { bucket: 'b', maxFileSize: 1024 };
@@ -47,9 +50,12 @@ const handler: (request: Request) => Promise<Response> = createUploadHandler(con
 const options: UploadOptions = { strategy: 'temporary-token', partSize: 5242880, onProgress: (p: UploadProgress) => p.progress };
 const upload: (file: File, options?: UploadOptions) => Promise<{ url: string }> = uploadFile;
 const hook: () => { files: readonly TrackedFile[] } = useS3Upload;
+const vue: () => { files: { readonly value: readonly TrackedFile[] } } = useVueUpload;
+const svelte: () => { readonly files: readonly TrackedFile[] } = createS3Upload;
+const zones = [useDropZone, createDropZone, new DropZoneController({ onDrop: () => {} })] as const;
 const body: UploadRequestBody = { filename: 'a', filetype: 'b/c', _upload: { strategy: 'presigned' } };
 const answer: Partial<PresignedUploadResponse> = { url: 'x' };
-export { handler, options, upload, hook, body, answer };
+export { handler, options, upload, hook, vue, svelte, zones, body, answer };
 TS
 for resolution in node16 bundler; do
   module=$([ "$resolution" = node16 ] && echo node16 || echo esnext)

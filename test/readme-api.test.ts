@@ -8,12 +8,16 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
-/** Source files of a package's public entries: `./dist/x.js` in the exports map is `src/x.ts`. */
+/**
+ * Source files of a package's public entries: `./dist/x.js` in the exports map is `src/x.ts`; the worker build
+ * of upload-server (`./dist/worker/x.js`, the `workerd`/`worker`/`edge-light` conditions) is built from the same
+ * `src/x.ts`.
+ */
 function entryFiles(dir: string): string[] {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const targets = Object.entries(pkg.exports as Record<string, unknown>)
     .filter(([subpath]) => subpath !== './package.json')
-    .map(([, target]) => JSON.stringify(target).match(/\.\/dist\/([\w/-]+)\.js/)?.[1])
+    .flatMap(([, target]) => [...JSON.stringify(target).matchAll(/\.\/dist\/(?:worker\/)?([\w/-]+)\.js/g)].map((match) => match[1]))
     .filter((path): path is string => path !== undefined);
   return [...new Set(targets)].map((path) => join(dir, 'src', `${path}.ts`));
 }

@@ -1,18 +1,19 @@
 /**
- * `pnpm bench` (all three benchmarks, then RESULTS.md), or `tsx src/main.ts bundle|prepare|upload|report`
+ * `pnpm bench` (every benchmark, then RESULTS.md), or `tsx src/main.ts bundle|prepare|cold-start|upload|report`
  * for one benchmark (its JSON in results/ is replaced, RESULTS.md rewritten from all results), or
  * `tsx src/main.ts huge` for the opt-in upload of a file over 5 GiB (not part of `all`).
  * Run `pnpm run build` at the root first (the root's `pnpm bench` does): the benchmarks use the built packages.
  */
 import './lib/loopback-guard';
 import { runBundleBench } from './bundle/run';
+import { runColdStartBench } from './cold-start/run';
 import { runHugeBench } from './huge/run';
 import { runPrepareBench } from './prepare/run';
 import { writeReport } from './report';
 import { runUploadBench } from './upload/run';
 
 const which = process.argv[2] ?? 'all';
-const known = ['all', 'bundle', 'prepare', 'upload', 'huge', 'report'];
+const known = ['all', 'bundle', 'prepare', 'cold-start', 'upload', 'huge', 'report'];
 if (!known.includes(which)) {
   console.error(`usage: tsx src/main.ts [${known.join('|')}]`);
   process.exit(2);
@@ -20,6 +21,7 @@ if (!known.includes(which)) {
 const started = performance.now();
 if (which === 'all' || which === 'bundle') await runBundleBench();
 if (which === 'all' || which === 'prepare') await runPrepareBench();
+if (which === 'all' || which === 'cold-start') await runColdStartBench();
 if (which === 'all' || which === 'upload') await runUploadBench();
 if (which === 'huge') await runHugeBench();
 const path = await writeReport();

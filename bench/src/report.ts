@@ -5,12 +5,14 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BundleResult, BundleRow } from './bundle/run';
+import type { ColdStartResult } from './cold-start/run';
 import type { Machine } from './lib/machine';
 import { BENCH_DIR } from './lib/paths';
 import { loadResult } from './lib/results';
 import { fmt, kib, range, ratio } from './lib/stats';
 import type { PrepareResult, PrepareRow } from './prepare/run';
 import type { HugeResult } from './huge/run';
+import { coldStartSection } from './report-cold-start';
 import { hugeSection, uploadSection } from './report-upload';
 import { targetsSection } from './report-targets';
 import type { UploadResult } from './upload/run';
@@ -180,6 +182,7 @@ export async function writeReport(): Promise<string> {
   lines.length = 0;
   const bundle = await loadResult<BundleResult>('bundle');
   const prepare = await loadResult<PrepareResult>('prepare');
+  const coldStart = await loadResult<ColdStartResult>('cold-start');
   const upload = await loadResult<UploadResult>('upload');
   const huge = await loadResult<HugeResult>('huge');
   const headline: string[] = [];
@@ -196,6 +199,7 @@ export async function writeReport(): Promise<string> {
   const measured = [
     bundle && { name: 'bundle size', machine: bundle.machine, seconds: bundle.seconds },
     prepare && { name: 'preparation', machine: prepare.machine, seconds: prepare.seconds },
+    coldStart && { name: 'cold start', machine: coldStart.machine, seconds: coldStart.seconds },
     upload && { name: 'upload', machine: upload.machine, seconds: upload.seconds },
     huge && { name: 'file over 5 GiB', machine: huge.machine, seconds: huge.seconds },
   ].filter((entry): entry is { name: string; machine: Machine; seconds: number } => Boolean(entry));
@@ -203,6 +207,7 @@ export async function writeReport(): Promise<string> {
   const headlineAt = lines.length;
   if (bundle) bundleSection(bundle, headline);
   if (prepare) prepareSection(prepare, headline);
+  if (coldStart) coldStartSection(coldStart, add, headline);
   if (upload) uploadSection(upload, add, headline);
   if (huge) hugeSection(huge, add, headline);
   const targets: string[] = [];

@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
-import './globals.css';
+import '@upbeam/example-shared/style.css';
 
 export const metadata: Metadata = {
   title: 'Upbeam + Next.js: upload straight to S3',
   description: 'Pick a file: the route prepares the upload, the browser sends it straight to the bucket.',
 };
 
-// No next/font: the page uses the system font stack (globals.css), so `next build` needs no network.
+// No next/font: the page uses the system font stack (@upbeam/example-shared/style.css), so `next build` needs no network.
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">

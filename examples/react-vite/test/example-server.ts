@@ -1,57 +1,12 @@
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { serve, type ServerType } from '@hono/node-server';
-import type { S3Client } from '@aws-sdk/client-s3';
-import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
-import { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from '@upbeam/upload-server';
-import { createApp } from '../server/app';
-import { objectUrlSigner } from '../server/object-url';
+import { startExample as startBuiltExample, type RunningExample } from '@upbeam/example-shared/example-server';
 
-/** The built example page and its server on 127.0.0.1, with the embedded storage on another port. */
-export interface RunningExample {
-  /** Origin of the page, e.g. `http://127.0.0.1:40123`. */
-  origin: string;
-  storage: LocalS3;
-  /** An S3 client with the storage's own credentials, to read back what the browser stored. */
-  s3: S3Client;
-  /** Handler settings that reach the storage. */
-  settings: UploadHandlerConfig;
-  /** Replaces what answers `/api/s3-upload` (to test failures and timing); `undefined` restores the default. */
-  setUploadHandler(handler: UploadHandler | undefined): void;
-  close(): Promise<void>;
-}
+export type { RunningExample };
 
 /**
- * Starts the example as a user would run it (`pnpm build && pnpm start`), on ports picked by the OS.
+ * Starts the React example as a user would run it (`pnpm build && pnpm start`), on ports picked by the OS.
  * @param staticRoot - The built page to serve; default the example's own build, `dist/`.
  */
-export async function startExample(staticRoot = fileURLToPath(new URL('../dist', import.meta.url))): Promise<RunningExample> {
-  let upload: UploadHandler = async () => new Response(null, { status: 503 });
-  let objectUrl: (key: string) => Promise<string | undefined> = async () => undefined;
-  const app = createApp({ upload: (request) => upload(request), staticRoot, objectUrl: (key) => objectUrl(key) });
-  const server: ServerType = await new Promise((resolve) => {
-    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
-  });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // Another port than the page: the upload is cross-origin, so the bucket's CORS rule is exercised.
-  const storage = await startLocalS3({ allowedOrigins: [origin] });
-  const settings = storage.handlerSettings;
-  const standard = createUploadHandler({ ...settings, stsClient: storage.stsClient });
-  objectUrl = objectUrlSigner(settings);
-  upload = standard;
-  const s3 = storage.createClient();
-  return {
-    origin,
-    storage,
-    s3,
-    settings,
-    setUploadHandler(handler) {
-      upload = handler ?? standard;
-    },
-    async close() {
-      s3.destroy();
-      await new Promise((resolve) => server.close(resolve));
-      await storage.close();
-    },
-  };
+export function startExample(staticRoot = fileURLToPath(new URL('../dist', import.meta.url))): Promise<RunningExample> {
+  return startBuiltExample(staticRoot);
 }

@@ -69,5 +69,15 @@ export async function waitForUpload(page: Page, name: string, timeoutMs: number)
   }
 }
 
-/** True when the values never decrease. */
-export const nonDecreasing = (values: number[]): boolean => values.every((value, i) => i === 0 || value >= values[i - 1]!);
+/**
+ * How many times the values fall. Progress counts only bytes storage acknowledged or in flight, so it falls
+ * once per storage request that failed or was cancelled with bytes in flight, and never otherwise.
+ */
+export const falls = (values: number[]): number => values.filter((value, i) => i > 0 && value < values[i - 1]!).length;
+
+/**
+ * Whether a logged storage request failed for the page: a fault other than `delay` (which only holds it), or
+ * a refusal from storage itself (e.g. 403 for a URL that expired while held).
+ */
+export const failedForPage = (request: { fault: string | undefined; storageStatus: number | undefined }): boolean =>
+  (request.fault !== undefined && request.fault !== 'delay') || (request.storageStatus ?? 0) >= 300;

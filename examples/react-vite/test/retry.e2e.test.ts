@@ -9,7 +9,7 @@ import { createUploadHandler, type UploadHandler, type UploadHandlerConfig } fro
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
-import { chooseStrategy, nonDecreasing, sha256 } from './fault-upload';
+import { chooseStrategy, failedForPage, falls, sha256 } from './fault-upload';
 
 // Retries in a real browser: the example page in chromium uploads through a fault-injecting proxy in
 // front of the embedded storage (s3rver). The upload handler's `endpoint` is the proxy, so both the
@@ -90,7 +90,10 @@ async function expectStored(page: Page, name: string): Promise<string> {
   const object = await example.s3.send(new GetObjectCommand({ Bucket: example.storage.bucket, Key: key }));
   expect(sha256(await object.Body!.transformToByteArray())).toBe(sha256(files.get(name)!));
   const seen = await chromiumProgressSeen(page);
-  expect(nonDecreasing(seen), `progress went back: ${seen.join(', ')}`).toBe(true);
+  // Progress falls back only when a request with bytes in flight failed: never more often than storage requests
+  // failed in this test (one upload; a fresh preparation may have changed its key).
+  const faulted = proxy.requests().filter(failedForPage);
+  expect(falls(seen), `progress went back: ${seen.join(', ')}`).toBeLessThanOrEqual(faulted.length);
   expect(seen.at(-1)).toBe(100);
   return key;
 }

@@ -4,7 +4,7 @@ import { corsAndSignature, requestTarget } from './request-target';
 
 /**
  * Bucket calls (HeadBucket, ListObjectsV2, GetBucketCors, ...) as the AWS SDK sends them, to
- * `/{bucket}/`: s3rver 5.0.0 checks their signature against `/{bucket}` and refuses every one with
+ * `/{bucket}/`: s3rver 4.0.4 checks their signature against `/{bucket}` and refuses every one with
  * SignatureDoesNotMatch. This checks the signature against the path sent, then hands the request on as
  * already checked (s3rver lets a request without an `Authorization` header through).
  */

@@ -17,6 +17,7 @@ import S3rver from '@20minutes/s3rver';
 import { presignedHeadersSigned } from './presigned-headers';
 import { bucketSlashSignature } from './bucket-slash';
 import { issueLocalCredentials, LOCAL_S3_CREDENTIALS, type LocalCredentials } from './credentials';
+import { incompleteBodies } from './incomplete-body';
 import { abortIncompleteUploads } from './lifecycle';
 import { multipartCalls } from './multipart';
 import { stsStandIn } from './sts';
@@ -128,6 +129,7 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
     presignedHeadersSigned(),
     stsStandIn(),
     bucketSlashSignature(),
+    incompleteBodies(directory),
     multipartCalls(directory),
   );
   await server.configureBuckets();

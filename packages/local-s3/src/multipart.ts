@@ -1,6 +1,6 @@
 /// <reference path="./s3rver.d.ts" />
 /**
- * The multipart calls s3rver 5.0.0 answers with 405 MethodNotAllowed, on the folder where it keeps an
+ * The multipart calls s3rver 4.0.4 answers with 405 MethodNotAllowed, on the folder where it keeps an
  * upload's parts (`{directory}/{bucket}/._S3rver_uploads/{uploadId}/`: files `key`, `metadata`, and per part
  * `{n}` and `{n}.md5`):
  *

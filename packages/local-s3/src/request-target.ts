@@ -25,7 +25,7 @@ const done = async () => {};
 
 /**
  * Sets the bucket's CORS headers, then checks the request's signature the way s3rver does for every
- * request. A bucket call addressed as `/{bucket}/` is checked against that path: s3rver 5.0.0 checks it
+ * request. A bucket call addressed as `/{bucket}/` is checked against that path: s3rver 4.0.4 checks it
  * against `/{bucket}` and refuses every such call with SignatureDoesNotMatch, although the AWS SDK signs
  * the path it sends.
  *

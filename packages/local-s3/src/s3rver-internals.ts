@@ -1,6 +1,6 @@
 /// <reference path="./s3rver.d.ts" />
 /**
- * s3rver's internals this package builds on, read from `@20minutes/s3rver/lib` (pinned to 5.0.0 in
+ * s3rver's internals this package builds on, read from `@20minutes/s3rver/lib` (pinned to 4.0.4 in
  * package.json, since these paths are not its public API): the account registry that holds the key pairs
  * it accepts, its S3 error (which it renders as S3's XML error body), and the middleware that checks
  * request signatures and sets CORS headers.

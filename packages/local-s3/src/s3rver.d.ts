@@ -1,4 +1,4 @@
-// Types for the parts of `@20minutes/s3rver` (5.0.0, CommonJS, untyped) this package uses: the server, and
+// Types for the parts of `@20minutes/s3rver` (4.0.4, CommonJS, untyped) this package uses: the server, and
 // three internals it builds on (the account registry, the S3 error, the middleware that checks signatures).
 declare module '@20minutes/s3rver' {
   import type { AddressInfo } from 'node:net';
@@ -39,6 +39,8 @@ declare module '@20minutes/s3rver' {
     type: string;
     set(name: string, value: string): void;
     get(name: string): string;
+    /** s3rver's filesystem store (only the call this package uses). */
+    store: { deleteObject(bucket: string, key: string): Promise<void> };
   }
   export type S3rverMiddleware = (ctx: S3rverContext, next: () => Promise<void>) => Promise<void> | void;
 }

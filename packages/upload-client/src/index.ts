@@ -31,6 +31,7 @@ export {
   type RetryOptions,
 } from './retry';
 export type { ProgressListener, UploadProgress } from './progress';
+export { formatBytes, type FormatBytesOptions } from './format-bytes';
 export { ABORT_MESSAGE, createAbortError, isAbortError } from './abort';
 export {
   isUploadClientError,

@@ -4,15 +4,14 @@
  * completes and aborts) and `token-backend` (the browser signs with temporary credentials).
  */
 import type { CompletedPart } from '@upbeam/upload-protocol';
+import { isUploadClientError } from './errors';
+import type { AnswerRecovery, SignedPut } from './put-object';
+import { withRecovery } from './recovery';
 import type { RetryListener } from './retry';
 
 /** A signed UploadPart: PUT the part's bytes to `url` with exactly `headers`. */
-export interface SignedPartRequest {
+export interface SignedPartRequest extends SignedPut {
   partNumber: number;
-  url: string;
-  headers: Record<string, string>;
-  /** When the signature stops being accepted, in milliseconds since the epoch by this browser's clock. */
-  expiresAt: number;
 }
 
 /** Request headers of some parts, by part number. */
@@ -37,23 +36,15 @@ export interface MultipartBackend {
   /** AbortMultipartUpload: no part stays on storage. Never cancelled (it is the cleanup of a cancel). */
   abort(): Promise<void>;
   /**
-   * Reads a part's refused answer and repairs what signing again cures (a skewed clock, expired
-   * credentials). @returns true when the part should be signed again and sent at once.
+   * Reads a part's refused answer first and repairs what signing again cures (the token session: a skewed
+   * clock, expired credentials). @returns the recovery, or `undefined` to read the refusal as usual.
    */
-  recoverFrom?(answer: RefusedAnswer): boolean;
-}
-
-/** A refused answer as the page can read it: status, body, and the raw header block it may see. */
-export interface RefusedAnswer {
-  status: number;
-  body: string;
-  headers: string;
+  recoveryFor?: AnswerRecovery;
 }
 
 /** Whether `error` says the multipart upload no longer exists (S3 `NoSuchUpload`, the endpoint's `NO_SUCH_UPLOAD`). */
 export function isNoSuchUpload(error: unknown): boolean {
-  const { status, answerCode } = (error ?? {}) as { status?: number; answerCode?: string };
-  return status === 404 && (answerCode === 'NoSuchUpload' || answerCode === 'NO_SUCH_UPLOAD');
+  return isUploadClientError(error) && error.status === 404 && (error.answerCode === 'NoSuchUpload' || error.answerCode === 'NO_SUCH_UPLOAD');
 }
 
 /**
@@ -64,8 +55,12 @@ export function completionWatch(): { onRetry: RetryListener; completedBefore(err
   let unanswered = false;
   return {
     onRetry: ({ error }) => {
-      unanswered ||= (error as { code?: unknown } | null)?.code === 'NETWORK_ERROR';
+      unanswered ||= isUploadClientError(error) && error.code === 'NETWORK_ERROR';
     },
-    completedBefore: (error) => unanswered && isNoSuchUpload(error),
+    completedBefore(error) {
+      const done = unanswered && isNoSuchUpload(error);
+      if (done) withRecovery(error as Error, 'already-done');
+      return done;
+    },
   };
 }

@@ -8,14 +8,14 @@
 import type { CompletedPart, ObjectChecksum } from '@upbeam/upload-protocol';
 import { createAbortError, onAbort } from './abort';
 import type { ChecksumOption } from './checksum';
-import { NO_ANSWER_MESSAGE, UploadClientError } from './errors';
-import { sendRequest } from './http-request';
+import { UploadClientError } from './errors';
 import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
 import type { PauseController } from './pause';
 import { partRanges, type PartRange } from './part-math';
-import { isExpiredUrlError, refusedByStorage } from './put-object';
-import { retryDelay, withRetries, type RetrySettings } from './retry';
+import { putBody } from './put-object';
+import type { RetrySettings } from './retry';
 import { etagIn } from './s3-answer';
+import { sendLoop } from './send-loop';
 
 /** One multipart upload to send, its upload id already on storage. */
 export interface MultipartUploadInput {
@@ -200,72 +200,43 @@ export class MultipartUpload {
     this.#input.onPartStored?.({ partNumber: part.partNumber, etag: part.etag });
   }
 
-  /** Signs and PUTs the part until storage answers it with an ETag, or its retries are spent. @returns the ETag. */
+  /**
+   * Signs and PUTs the part through the send loop until storage answers it with an ETag, or its retries are
+   * spent. Its bytes count while in flight, and leave the progress when an attempt fails or is cancelled.
+   * @returns the ETag.
+   */
   #sendWithRetries(part: Part, signal: AbortSignal): Promise<string> {
-    const { backend, retry } = this.#input;
-    let signFailed = false;
-    let signAgain = false;
-    return withRetries(
-      async () => {
-        signFailed = signAgain = false;
-        part.sent = 0;
-        let request: SignedPartRequest;
-        try {
+    const { backend, retry, file } = this.#input;
+    return sendLoop(
+      {
+        sign: async (fresh) => {
+          if (fresh) this.#signed.delete(part.partNumber);
           const checksum: Record<string, string> = {};
           if (this.#input.checksum === 'md5') {
             const { contentMd5 } = await import('./checksum');
             checksum['Content-MD5'] = contentMd5(await this.#md5(part));
           }
-          request = await this.#signedRequest(part.partNumber, signal, checksum);
-          request = { ...request, headers: { ...request.headers, ...checksum } };
-        } catch (error) {
-          signFailed = true;
-          throw error;
-        }
-        try {
-          const xhr = await this.#put(part, request, signal);
-          const headers = xhr.getAllResponseHeaders();
-          const refused = refusedByStorage(xhr);
-          if (refused) {
-            signAgain = backend.recoverFrom?.({ status: xhr.status, body: xhr.responseText, headers }) ?? false;
-            throw refused;
-          }
-          const answered = etagIn(headers);
-          if (!answered) throw new UploadClientError('MISSING_ETAG', missingEtagMessage(part.partNumber), { status: xhr.status });
-          return answered;
-        } catch (error) {
-          signAgain ||= isExpiredUrlError(error, request.expiresAt);
-          if (signAgain) this.#signed.delete(part.partNumber);
-          throw error;
-        }
+          const request = await this.#signedRequest(part.partNumber, signal, checksum);
+          return { ...request, headers: { ...request.headers, ...checksum } };
+        },
+        send: async (request) => {
+          const onProgress = (sent: number) => {
+            part.sent = sent;
+            this.#report();
+          };
+          // A `Blob.slice()`, read from disk by the browser as it sends.
+          const answer = await putBody(request, file.slice(part.start, part.end), signal, onProgress, backend.recoveryFor);
+          const etag = etagIn(answer.headers);
+          if (!etag) throw new UploadClientError('MISSING_ETAG', missingEtagMessage(part.partNumber), { status: answer.status });
+          return etag;
+        },
+        lost: () => {
+          part.sent = 0;
+          this.#report();
+        },
       },
       { ...retry, signal },
-      (error, retryNumber) => {
-        if (signAgain) return 0; // a fresh signature needs no wait
-        if (signFailed) return undefined; // signing has used its own attempts already
-        return retryDelay(error, retryNumber);
-      },
     );
-  }
-
-  /**
-   * PUTs the part's bytes with `request`: a `Blob.slice()`, read from disk by the browser as it sends.
-   * @returns the finished request, whatever its status.
-   * @throws {@link UploadClientError} `NETWORK_ERROR` when no answer came; `AbortError` when `signal` aborts.
-   */
-  #put(part: Part, request: SignedPartRequest, signal: AbortSignal): Promise<XMLHttpRequest> {
-    return sendRequest({
-      method: 'PUT',
-      url: request.url,
-      headers: request.headers,
-      body: this.#input.file.slice(part.start, part.end),
-      signal,
-      noAnswer: NO_ANSWER_MESSAGE,
-      onProgress: (sent) => {
-        part.sent = sent;
-        this.#report();
-      },
-    });
   }
 
   /**

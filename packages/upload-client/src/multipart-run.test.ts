@@ -1,12 +1,12 @@
 import type { CompletedPart } from '@upbeam/upload-protocol';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createHash } from 'node:crypto';
 import { isAbortError } from './abort';
 import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
 import { runMultipart, type MultipartStarter } from './multipart-run';
 import { PauseController } from './pause';
 import { resolveMultipartSettings } from './part-math';
-import { monotonicProgress } from './progress';
+import { throttledProgress } from './progress';
 import type { UploadContext, UploadOptions } from './types';
 
 // The part engine and the run around it without a network: `XMLHttpRequest` is scripted per part, the
@@ -57,7 +57,13 @@ class FakeXhr {
     if (script === 'hang') return;
     setTimeout(() => {
       if (this.#settled) return;
-      if (script === 'network-error') return this.#finish('error');
+      if (script === 'network-error') {
+        // Half the body went out before the connection dropped.
+        const half = new Event('progress') as Event & { loaded: number };
+        half.loaded = Math.floor(body.size / 2);
+        this.upload.dispatchEvent(half);
+        return this.#finish('error');
+      }
       const progress = new Event('progress') as Event & { loaded: number };
       progress.loaded = body.size;
       this.upload.dispatchEvent(progress);
@@ -116,7 +122,7 @@ function context(options: UploadOptions, seen: number[] = []): UploadContext {
     file,
     filetype: 'application/octet-stream',
     options: { maxAttempts: 3, ...options },
-    report: monotonicProgress(file.size, (p) => seen.push(p.uploaded)),
+    report: throttledProgress(file.size, (p) => seen.push(p.uploaded)),
   };
 }
 
@@ -235,6 +241,29 @@ describe('runMultipart with the part engine', () => {
     const failure = runMultipart(context({ resume: true }), settings({ resume: true }), starter(backend));
     await expect(failure).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
     expect(calls.aborted).toBe(0);
+  });
+
+  it('progress falls back to the stored parts when a part fails for good, and to 0 once the upload is aborted', async () => {
+    // Backoffs of 250 and 500 ms: each retry's progress comes after the 50 ms between reports.
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    onTestFinished(() => random.mockRestore());
+    const kept: number[] = [];
+    scripts.set(3, ['network-error', 'network-error', 'network-error']);
+    await expect(runMultipart(context({ resume: true }, kept), settings({ resume: true, queueSize: 1 }), starter(fakeBackend().backend))).rejects.toMatchObject({
+      code: 'NETWORK_ERROR',
+    });
+    // Parts 1 and 2 stored (10 MiB); half of part 3 in flight each attempt, then gone: the last report is what
+    // storage keeps.
+    expect(kept).toContain(10 * MiB + Math.floor((SIZE - 10 * MiB) / 2));
+    expect(kept.at(-1)).toBe(10 * MiB);
+    expect(Math.max(...kept)).toBeLessThanOrEqual(SIZE);
+
+    const aborted: number[] = [];
+    scripts.set(3, ['network-error', 'network-error', 'network-error']);
+    await expect(runMultipart(context({}, aborted), settings({ queueSize: 1 }), starter(fakeBackend().backend))).rejects.toMatchObject({
+      code: 'NETWORK_ERROR',
+    });
+    expect(aborted.at(-1)).toBe(0);
   });
 
   it('cancel stops the parts in flight at once, aborts the upload on storage, then rejects with AbortError', async () => {

@@ -118,7 +118,11 @@ export async function runMultipart(upload: UploadContext, settings: MultipartSet
       // Gone on storage: nothing to abort; the caller starts afresh or fails.
       if (isNoSuchUpload(error)) throw error;
       if (cancelled || !settings.resume) {
-        if (!settings.leavePartsOnError) await backend.abort().catch(() => {});
+        if (!settings.leavePartsOnError) {
+          await backend.abort().catch(() => {});
+          // Storage no longer keeps the stored parts: their bytes leave the progress too.
+          upload.report(0);
+        }
         await journal.remove();
       }
       throw cancelled ? createAbortError() : error;

@@ -1,7 +1,8 @@
 import { DEFAULT_UPLOAD_ENDPOINT, type UploadErrorBody, type UploadMarker, type UploadRequestBody } from '@upbeam/upload-protocol';
 import { UploadClientError } from './errors';
 import { refusal, sendRequest } from './http-request';
-import { withRetries, type RetryListener } from './retry';
+import type { RetryListener } from './retry';
+import { withRetries } from './send-loop';
 import type { UploadContext } from './types';
 
 /** One call of the preparation endpoint, for {@link postToEndpoint}. */

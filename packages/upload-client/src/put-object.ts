@@ -1,47 +1,54 @@
-import { isUploadClientError, NO_ANSWER_MESSAGE, storageRefusalMessage, type UploadClientError } from './errors';
-import { refusal, sendRequest } from './http-request';
-import { parseS3Error } from './s3-answer';
+import { isUploadClientError, NO_ANSWER_MESSAGE } from './errors';
+import { sendRequest } from './http-request';
+import { withRecovery, type Recovery } from './recovery';
+import { isSuccess, storageAnswerOf, storageError, type StorageAnswer } from './s3-answer';
+
+/** A signed PUT (the whole file, or an UploadPart): send the body to `url` with exactly `headers`. */
+export interface SignedPut {
+  url: string;
+  headers: Record<string, string>;
+  /** When the signature stops being accepted, in milliseconds since the epoch by this browser's clock. */
+  expiresAt: number;
+}
 
 /**
- * PUTs `body` to `url` (with `XMLHttpRequest`, for upload progress).
+ * Reads a refusal and repairs what a fresh signature can cure (the temporary-token session: a skewed clock,
+ * expired credentials). @returns the recovery, or `undefined` when the answer is not for signing again.
+ */
+export type AnswerRecovery = (answer: StorageAnswer) => Recovery | undefined;
+
+/**
+ * PUTs `body` with `signed` (with `XMLHttpRequest`, for upload progress) and reads the answer: the one
+ * reader of a PUT's answer for the single PUT of both strategies and for every part.
  *
- * @param headers - Request headers; for a presigned URL exactly the signed ones.
  * @param body - The file or a part of it (`Blob.slice()`); sent from disk by the browser, never read into memory.
  * @param onProgress - Called with the bytes sent so far, as the browser reports them.
+ * @param recover - Reads a refusal first (the token session); else a refusal of an expired signature is
+ *   marked `sign-again` ({@link isExpiredUrlError}).
+ * @returns the accepted (2xx) answer.
  * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts.
- * @throws {@link UploadClientError} `STORAGE_ERROR` on a non-2xx answer ({@link refusedByStorage});
- *   `NETWORK_ERROR` when no answer came (a connection reset, or a CORS rule missing on the bucket, looks
- *   like this too).
+ * @throws {@link UploadClientError} `STORAGE_ERROR` on a non-2xx answer; `NETWORK_ERROR` when no answer came
+ *   (a connection reset, or a CORS rule missing on the bucket, looks like this too); either marked with its
+ *   recovery where it is not the default.
  */
-export async function putObject(
-  url: string,
-  headers: Record<string, string>,
+export async function putBody(
+  signed: SignedPut,
   body: Blob,
   signal: AbortSignal | undefined,
-  onProgress?: (uploaded: number) => void,
-): Promise<void> {
-  const refused = refusedByStorage(await putObjectAnswer(url, headers, body, signal, onProgress));
-  if (refused) throw refused;
-}
-
-/** As {@link putObject}, but resolves with the finished request whatever its status (read it yourself). */
-export function putObjectAnswer(
-  url: string,
-  headers: Record<string, string>,
-  body: Blob,
-  signal: AbortSignal | undefined,
-  onProgress?: (uploaded: number) => void,
-): Promise<XMLHttpRequest> {
-  return sendRequest({ method: 'PUT', url, headers, body, signal, noAnswer: NO_ANSWER_MESSAGE, onProgress });
-}
-
-/**
- * The `STORAGE_ERROR` of a storage answer that is not a success: `status`, S3's `<Code>` as `answerCode`,
- * `<Message>` in the message, `retryAfter` when readable. `undefined` for a success.
- */
-export function refusedByStorage(xhr: XMLHttpRequest): UploadClientError | undefined {
-  const { code, message } = parseS3Error(xhr.responseText);
-  return refusal(xhr, 'STORAGE_ERROR', storageRefusalMessage(xhr.status, code, message), code);
+  onProgress: (sent: number) => void,
+  recover?: AnswerRecovery,
+): Promise<StorageAnswer> {
+  let answer: StorageAnswer;
+  try {
+    const request = { method: 'PUT', url: signed.url, headers: signed.headers, body, signal, noAnswer: NO_ANSWER_MESSAGE, onProgress } as const;
+    answer = storageAnswerOf(await sendRequest(request));
+  } catch (error) {
+    throw isExpiredUrlError(error, signed.expiresAt) ? withRecovery(error as Error, 'sign-again') : error;
+  }
+  if (isSuccess(answer)) return answer;
+  const error = storageError(answer);
+  const recovery = recover?.(answer) ?? (isExpiredUrlError(error, signed.expiresAt) ? 'sign-again' : undefined);
+  throw recovery ? withRecovery(error, recovery) : error;
 }
 
 /**

@@ -9,9 +9,10 @@ import {
   resolveRetrySettings,
   retryDelay,
   waitForRetry,
-  withRetries,
   type RetryEvent,
 } from './retry';
+import { withRecovery } from './recovery';
+import { withRetries } from './send-loop';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -199,11 +200,13 @@ describe('withRetries', () => {
     expect(attempt).toHaveBeenCalledTimes(1);
   });
 
-  it('uses the caller\'s delay rule (e.g. 0 after an expired URL)', async () => {
+  it('follows the recovery the error carries (e.g. a fresh signature at once after an expired URL)', async () => {
     const { events, settings: s } = settings();
-    const attempt = vi.fn().mockRejectedValueOnce(storageError(403)).mockResolvedValueOnce('ok');
-    await expect(withRetries(attempt, s, () => 0)).resolves.toBe('ok');
-    expect(events).toHaveLength(1);
+    vi.mocked(Math.random).mockReturnValue(0.99); // a backoff would wait; a fresh signature does not
+    const expired = withRecovery(storageError(403), 'sign-again');
+    const attempt = vi.fn().mockRejectedValueOnce(expired).mockResolvedValueOnce('ok');
+    await expect(withRetries(attempt, s)).resolves.toBe('ok');
+    expect(events).toEqual([{ attempt: 2, delayMs: 0, error: expired }]);
   });
 
   it('a cancel during the wait rejects at once with AbortError, and no attempt follows', async () => {

@@ -115,18 +115,26 @@ export function isRetryableAnswer(status: number, s3Code?: string): boolean {
 }
 
 /**
- * How long to wait before retrying after `error`, one of the engine's own errors, in milliseconds; or
- * `undefined` when it must not be retried (a cancel, a refusal that cannot succeed, a bad option).
- * Network errors and retryable answers wait the server's `Retry-After` (capped) or the backoff.
+ * Whether another attempt may cure `error`, one of the engine's own errors: no answer (`NETWORK_ERROR`), a
+ * retryable answer ({@link isRetryableAnswer}), or a part answer without a readable ETag (`MISSING_ETAG`: a
+ * proxy can lose a header once, while a bucket whose CORS rule does not expose it fails every attempt and
+ * ends with the hint). A cancel, a refusal that cannot succeed, a bad option or an unreadable preparation
+ * answer is not.
+ */
+export function isRetryable(error: unknown): boolean {
+  return (
+    isUploadClientError(error) &&
+    (error.code === 'NETWORK_ERROR' || error.code === 'MISSING_ETAG' || isRetryableAnswer(error.status ?? 0, error.answerCode))
+  );
+}
+
+/**
+ * How long to wait before retrying after `error`, in milliseconds: the server's `Retry-After` (capped) or
+ * the backoff; `undefined` when it must not be retried ({@link isRetryable}).
  */
 export function retryDelay(error: unknown, retry: number): number | undefined {
-  // Only answers carry a status: a refused option or an unreadable preparation answer is never retried.
-  // A part answer without a readable ETag is sent again: a proxy can lose a header once, while a bucket
-  // whose CORS rule does not expose it fails every attempt and ends with the hint.
-  const retryable =
-    isUploadClientError(error) &&
-    (error.code === 'NETWORK_ERROR' || error.code === 'MISSING_ETAG' || isRetryableAnswer(error.status ?? 0, error.answerCode));
-  return retryable ? (parseRetryAfter(error.retryAfter) ?? backoffDelay(retry)) : undefined;
+  if (!isRetryable(error)) return undefined;
+  return parseRetryAfter((error as UploadClientError).retryAfter) ?? backoffDelay(retry);
 }
 
 /**
@@ -144,31 +152,4 @@ export function waitForRetry(ms: number, signal?: AbortSignal): Promise<void> {
       reject(createAbortError());
     });
   });
-}
-
-/**
- * Runs `attempt` up to `settings.maxAttempts` times. After a failure, `delayFor(error, retry)` says how long
- * to wait (milliseconds) before retry number `retry` (1 for the first), or `undefined` to give up; the
- * listener (`settings.onRetry`) hears of each retry before the wait, which `settings.signal` ends at once.
- *
- * @returns what the first successful attempt returns.
- * @throws the last attempt's error; the `AbortError` `Upload aborted.` when the signal aborts.
- */
-export async function withRetries<T>(
-  attempt: () => Promise<T>,
-  settings: RetrySettings,
-  delayFor: (error: unknown, retry: number) => number | undefined = retryDelay,
-): Promise<T> {
-  const { signal } = settings;
-  for (let number = 1; ; number++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (signal?.aborted) throw createAbortError();
-      const delayMs = number < settings.maxAttempts ? delayFor(error, number) : undefined;
-      if (delayMs === undefined) throw error;
-      settings.onRetry?.({ attempt: number + 1, delayMs, error });
-      await waitForRetry(delayMs, signal);
-    }
-  }
 }

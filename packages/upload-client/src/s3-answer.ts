@@ -1,4 +1,42 @@
-/** Readers of what S3-compatible storage answers to a refused request. */
+/**
+ * What S3-compatible storage answers, read in one place: the answer as the page sees it, the one error of a
+ * refusal (`STORAGE_ERROR`), and the XML and headers inside it.
+ */
+import { storageRefusalMessage, UploadClientError } from './errors';
+
+/**
+ * A storage answer as the page can read it: what `XMLHttpRequest` gives as `status`, `responseText` and
+ * `getAllResponseHeaders()`.
+ */
+export interface StorageAnswer {
+  status: number;
+  /** The answer's body (S3 answers XML). */
+  body: string;
+  /** The raw header block (`name: value` lines), holding only the headers the browser lets the page see. */
+  headers: string;
+}
+
+/** What the page may read of a finished `XMLHttpRequest`. */
+export function storageAnswerOf(xhr: XMLHttpRequest): StorageAnswer {
+  return { status: xhr.status, body: xhr.responseText, headers: xhr.getAllResponseHeaders() };
+}
+
+/** Whether storage accepted the request (2xx). */
+export const isSuccess = (answer: StorageAnswer): boolean => answer.status >= 200 && answer.status < 300;
+
+/**
+ * The error of a refused answer: `STORAGE_ERROR` with its `status`, S3's `<Code>` as `answerCode`, its
+ * `<Message>` in the message (`Storage refused the upload (403 AccessDenied): Request has expired`) and its
+ * `Retry-After` when the page may read it.
+ */
+export function storageError(answer: StorageAnswer): UploadClientError {
+  const { code, message } = parseS3Error(answer.body);
+  return new UploadClientError('STORAGE_ERROR', storageRefusalMessage(answer.status, code, message), {
+    status: answer.status,
+    answerCode: code,
+    retryAfter: retryAfterIn(answer.headers),
+  });
+}
 
 /** The text of the first `<name>` element of an XML body (at most 500 characters). */
 const xmlText = (xml: string, name: string): string | undefined =>

@@ -114,8 +114,9 @@ export interface UploadOptions extends MultipartOptions, RetryOptions {
    */
   route?: string;
   /**
-   * Receives `{ uploaded, size, progress }` (bytes, bytes, percent) as the file is sent: never backwards, at
-   * most 20 times a second, and 100 % once stored.
+   * Receives `{ uploaded, size, progress }` (bytes, bytes, percent) as the file is sent: bytes storage
+   * acknowledged or in flight, at most 20 times a second; back to what storage kept at once when a request
+   * fails or is cancelled (0 for a single PUT, the stored parts of a multipart upload); 100 % once stored.
    */
   onProgress?: ProgressListener;
   /** Cancels the upload; the promise then rejects with an `AbortError` DOMException, `Upload aborted.`. */
@@ -134,6 +135,6 @@ export interface UploadContext {
   filetype: string;
   /** The options, `maxAttempts` resolved (default 3). */
   options: UploadOptions & RetrySettings;
-  /** Reports the bytes sent so far (never backwards: see `monotonicProgress`). */
+  /** Reports the bytes acknowledged or in flight (they may fall back: see `throttledProgress`). */
   report: (uploaded: number) => void;
 }

@@ -155,13 +155,13 @@ describe('uploadFile, presigned: retries', () => {
     ]);
   });
 
-  it('progress never goes backwards while a retried PUT starts again from byte 0', async () => {
+  it('progress falls back to 0 when a PUT fails, and the retry counts up again from byte 0', async () => {
     puts.push({ networkError: true, progress: [300, 600] });
     const { progress, options } = collect();
     await uploadFile(file, options);
     const uploaded = progress.map((p) => p.uploaded);
-    // 600 came within 50 ms of 300 (at most 20 reports a second): held, then passed by the whole size.
-    expect(uploaded).toEqual([300, 1000]);
+    // 600 came within 50 ms of 300 (at most 20 reports a second): held, then dropped with the failed PUT.
+    expect(uploaded).toEqual([300, 0, 1000]);
     expect(progress.at(-1)).toEqual({ uploaded: 1000, size: 1000, progress: 100 });
   });
 

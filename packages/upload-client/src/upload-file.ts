@@ -1,63 +1,11 @@
-import type { AnyRoutes, RouteName } from '@upbeam/upload-protocol';
-import type { IsUntyped, RouteUploadOptions, RouteUploadResult } from './routes';
-import { FALLBACK_CONTENT_TYPE, OBJECT_CACHE_CONTROL, type PresignedUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
+import { FALLBACK_CONTENT_TYPE, type AnyRoutes, type RouteName, type UploadResult } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
-import { reportCompletion } from './complete-upload';
 import { usesMultipart } from './multipart-threshold';
-import { postToEndpoint } from './prepare';
-import { monotonicProgress } from './progress';
-import { isExpiredUrlError, presignedUrlExpiry, putObject } from './put-object';
-import { resolveRetrySettings, retryDelay, withRetries } from './retry';
-import { singlePutChecksum, type SinglePutChecksum } from './single-put-checksum';
+import { uploadPresigned } from './presigned/presigned-put';
+import { throttledProgress } from './progress';
+import { resolveRetrySettings } from './retry';
+import type { IsUntyped, RouteUploadOptions, RouteUploadResult } from './routes';
 import type { UploadContext, UploadOptions } from './types';
-
-/** Fields of the presigned answer that the engine reads. */
-const PRESIGNED_FIELDS = ['key', 'bucket', 'url'];
-
-/**
- * The presigned strategy: prepare, then PUT the file to the signed URL. A PUT that fails on the network
- * or with a retryable answer is sent again after the backoff (the browser starts the body from byte 0;
- * reported progress holds); a PUT refused because the URL expired is prepared again first, at once.
- * The file is hashed once, after the first answer, when the option or the answer asks for a checksum.
- * Then, when the answer held a `receipt`, reports completion to the server (its hook's `serverData`).
- * @returns the stored object: the signed URL without its query string (the signature), bucket, key,
- *   `checksum` when one was sent, and `serverData` when the server's hook returned some.
- */
-async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
-  const { file, options } = upload;
-  let prepared: PresignedUploadResponse | undefined;
-  let expiresAt = 0;
-  let expired = false;
-  let hashed: SinglePutChecksum | undefined;
-  const { url, bucket, key, receipt } = await withRetries(
-    async () => {
-      expired = false;
-      if (!prepared) {
-        prepared = await postToEndpoint<PresignedUploadResponse>(upload, { marker: { strategy: 'presigned' }, fields: PRESIGNED_FIELDS });
-        expiresAt = presignedUrlExpiry(prepared.url);
-      }
-      // The option wins (`false` too); unset, the server's answer decides (old servers ask for none).
-      hashed ??= await singlePutChecksum(file, options.checksum ?? prepared.checksum);
-      const { headers: checksumHeaders } = hashed;
-      try {
-        // Exactly the signed headers; servers before `headers` existed signed these two.
-        const signed = prepared.headers ?? { 'Content-Type': upload.filetype, 'Cache-Control': OBJECT_CACHE_CONTROL };
-        // Content-MD5 is not an x-amz-* header: storage takes it unsigned beside a presigned URL, and verifies it.
-        await putObject(prepared.url, { ...signed, ...checksumHeaders }, file, options.signal, upload.report);
-        return prepared;
-      } catch (error) {
-        expired = isExpiredUrlError(error, expiresAt);
-        if (expired) prepared = undefined;
-        throw error;
-      }
-    },
-    options,
-    // A fresh URL needs no wait; a preparation that failed has used its own attempts already.
-    (error, retryNumber) => (expired ? 0 : prepared && retryDelay(error, retryNumber)),
-  );
-  const checksum = hashed?.checksum;
-  return reportCompletion(upload, 'presigned', receipt, { url: url.split('?')[0]!, bucket, key, ...(checksum && { checksum }) });
-}
 
 /**
  * Uploads one file straight from the browser to S3-compatible storage. The server prepares the upload
@@ -102,15 +50,15 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
     file,
     filetype: file.type || FALLBACK_CONTENT_TYPE,
     options: resolveRetrySettings(options),
-    report: monotonicProgress(file.size, options.onProgress),
+    report: throttledProgress(file.size, options.onProgress),
   };
   if (signal?.aborted) throw createAbortError();
   // Any other strategy goes to the temporary-token module, which refuses what is not `temporary-token`.
   let result: UploadResult;
   if ((options.strategy ?? 'presigned') !== 'presigned') {
-    result = await (await import('./temporary-token')).uploadWithTemporaryToken(upload);
+    result = await (await import('./temporary-token/temporary-token')).uploadWithTemporaryToken(upload);
   } else if (usesMultipart(file.size, options.multipartThreshold)) {
-    result = await (await import('./presigned-multipart')).uploadPresignedMultipart(upload);
+    result = await (await import('./presigned/presigned-multipart')).uploadPresignedMultipart(upload);
   } else {
     result = await uploadPresigned(upload);
   }

@@ -1,3 +1,5 @@
+import { UploadClientError } from './errors';
+
 /**
  * Files in flight at once by default: 3. A browser opens 6 connections per host (HTTP/1.1, as s3rver and
  * many S3-compatible servers speak); three single-PUT files leave room for the preparation requests and the
@@ -20,7 +22,7 @@ export class UploadQueue {
 
   /**
    * @param limit - Jobs running at once, at least 1.
-   * @throws RangeError when `limit` is not an integer of at least 1.
+   * @throws {@link UploadClientError} `INVALID_OPTIONS` naming `concurrency` when `limit` is not an integer of at least 1.
    */
   constructor(limit: number = DEFAULT_CONCURRENCY) {
     this.#limit = checkedLimit(limit);
@@ -66,6 +68,8 @@ export class UploadQueue {
 }
 
 function checkedLimit(limit: number): number {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Concurrency must be an integer of at least 1, got ${limit}.`);
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new UploadClientError('INVALID_OPTIONS', `concurrency must be an integer of at least 1. Got ${limit}.`);
+  }
   return limit;
 }

@@ -65,7 +65,9 @@ describe('UploadTracker queue', () => {
     const tracker = new UploadTracker({ uploader });
     tracker.add([file('a'), file('b'), file('c'), file('d')]);
     expect(tracker.getSummary().count).toMatchObject({ uploading: 3, queued: 1 });
-    expect(() => new UploadTracker({ concurrency: 0 })).toThrow(RangeError);
+    expect(() => new UploadTracker({ concurrency: 0 })).toThrow(
+      expect.objectContaining({ name: 'UploadClientError', code: 'INVALID_OPTIONS', message: expect.stringContaining('concurrency') }),
+    );
   });
 
   it('keeps overall progress non-decreasing across files, counting queued files in the size', async () => {

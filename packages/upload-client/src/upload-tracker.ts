@@ -21,9 +21,12 @@ export interface TrackedFile<ServerData = unknown> {
   file: File;
   /** Path inside a dropped or picked folder (`photos/2024/a.jpg`), sent as `filename`; absent for a lone file. */
   path?: string;
-  /** Percent sent, 0 to 100. */
+  /** `uploaded` in percent of `size`, 0 to 100. */
   progress: number;
-  /** Bytes sent. */
+  /**
+   * Bytes storage acknowledged or in flight; a failed or cancelled file shows what storage kept (0 for a
+   * single PUT, its stored parts for a kept multipart upload).
+   */
   uploaded: number;
   /** File size in bytes. */
   size: number;
@@ -107,7 +110,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
 
   /**
    * @param options - Defaults for every upload (`add(files, options)` overrides them per call), `concurrency`.
-   * @throws RangeError when `concurrency` is not an integer of at least 1.
+   * @throws {@link UploadClientError} `INVALID_OPTIONS` (`concurrency must be an integer of at least 1. Got 0.`)
+   *   when `concurrency` is not an integer of at least 1.
    */
   constructor(options: Omit<UploadTrackerOptions, 'route'> & Partial<RouteOption<R, N>> = {}) {
     this.#options = options;
@@ -281,7 +285,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     }
   }
 
-  /** Records the bytes sent of file `id` (non-decreasing, from `onProgress`). */
+  /** Records the bytes of file `id` acknowledged or in flight (from `onProgress`; they fall back when a request fails). */
   #progress(id: string, uploaded: number): void {
     const tracked = this.#files.find((f) => f.id === id);
     if (!tracked) return;

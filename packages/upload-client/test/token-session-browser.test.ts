@@ -36,7 +36,7 @@ beforeAll(async () => {
   roleArn = await createUploadRole(connection);
   admin = radosgwS3Client(connection);
   // The lazy chunk of the temporary-token path, as a bundler would make it.
-  const bundle = execFileSync(join(PACKAGE, 'node_modules/.bin/esbuild'), ['src/token/index.ts', '--bundle', '--format=esm', '--platform=browser'], {
+  const bundle = execFileSync(join(PACKAGE, 'node_modules/.bin/esbuild'), ['src/temporary-token/token/index.ts', '--bundle', '--format=esm', '--platform=browser'], {
     cwd: PACKAGE,
     encoding: 'utf8',
   });
@@ -95,7 +95,7 @@ describe.skipIf(!connection)('token session in chromium against radosgw (cross-o
     const size = 5 * MiB + 1000;
     const result = await tab.evaluate(
       async ({ prepared, size }) => {
-        type Token = typeof import('../src/token/index');
+        type Token = typeof import('../src/temporary-token/token/index');
         const { createTokenSession } = (window as unknown as { token: Token }).token;
         const put = (url: string, headers: Record<string, string>, body: Blob) =>
           new Promise<XMLHttpRequest>((resolve, reject) => {
@@ -146,7 +146,7 @@ describe.skipIf(!connection)('token session in chromium against radosgw (cross-o
     const tab = await openPage(prepared);
     const result = await tab.evaluate(
       async ({ prepared, ahead }) => {
-        type Token = typeof import('../src/token/index');
+        type Token = typeof import('../src/temporary-token/token/index');
         const { createTokenSession } = (window as unknown as { token: Token }).token;
         const renew = (window as unknown as { renewCredentials: (ticket: string) => Promise<never> }).renewCredentials;
         const session = createTokenSession({ prepared, renew, now: () => Date.now() + ahead });
@@ -167,7 +167,7 @@ describe.skipIf(!connection)('token session in chromium against radosgw (cross-o
     const tab = await openPage(prepared);
     const result = await tab.evaluate(
       async ({ prepared, behind, serverTime }) => {
-        type Token = typeof import('../src/token/index');
+        type Token = typeof import('../src/temporary-token/token/index');
         const { createTokenSession } = (window as unknown as { token: Token }).token;
         const renew = (window as unknown as { renewCredentials: (ticket: string) => Promise<never> }).renewCredentials;
         const attempt = async (answer: typeof prepared) => {

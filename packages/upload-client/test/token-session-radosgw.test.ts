@@ -10,8 +10,8 @@ import type { TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
 import { createUploadHandler, type UploadHandlerConfig } from '@upbeam/upload-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { UploadClientError } from '../src/errors';
-import { createTokenSession } from '../src/token/index';
-import type { SendStorageRequest, SignedRequest, StorageAnswer, TokenSessionOptions } from '../src/token/index';
+import { createTokenSession } from '../src/temporary-token/token/index';
+import type { SendStorageRequest, SignedRequest, StorageAnswer, TokenSessionOptions } from '../src/temporary-token/token/index';
 
 // The temporary-token session against Ceph radosgw with STS AssumeRole credentials scoped to one key (the
 // upload handler's own policy): every request signed by the session, sent from Node with `fetch` (Node
@@ -299,7 +299,7 @@ describe.skipIf(!connection)('token session on radosgw (STS AssumeRole, one-key 
     await session.abortMultipartUpload(uploadId);
   });
 
-  it('a part refused as RequestTimeTooSkewed is recovered by the caller: recoverFrom, sign again, resend', async () => {
+  it('a part refused as RequestTimeTooSkewed is recovered by the caller: recoveryFor, sign again, resend', async () => {
     const prepared = withoutServerTime(await prepare('part-ahead.bin'));
     const renew = () => Promise.reject(new Error('unused'));
     const uploadId = await createTokenSession({ prepared, renew, send: sendWithFetch }).createMultipartUpload('text/plain');
@@ -307,10 +307,10 @@ describe.skipIf(!connection)('token session on radosgw (STS AssumeRole, one-key 
     const session = createTokenSession({ prepared, renew, send: sendWithFetch, now: () => Date.now() + 20 * MINUTE });
     const refused = await sendSigned(await session.signUploadPart(uploadId, 1), 'part');
     expect(refused.status).toBe(403);
-    expect(session.recoverFrom(refused)).toBe(true);
+    expect(session.recoveryFor(refused)).toBe('correct-clock');
     const resent = await sendSigned(await session.signUploadPart(uploadId, 1), 'part');
     expect(resent.status).toBe(200);
-    expect(session.recoverFrom(resent)).toBe(false);
+    expect(session.recoveryFor(resent)).toBeUndefined();
     await session.abortMultipartUpload(uploadId);
   });
 });

@@ -5,7 +5,7 @@
 export { useS3Upload, type UseS3Upload, type UseS3UploadOptions } from './use-s3-upload';
 export type { FileInputProps } from './file-input';
 export { useDropZone, type DropZone, type DropZoneOptions, type DroppedFile } from './use-drop-zone';
-export type { FileRejection, FileRejectionCode, FileRules } from './file-rules';
+export type { FileRejection, FileRejectionCode, FileRules } from '@upbeam/upload-client/drop-zone';
 export {
   ABORT_MESSAGE,
   isAbortError,
@@ -13,6 +13,8 @@ export {
   PauseController,
   UploadClientError,
   DEFAULT_CONCURRENCY,
+  formatBytes,
+  type FormatBytesOptions,
   type FileWithPath,
   type TrackedFile,
   type UploadSummary,

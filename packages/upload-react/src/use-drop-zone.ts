@@ -12,31 +12,23 @@ import {
   type KeyboardEvent,
   type RefObject,
 } from 'react';
-import { checkFile, type FileRejection, type FileRules } from './file-rules';
-import { filesOfTransfer, pickedFile, type DroppedFile } from './folder-entries';
+import {
+  filesOfTransfer,
+  pickedFile,
+  sortFiles,
+  type DroppedFile,
+  type DropZoneOptions as DropZoneCoreOptions,
+  type FileRules,
+} from '@upbeam/upload-client/drop-zone';
 import { useRouteRules } from './use-route-rules';
 
-export type { DroppedFile } from './folder-entries';
+export type { DroppedFile } from '@upbeam/upload-client/drop-zone';
 
-/** Options of {@link useDropZone}: the rules checked before any request, and what to do with the files. */
-export interface DropZoneOptions extends FileRules {
-  /**
-   * Called after each drop, paste or pick with the files that pass the rules (a folder's files with their
-   * `path`, `photos/2024/a.jpg`) and those that do not, with why. Give the first to `addFiles` of `useS3Upload`.
-   */
-  onDrop: (accepted: DroppedFile[], rejected: FileRejection[]) => void;
-  /** Several files at once; when false, the first accepted file only (the others `too-many-files`). @default true */
-  multiple?: boolean;
-  /** The file dialog picks a folder (`webkitdirectory`): its files come with their `path`. @default false */
-  directory?: boolean;
-  /**
-   * Where pasted files are taken: `root` (the drop zone, which takes focus), `document` (anywhere on the
-   * page) or `false` (not at all).
-   * @default 'root'
-   */
-  paste?: 'root' | 'document' | false;
-  /** Takes no files and opens no dialog. @default false */
-  disabled?: boolean;
+/**
+ * Options of {@link useDropZone}: those of the shared drop zone (`@upbeam/upload-client/drop-zone`: the
+ * rules checked before any request, and what to do with the files), and an upload route to take the rules from.
+ */
+export interface DropZoneOptions extends DropZoneCoreOptions {
   /**
    * An upload route of the endpoint: its public rules (types, `maxFileSize`, `maxFiles`), read once from the
    * endpoint's GET, become `accept`, `maxSize` and `maxFiles`; a rule given here wins. Until they arrive,
@@ -107,18 +99,8 @@ export function useDropZone(given: DropZoneOptions): DropZone {
   latest.current = options;
 
   const take = useCallback((files: DroppedFile[]) => {
-    const { onDrop, maxFiles, multiple: several = true } = latest.current;
-    const limit = several ? (maxFiles ?? Number.POSITIVE_INFINITY) : 1;
-    const accepted: DroppedFile[] = [];
-    const rejected: FileRejection[] = [];
-    for (const dropped of files) {
-      const broken = checkFile(dropped.file, latest.current);
-      if (broken) rejected.push({ ...dropped, ...broken });
-      else if (accepted.length >= limit) {
-        rejected.push({ ...dropped, code: 'too-many-files', message: `${dropped.file.name}: at most ${limit} files at once.` });
-      } else accepted.push(dropped);
-    }
-    if (accepted.length > 0 || rejected.length > 0) onDrop(accepted, rejected);
+    const { accepted, rejected } = sortFiles(files, latest.current);
+    if (accepted.length > 0 || rejected.length > 0) latest.current.onDrop(accepted, rejected);
   }, []);
 
   const fromTransfer = useCallback(

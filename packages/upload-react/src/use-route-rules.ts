@@ -2,7 +2,7 @@
 import { fetchRouteRules } from '@upbeam/upload-client';
 import type { RouteRules } from '@upbeam/upload-protocol';
 import { useEffect, useState } from 'react';
-import type { FileRules } from './file-rules';
+import type { FileRules } from '@upbeam/upload-client/drop-zone';
 
 /** A route's public rules as {@link FileRules}: its types as `accept`, its `maxFileSize` as `maxSize`, its `maxFiles`. */
 export function routeFileRules(rules: RouteRules): FileRules {

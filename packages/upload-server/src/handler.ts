@@ -4,7 +4,7 @@ import type { BeforeUploadHook } from './hooks';
 import { readUploadRequest, type BodyAdmission } from './request-body';
 import { createRouteEndpoint } from './route-endpoint';
 import { assertValidRoutes, pickRoute, publicRules, type UploadRoutes } from './routes';
-import type { StorageSettings } from './settings';
+import type { Env, StorageSettings } from './settings';
 import type { TokenSettings } from './temporary-token';
 import type { UploadCompleteHook } from './upload-completion';
 import type { UploadPolicySettings } from './upload-policy';
@@ -60,6 +60,12 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * or temporary-token uploads (there the client sets tags after upload, with `allowObjectTagging`).
    */
   tags?: Record<string, string>;
+  /**
+   * Where the settings this config leaves out are read (`S3_UPLOAD_*`: the table `SETTING_ENV`). On
+   * Cloudflare Workers, the Worker's `env` (no `process.env` there without `nodejs_compat`).
+   * @default process.env (none where the runtime has no `process`)
+   */
+  env?: Env;
   /**
    * Receives every unexpected error (answered with 500 `Internal Server Error`), including storage and
    * STS errors and missing settings.

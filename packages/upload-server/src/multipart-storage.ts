@@ -1,13 +1,7 @@
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  HeadObjectCommand,
-  ListPartsCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { MAX_PARTS, OBJECT_CACHE_CONTROL, type CompletedPart, type StoredPart } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
+import { loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 
 /** What CreateMultipartUpload stores with the object: every header is set here, none by the parts. */
@@ -26,7 +20,10 @@ export interface UploadRef {
 
 /** The multipart calls the server makes itself, with its own credentials. */
 export interface MultipartStorage {
-  /** CreateMultipartUpload. @returns storage's upload id. */
+  /**
+   * CreateMultipartUpload. @returns storage's upload id. When storage answered but its answer could not be
+   * read, the upload it created is aborted before the error propagates.
+   */
   create(object: MultipartObject): Promise<string>;
   /**
    * ListParts, every page (up to 10000 parts).
@@ -78,6 +75,16 @@ function noSuchUpload(cause: unknown): UploadError {
   });
 }
 
+/**
+ * The upload id in the text of a CreateMultipartUpload answer that storage sent (200) but the SDK could not
+ * read (its XML parser failed: the SDK keeps the text as `$responseBodyText`): storage created that upload.
+ */
+function unreadUploadId(error: unknown): string | undefined {
+  const text = (error as { $responseBodyText?: unknown } | undefined)?.$responseBodyText;
+  if (failure(error).status !== 200 || typeof text !== 'string') return undefined;
+  return /<UploadId>([^<]+)<\/UploadId>/.exec(text)?.[1];
+}
+
 /** SSE-C parameters of the SDK's commands, when a customer key is configured. */
 function customerKey(settings: ResolvedStorageSettings) {
   const key = settings.sseCustomerKey;
@@ -95,24 +102,52 @@ function customerKey(settings: ResolvedStorageSettings) {
 export function createMultipartStorage(settings: ResolvedStorageSettings, client: S3Client): MultipartStorage {
   const Bucket = settings.bucket;
   const sse = customerKey(settings);
+  const abort = async ({ key, uploadId }: UploadRef): Promise<void> => {
+    const { AbortMultipartUploadCommand, ListPartsCommand } = await loadS3();
+    const abortOnce = () =>
+      client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })).catch((error: unknown) => {
+        if (!isNoSuchUpload(error)) throw error;
+      });
+    await abortOnce();
+    // A part whose upload was still under way may be stored after the abort: S3 advises checking with
+    // ListParts and aborting again (AbortMultipartUpload API reference). Storage that cannot list, or
+    // refuses to, is left at the one abort that succeeded.
+    for (let check = 0; check < ABORT_CHECKS; check += 1) {
+      const remaining = await client
+        .send(new ListPartsCommand({ Bucket, Key: key, UploadId: uploadId, MaxParts: 1 }))
+        .then(() => true)
+        .catch(() => false);
+      if (!remaining) return;
+      await abortOnce();
+    }
+  };
   return {
     async create(object) {
-      const { UploadId } = await client.send(
-        new CreateMultipartUploadCommand({
-          Bucket,
-          Key: object.key,
-          ContentType: object.contentType,
-          CacheControl: OBJECT_CACHE_CONTROL,
-          ContentDisposition: object.contentDisposition,
-          Metadata: object.metadata,
-          ...sse,
-        }),
-      );
+      const { CreateMultipartUploadCommand } = await loadS3();
+      const { UploadId } = await client
+        .send(
+          new CreateMultipartUploadCommand({
+            Bucket,
+            Key: object.key,
+            ContentType: object.contentType,
+            CacheControl: OBJECT_CACHE_CONTROL,
+            ContentDisposition: object.contentDisposition,
+            Metadata: object.metadata,
+            ...sse,
+          }),
+        )
+        .catch(async (error: unknown) => {
+          // Storage created an upload whose answer could not be read: abort it, or its parts stay billed.
+          const uploadId = unreadUploadId(error);
+          if (uploadId) await abort({ key: object.key, uploadId }).catch(() => {});
+          throw error;
+        });
       if (!UploadId) throw new Error('CreateMultipartUpload answered without an UploadId.');
       return UploadId;
     },
 
     async listParts({ key, uploadId }) {
+      const { ListPartsCommand } = await loadS3();
       const parts: StoredPart[] = [];
       let marker: string | undefined;
       for (let page = 0; page <= MAX_PARTS / LIST_PAGE_SIZE; page += 1) {
@@ -141,6 +176,7 @@ export function createMultipartStorage(settings: ResolvedStorageSettings, client
     },
 
     async complete({ key, uploadId }, parts, size) {
+      const { CompleteMultipartUploadCommand, HeadObjectCommand } = await loadS3();
       /** The stored object's ETag when it is this upload's result (N parts, the declared size); HEAD. */
       const assembled = async () => {
         const stored = await client.send(new HeadObjectCommand({ Bucket, Key: key, ...sse })).catch((error: unknown) => {
@@ -179,23 +215,6 @@ export function createMultipartStorage(settings: ResolvedStorageSettings, client
       }
     },
 
-    async abort({ key, uploadId }) {
-      const abortOnce = () =>
-        client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })).catch((error: unknown) => {
-          if (!isNoSuchUpload(error)) throw error;
-        });
-      await abortOnce();
-      // A part whose upload was still under way may be stored after the abort: S3 advises checking with
-      // ListParts and aborting again (AbortMultipartUpload API reference). Storage that cannot list, or
-      // refuses to, is left at the one abort that succeeded.
-      for (let check = 0; check < ABORT_CHECKS; check += 1) {
-        const remaining = await client
-          .send(new ListPartsCommand({ Bucket, Key: key, UploadId: uploadId, MaxParts: 1 }))
-          .then(() => true)
-          .catch(() => false);
-        if (!remaining) return;
-        await abortOnce();
-      }
-    },
+    abort,
   };
 }

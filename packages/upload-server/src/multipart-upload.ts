@@ -117,14 +117,20 @@ export function createMultipartOperations(deps: MultipartDependencies): Multipar
       }
       const plan = planParts(input.filesize, input.partSize);
       const uploadId = await deps.storage.create(input);
-      const { ticket, expiresAt } = await deps.tickets.issue({
-        bucket: deps.bucket,
-        key: input.key,
-        uploadId,
-        contentType: input.contentType,
-        ...plan,
-      });
-      return { uploadId, partSize: plan.partSize, ticket, ticketExpiresAt: expiresAt.toISOString() };
+      try {
+        const { ticket, expiresAt } = await deps.tickets.issue({
+          bucket: deps.bucket,
+          key: input.key,
+          uploadId,
+          contentType: input.contentType,
+          ...plan,
+        });
+        return { uploadId, partSize: plan.partSize, ticket, ticketExpiresAt: expiresAt.toISOString() };
+      } catch (error) {
+        // No browser will ever hold a ticket for this upload: abort it, or its parts stay billed.
+        await deps.storage.abort({ key: input.key, uploadId }).catch(() => {});
+        throw error;
+      }
     },
 
     async continue(request) {

@@ -1,6 +1,8 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { UploadError } from './errors';
+import { loadPresigner, loadS3 } from './sdk';
 import { resolveStorageSettings, type StorageSettings } from './settings';
+import { createStorageClient } from './storage-client';
 
 /** Longest lifetime of a SigV4 presigned URL: 7 days, in seconds. */
 export const MAX_SIGNED_GET_EXPIRES_IN = 604_800;
@@ -48,9 +50,11 @@ export function createObjectAccess(settings: StorageSettings = {}): ObjectAccess
   const connect = () =>
     (client ??= (async () => {
       const resolved = resolveStorageSettings(settings);
-      const { createStorageClient } = await import('./storage-client');
-      return { s3: createStorageClient(resolved), bucket: resolved.bucket };
-    })());
+      return { s3: await createStorageClient(resolved), bucket: resolved.bucket };
+    })().catch((error: unknown) => {
+      client = undefined;
+      throw error;
+    }));
   const checkKey = (key: string) => {
     if (typeof key !== 'string' || key === '') throw new UploadError('INVALID_REQUEST', 'The object key must be a non-empty string.');
   };
@@ -62,7 +66,7 @@ export function createObjectAccess(settings: StorageSettings = {}): ObjectAccess
         throw new UploadError('INVALID_REQUEST', `expiresIn must be a whole number of seconds from 1 to ${MAX_SIGNED_GET_EXPIRES_IN}.`);
       }
       const { s3, bucket } = await connect();
-      const [{ GetObjectCommand }, { getSignedUrl }] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')]);
+      const [{ GetObjectCommand }, { getSignedUrl }] = await Promise.all([loadS3(), loadPresigner()]);
       const command = new GetObjectCommand({
         Bucket: bucket,
         Key: key,
@@ -73,7 +77,7 @@ export function createObjectAccess(settings: StorageSettings = {}): ObjectAccess
     async deleteObject(key) {
       checkKey(key);
       const { s3, bucket } = await connect();
-      const { DeleteObjectCommand } = await import('@aws-sdk/client-s3');
+      const { DeleteObjectCommand } = await loadS3();
       await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
     },
   };

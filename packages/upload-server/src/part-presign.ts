@@ -1,7 +1,7 @@
-import { UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { SignedPart } from '@upbeam/upload-protocol';
-import { createUrlSigner, lowerCase, sseHeaders } from './presign';
+import { createUrlSigner, lowerCase, sseHeaders, type StorageClientSource } from './presign';
+import { loadPresigner, loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 
 /** One UploadPart to presign. */
@@ -28,9 +28,12 @@ export type PartPresigner = (input: PartPresignInput) => Promise<SignedPart>;
  * requires them on every part of an SSE-C upload). Content-Type, Cache-Control, Content-Disposition and
  * metadata belong to CreateMultipartUpload, which the server sends itself.
  */
-export function createPartPresigner(settings: ResolvedStorageSettings, client: S3Client): PartPresigner {
+export function createPartPresigner(settings: ResolvedStorageSettings, client: StorageClientSource): PartPresigner {
   const sign = createUrlSigner(settings, client);
-  if (!sign) return createCommandPartPresigner(settings, client);
+  if (!sign) {
+    let command: PartPresigner | undefined;
+    return async (input) => (command ??= createCommandPartPresigner(settings, await client()))(input);
+  }
   const sse = sseHeaders(settings.sseCustomerKey);
   return async (input) => {
     const extra = await sse;
@@ -51,6 +54,7 @@ export function createCommandPartPresigner(settings: ResolvedStorageSettings, cl
   const sse = settings.sseCustomerKey;
   const extra = sseHeaders(sse);
   return async (input) => {
+    const [{ UploadPartCommand }, { getSignedUrl }] = await Promise.all([loadS3(), loadPresigner()]);
     const url = await getSignedUrl(
       client,
       new UploadPartCommand({

@@ -12,6 +12,9 @@ const base = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDE
 const storages: [string, StorageSettings][] = [
   ['AWS, virtual-hosted', base],
   ['AWS us-east-1', { ...base, region: 'us-east-1' }],
+  ['AWS, a newer region', { ...base, region: 'ap-southeast-5' }],
+  ['AWS GovCloud', { ...base, region: 'us-gov-west-1' }],
+  ['AWS, path style', { ...base, forcePathStyle: true }],
   ['AWS China partition', { ...base, region: 'cn-north-1' }],
   ['AWS, bucket with dots', { ...base, bucket: 'my.dotted.bucket' }],
   ['endpoint, path style, port', { ...base, endpoint: 'http://127.0.0.1:9000', forcePathStyle: true }],
@@ -47,10 +50,13 @@ function normalized(url: string) {
 describe.each(storages)('fast presigner = getSignedUrl: %s', (_, storage) => {
   const settings = resolveStorageSettings(storage, {});
   const client = createStorageClient(settings);
-  const fast = createPresigner(settings, client);
-  const reference = createCommandPresigner(settings, client);
+  const signers = client.then((resolved) => ({
+    fast: createPresigner(settings, () => client),
+    reference: createCommandPresigner(settings, resolved),
+  }));
 
   it.each(inputs)('%s', async (_, input) => {
+    const { fast, reference } = await signers;
     const signingDate = new Date('2026-11-22T10:00:00Z');
     const [ours, theirs] = await Promise.all([fast({ ...input, signingDate }), reference({ ...input, signingDate })]);
     expect(normalized(ours.url)).toEqual(normalized(theirs.url));
@@ -66,10 +72,13 @@ const parts: [string, Omit<PartPresignInput, 'signingDate'>][] = [
 describe.each(storages)('fast UploadPart presigner = getSignedUrl(UploadPartCommand): %s', (_, storage) => {
   const settings = resolveStorageSettings(storage, {});
   const client = createStorageClient(settings);
-  const fast = createPartPresigner(settings, client);
-  const reference = createCommandPartPresigner(settings, client);
+  const signers = client.then((resolved) => ({
+    fast: createPartPresigner(settings, () => client),
+    reference: createCommandPartPresigner(settings, resolved),
+  }));
 
   it.each(parts)('%s', async (_, input) => {
+    const { fast, reference } = await signers;
     const signingDate = new Date('2026-11-22T10:00:00Z');
     const [ours, theirs] = await Promise.all([fast({ ...input, signingDate }), reference({ ...input, signingDate })]);
     expect(normalized(ours.url)).toEqual(normalized(theirs.url));
@@ -84,7 +93,7 @@ describe.each(storages)('fast UploadPart presigner = getSignedUrl(UploadPartComm
 describe('canned ACL (objectAcl)', () => {
   it('is signed as a header the browser sends, never hoisted into the query string', async () => {
     const settings = resolveStorageSettings({ ...base, endpoint: 'http://127.0.0.1:9000', forcePathStyle: true }, {});
-    const { url, headers } = await createPresigner(settings, createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
+    const { url, headers } = await createPresigner(settings, () => createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
     expect(headers['x-amz-acl']).toBe('private');
     expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain('x-amz-acl');
     expect(new URL(url).searchParams.has('x-amz-acl')).toBe(false);
@@ -92,7 +101,7 @@ describe('canned ACL (objectAcl)', () => {
 
   it("is left out with objectAcl 'none'", async () => {
     const settings = resolveStorageSettings({ ...base, objectAcl: 'none' }, {});
-    const { url, headers } = await createPresigner(settings, createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
+    const { url, headers } = await createPresigner(settings, () => createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
     expect(headers).not.toHaveProperty('x-amz-acl');
     expect(url).not.toContain('x-amz-acl');
   });
@@ -101,7 +110,7 @@ describe('canned ACL (objectAcl)', () => {
 describe('presigner for an access-point ARN', () => {
   it('keeps the getSignedUrl path', async () => {
     const settings = resolveStorageSettings({ ...base, bucket: 'arn:aws:s3:eu-west-1:123456789012:accesspoint/uploads' }, {});
-    const { url } = await createPresigner(settings, createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
+    const { url } = await createPresigner(settings, () => createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
     expect(new URL(url).hostname).toBe('uploads-123456789012.s3-accesspoint.eu-west-1.amazonaws.com');
   });
 });

@@ -1,8 +1,7 @@
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { formatUrl } from '@aws-sdk/core/util';
-import { getSignedUrl, S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
-import { escapeUriPath } from '@smithy/core/protocols';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { OBJECT_CACHE_CONTROL } from '@upbeam/upload-protocol';
+import { loadMd5, loadPresigner, loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 
 /** Lifetime of a presigned PUT URL, in seconds (SPEC 7.3; the SDK's own default is 900). */
@@ -42,8 +41,9 @@ function base64(bytes: Uint8Array): string {
 }
 
 async function md5Base64(bytes: Uint8Array): Promise<string> {
-  const { createHash } = await import('node:crypto');
-  return createHash('md5').update(bytes).digest('base64');
+  const hash = new (await loadMd5())();
+  hash.update(bytes);
+  return base64(await hash.digest());
 }
 
 /** The canned-ACL header (lower case, as signed). */
@@ -84,37 +84,94 @@ export interface UrlSignRequest {
 /** Presigns `PUT` URLs of the bucket's objects without a command stack: see {@link createPresigner}. */
 export type UrlSigner = (request: UrlSignRequest) => Promise<string>;
 
+/** The SDK's parts of the fast path, imported with the first URL (`sdk.ts`). */
+interface FastSigning {
+  presigner: S3RequestPresigner;
+  escapeUriPath: (path: string) => string;
+  formatUrl: (request: Awaited<ReturnType<S3RequestPresigner['presign']>>) => string;
+}
+
+/** The handler's S3 client, built on first use (`createStorageClient`): only the probe and the command path need it. */
+export type StorageClientSource = () => Promise<S3Client>;
+
+/** AWS regions of the commercial partition whose S3 host is `s3.{region}.amazonaws.com` (not China, GovCloud, ISO, EUSC). */
+const AWS_COMMERCIAL_REGION = /^(us|eu|ap|sa|ca|me|af|il|mx)-[a-z]+-\d+$/;
+
+/** A bucket name the SDK addresses as a virtual host: no dot, no `--` (S3 Express directory buckets). */
+const VIRTUAL_HOST_BUCKET = /^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$/;
+
+/**
+ * Where the bucket's objects live when the settings alone say so, as the SDK's endpoint rules would: an
+ * endpoint with path-style addressing, `{endpoint}/{bucket}/{key}` (MinIO, Ceph, local servers), or AWS S3
+ * in a commercial region, `https://{bucket}.s3.{region}.amazonaws.com/{key}`. Other addresses (China,
+ * GovCloud, dotted buckets, virtual hosts of other endpoints) are left to those rules: the probe.
+ */
+function knownBase(settings: ResolvedStorageSettings): ObjectBase | undefined {
+  if (settings.endpoint === undefined) {
+    if (settings.forcePathStyle || !AWS_COMMERCIAL_REGION.test(settings.region) || !VIRTUAL_HOST_BUCKET.test(settings.bucket)) return undefined;
+    return { protocol: 'https:', hostname: `${settings.bucket}.s3.${settings.region}.amazonaws.com`, port: undefined, prefix: '/' };
+  }
+  if (!settings.forcePathStyle) return undefined;
+  const url = new URL(settings.endpoint);
+  const path = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
+  return { protocol: url.protocol, hostname: url.hostname, port: url.port === '' ? undefined : Number(url.port), prefix: `${path}${settings.bucket}/` };
+}
+
+/**
+ * The bucket's address and what signs every URL. An address known from the settings ({@link knownBase})
+ * needs no S3 client: the presigner is built from the settings, and `@aws-sdk/client-s3` is not loaded for
+ * a presigned PUT (cold start). Any other address comes from one probe URL signed the command way on the
+ * client, whose config the presigner then shares.
+ */
+async function resolveSigning(settings: ResolvedStorageSettings, client: StorageClientSource): Promise<{ where: ObjectBase; signing: FastSigning }> {
+  const known = knownBase(settings);
+  // Imported side by side: one after the other, they took ~20 ms more.
+  const [{ getSignedUrl, S3RequestPresigner }, { formatUrl }, { escapeUriPath }, checksum] = await Promise.all([
+    loadPresigner(),
+    import('@aws-sdk/core/util'),
+    import('@smithy/core/protocols'),
+    known ? import('@smithy/core/checksum') : undefined,
+  ]);
+  if (known && checksum) {
+    const { Sha256 } = checksum;
+    const credentials = { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey };
+    const presigner = new S3RequestPresigner({ region: settings.region, credentials, sha256: Sha256 });
+    return { where: known, signing: { presigner, escapeUriPath, formatUrl } };
+  }
+  const [s3, { PutObjectCommand }] = await Promise.all([client(), loadS3()]);
+  const url = new URL(await getSignedUrl(s3, new PutObjectCommand({ Bucket: settings.bucket, Key: PROBE_KEY }), { expiresIn: 60 }));
+  const where = {
+    protocol: url.protocol,
+    hostname: url.hostname,
+    port: url.port === '' ? undefined : Number(url.port),
+    prefix: url.pathname.slice(0, -PROBE_KEY.length),
+  };
+  return { where, signing: { presigner: new S3RequestPresigner({ ...s3.config }), escapeUriPath, formatUrl } };
+}
+
 /**
  * The fast path shared by the PutObject and UploadPart presigners: the bucket's address is resolved once
- * (one `getSignedUrl` for a probe key: the SDK's endpoint rules decide host, path style and port), and each
- * URL is then signed with one `S3RequestPresigner` built once, with its signing-key cache. Undefined for an
- * access-point ARN bucket, whose address only the command path resolves.
+ * ({@link resolveSigning}: from the settings, or one `getSignedUrl` for a probe key, where the SDK's
+ * endpoint rules decide host, path style and port), and each URL is then signed with one
+ * `S3RequestPresigner` built once, with its signing-key cache. Undefined for an access-point ARN bucket,
+ * whose address only the command path resolves.
  */
-export function createUrlSigner(settings: ResolvedStorageSettings, client: S3Client): UrlSigner | undefined {
+export function createUrlSigner(settings: ResolvedStorageSettings, client: StorageClientSource): UrlSigner | undefined {
   if (settings.bucket.startsWith('arn:')) return undefined;
-  const presigner = new S3RequestPresigner({ ...client.config });
-  // Resolved once, then read without awaiting; a failed probe is forgotten and tried again next time.
-  let base: ObjectBase | undefined;
-  let probing: Promise<ObjectBase> | undefined;
-  const resolveBase = (): Promise<ObjectBase> =>
-    (probing ??= getSignedUrl(client, new PutObjectCommand({ Bucket: settings.bucket, Key: PROBE_KEY }), { expiresIn: 60 }).then(
-      (probe) => {
-        const url = new URL(probe);
-        base = {
-          protocol: url.protocol,
-          hostname: url.hostname,
-          port: url.port === '' ? undefined : Number(url.port),
-          prefix: url.pathname.slice(0, -PROBE_KEY.length),
-        };
-        return base;
-      },
+  // Resolved once, then read without awaiting; a failure is forgotten and tried again next time.
+  let ready: { where: ObjectBase; signing: FastSigning } | undefined;
+  let resolving: Promise<NonNullable<typeof ready>> | undefined;
+  const resolve = () =>
+    (resolving ??= resolveSigning(settings, client).then(
+      (resolved) => (ready = resolved),
       (error: unknown) => {
-        probing = undefined;
+        resolving = undefined;
         throw error;
       },
     ));
   return async (input) => {
-    const where = base ?? (await resolveBase());
+    const { where, signing } = ready ?? (await resolve());
+    const { presigner, escapeUriPath, formatUrl } = signing;
     const path = `${where.prefix}${escapeUriPath(input.key)}`;
     const request = await presigner.presign(
       { method: 'PUT', protocol: where.protocol, hostname: where.hostname, port: where.port, path, query: input.query, headers: input.headers },
@@ -143,9 +200,12 @@ export function createUrlSigner(settings: ResolvedStorageSettings, client: S3Cli
  * are signed here, so storage answers 403 SignatureDoesNotMatch to a PUT that differs. An added
  * `x-amz-grant-*` header then fails too (S3 and radosgw refuse a canned ACL with grants: 400).
  */
-export function createPresigner(settings: ResolvedStorageSettings, client: S3Client): Presigner {
+export function createPresigner(settings: ResolvedStorageSettings, client: StorageClientSource): Presigner {
   const sign = createUrlSigner(settings, client);
-  if (!sign) return createCommandPresigner(settings, client);
+  if (!sign) {
+    let command: Presigner | undefined;
+    return async (input) => (command ??= createCommandPresigner(settings, await client()))(input);
+  }
   const sse = sseHeaders(settings.sseCustomerKey);
   // The SSE-C headers, once known (they never change): the common case then awaits nothing but the signer.
   let extra: { headers: Record<string, string>; lowerCased: Record<string, string> } | undefined;
@@ -222,6 +282,7 @@ export function createCommandPresigner(settings: ResolvedStorageSettings, client
     const acl = settings.objectAcl;
     // The command signs Tagging only when it has some: an empty header is signed by the other path only.
     const { signed, headers } = signedHeaders({ ...input, tagging: input.tagging || undefined }, aclHeaders(acl));
+    const [{ PutObjectCommand }, { getSignedUrl }] = await Promise.all([loadS3(), loadPresigner()]);
     const url = await getSignedUrl(
       client,
       new PutObjectCommand({

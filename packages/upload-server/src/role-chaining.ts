@@ -1,6 +1,6 @@
-import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import type { TemporaryCredentials } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
+import { CLIENT_DEFAULTS, loadSts } from './sdk';
 
 /**
  * The trust-policy condition that keeps an upload token from assuming its role again: only long-term
@@ -39,7 +39,9 @@ export const ROLE_CHAINING_MESSAGE =
  * cannot be reached.
  */
 export async function assertNoRoleChaining(check: RoleChainingCheck, token: TemporaryCredentials): Promise<void> {
+  const { AssumeRoleCommand, STSClient } = await loadSts();
   const sts = new STSClient({
+    ...CLIENT_DEFAULTS,
     region: check.region,
     endpoint: check.stsEndpoint,
     credentials: { accessKeyId: token.AccessKeyId, secretAccessKey: token.SecretAccessKey, sessionToken: token.SessionToken },

@@ -26,9 +26,9 @@ export interface RouteServices {
   presign(): Presigner;
   issueToken(): TokenIssuer;
   receipts(): Receipts;
-  completion(): Completion;
+  completion(): Promise<Completion>;
   multipartTickets(): Tickets<MultipartTicketFields>;
-  multipart(): MultipartOperations;
+  multipart(): Promise<MultipartOperations>;
   renewTickets(): Tickets<RenewTicketFields>;
 }
 
@@ -42,7 +42,9 @@ function once<T>(build: () => T): () => T {
 export function createRouteServices(config: UploadHandlerConfig, route: string | undefined): RouteServices {
   const expiresIn = config.expiresIn ?? PRESIGNED_URL_EXPIRES_IN;
   const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
-  const settings = once(() => resolveStorageSettings(config));
+  const env = () => config.env ?? processEnv();
+  const settings = once(() => resolveStorageSettings(config, env()));
+  // The AWS SDK is loaded on first use (`sdk.ts`): the client is an async source.
   const client = once(() => createStorageClient(settings()));
   // Receipts and tickets are signed within this route's scope: another handler or route refuses them.
   const scope = once(() => handlerScope(settings().bucket, keyPrefix, route));
@@ -51,21 +53,24 @@ export function createRouteServices(config: UploadHandlerConfig, route: string |
     expiresIn,
     keyPrefix,
     settings,
-    presign: once(() => createPresigner(settings(), client())),
+    // The presigned PUT asks for the S3 client only when the bucket's address needs the SDK's endpoint rules.
+    presign: once(() => createPresigner(settings(), client)),
     issueToken: once(() => {
-      const sts = resolveStsSettings(config);
+      const sts = resolveStsSettings(config, env());
       // Provider preset (providers.ts): refuses providers without STS, fills in a known STS endpoint.
-      const stsEndpoint = providerStsEndpoint(resolveProvider(config, processEnv()), sts, settings().endpoint);
+      const stsEndpoint = providerStsEndpoint(resolveProvider(config, env()), sts, settings().endpoint);
       return createTokenIssuer(settings(), { ...config, roleArn: sts.roleArn, stsEndpoint });
     }),
     receipts: once(() => createReceipts(settings().secretAccessKey, { scope: scope() })),
-    completion: once(() => createCompletion({ settings: settings(), client: client(), policy: config, onUploadComplete: config.onUploadComplete })),
+    completion: once(async () =>
+      createCompletion({ settings: settings(), client: await client(), policy: config, onUploadComplete: config.onUploadComplete }),
+    ),
     multipartTickets,
-    multipart: once(() =>
+    multipart: once(async () =>
       createMultipartOperations({
         bucket: settings().bucket,
-        storage: createMultipartStorage(settings(), client()),
-        presignPart: createPartPresigner(settings(), client()),
+        storage: createMultipartStorage(settings(), await client()),
+        presignPart: createPartPresigner(settings(), client),
         tickets: multipartTickets(),
         expiresIn,
       }),

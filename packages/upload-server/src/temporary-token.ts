@@ -1,7 +1,8 @@
-import { AssumeRoleCommand, GetFederationTokenCommand, STSClient, type Credentials } from '@aws-sdk/client-sts';
+import type { Credentials, STSClient } from '@aws-sdk/client-sts';
 import type { TemporaryCredentials } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
 import { assertNoRoleChaining } from './role-chaining';
+import { CLIENT_DEFAULTS, loadSts } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 import { createTickets, type Tickets } from './ticket';
 
@@ -156,7 +157,8 @@ export function tokenDuration(seconds: number | undefined): number {
 }
 
 /** The STS call of one upload token: AssumeRole of `roleArn`, else GetFederationToken. */
-function requestCredentials(sts: Pick<STSClient, 'send'>, token: TokenSettings, DurationSeconds: number, Policy: string) {
+async function requestCredentials(sts: Pick<STSClient, 'send'>, token: TokenSettings, DurationSeconds: number, Policy: string) {
+  const { AssumeRoleCommand, GetFederationTokenCommand } = await loadSts();
   if (token.roleArn) {
     return sts.send(new AssumeRoleCommand({ RoleArn: token.roleArn, RoleSessionName: UPLOAD_TOKEN_NAME, DurationSeconds, Policy }));
   }
@@ -179,13 +181,15 @@ function requestCredentials(sts: Pick<STSClient, 'send'>, token: TokenSettings, 
  */
 export function createTokenIssuer(settings: ResolvedStorageSettings, token: TokenSettings): TokenIssuer {
   const DurationSeconds = tokenDuration(token.tokenDurationSeconds);
-  const sts =
-    token.stsClient ??
-    new STSClient({
+  // Built on the first token (`@aws-sdk/client-sts` is imported then: `sdk.ts`).
+  let sts: Pick<STSClient, 'send'> | undefined = token.stsClient;
+  const stsClient = async (): Promise<Pick<STSClient, 'send'>> =>
+    (sts ??= new (await loadSts()).STSClient({
+      ...CLIENT_DEFAULTS,
       region: settings.region,
       endpoint: token.stsEndpoint,
       credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-    });
+    }));
   const { roleArn, stsEndpoint } = token;
   let chainingChecked: Promise<void> | undefined;
   const checkChaining = (policy: string, credentials: TemporaryCredentials): Promise<void> => {
@@ -209,7 +213,7 @@ export function createTokenIssuer(settings: ResolvedStorageSettings, token: Toke
     const issuedAt = Date.now();
     const remaining = Math.floor(notAfter - issuedAt / 1000);
     const duration = Math.max(MIN_TOKEN_DURATION_SECONDS, Math.min(DurationSeconds, remaining));
-    const answer = await requestCredentials(sts, token, duration, Policy).catch((cause: unknown) => {
+    const answer = await requestCredentials(await stsClient(), token, duration, Policy).catch((cause: unknown) => {
       throw new UploadError('INTERNAL_SERVER_ERROR', `STS ${roleArn ? 'AssumeRole' : 'GetFederationToken'} failed.`, { cause });
     });
     const credentials = toWire(answer.Credentials, issuedAt, duration);

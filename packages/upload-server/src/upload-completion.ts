@@ -10,9 +10,10 @@
  * `.upbeam/completions/{idempotencyKey}.json`, the idempotency key a hash of bucket, key, ETag and
  * Last-Modified: one stored version of the object is one upload.
  */
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { UploadError } from './errors';
 import { base64url } from './hmac';
+import { loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 import { checkStoredObject, type UploadPolicySettings } from './upload-policy';
 
@@ -166,6 +167,7 @@ export function createCompletion(deps: CompletionDependencies): Completion {
   const sleep = deps.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
 
   const readMarker = async (Key: string): Promise<Marker | undefined> => {
+    const { GetObjectCommand } = await loadS3();
     try {
       const answer = await client.send(new GetObjectCommand({ Bucket, Key }));
       return parseMarker(await answer.Body!.transformToString(), answer.LastModified?.getTime() ?? now());
@@ -177,9 +179,9 @@ export function createCompletion(deps: CompletionDependencies): Completion {
     }
   };
 
-  const writeMarker = (Key: string, marker: Marker, createOnly: boolean) =>
+  const writeMarker = async (Key: string, marker: Marker, createOnly: boolean) =>
     client.send(
-      new PutObjectCommand({
+      new (await loadS3()).PutObjectCommand({
         Bucket,
         Key,
         Body: JSON.stringify(marker),
@@ -200,7 +202,7 @@ export function createCompletion(deps: CompletionDependencies): Completion {
     }
   };
 
-  const release = (Key: string) => client.send(new DeleteObjectCommand({ Bucket, Key })).catch(() => {});
+  const release = async (Key: string) => client.send(new (await loadS3()).DeleteObjectCommand({ Bucket, Key })).catch(() => {});
 
   /** The stored answer of another run of the hook, waiting while it runs; undefined when the claim is stale. */
   const answerOfOtherRun = async (Key: string): Promise<Marker | undefined> => {
@@ -246,6 +248,7 @@ export function createCompletion(deps: CompletionDependencies): Completion {
 
   return {
     async complete(key, request) {
+      const { DeleteObjectCommand, HeadObjectCommand } = await loadS3();
       const head = await client.send(new HeadObjectCommand({ Bucket, Key: key, ...customerKey(settings) })).catch((error: unknown) => {
         if (statusOf(error) === 404) throw new UploadError('INVALID_REQUEST', 'Nothing is stored at this key yet.');
         throw error;

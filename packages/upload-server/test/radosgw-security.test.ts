@@ -16,6 +16,7 @@ import {
 import { AssumeRoleCommand, GetSessionTokenCommand, STSClient } from '@aws-sdk/client-sts';
 import { chainableRoleTrustPolicy, createTestBucket, createUploadRole, radosgwS3Client, tokenHandlerSettings, type RadosgwBucket } from '@upbeam/ceph-rgw';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { unsignedHeaderBucketPolicy } from '../src/doctor/index';
 import { createUploadHandler, isUploadError, type UploadHandlerConfig } from '../src/index';
 
 // The attacks of the 2026-11-23 security review, each against a real Ceph radosgw (16.2), with what the
@@ -257,25 +258,7 @@ describe.skipIf(!connection)('security on radosgw', () => {
   });
 });
 
-/** The bucket policy the README gives for Ceph (kept equal to it by hand). */
+/** The bucket policy the README gives for Ceph, as the doctor prints it. */
 function cephBucketPolicy(bucket: string): string {
-  const deny = (Sid: string, Condition: object) => ({
-    Sid,
-    Effect: 'Deny',
-    Principal: '*',
-    Action: 's3:PutObject',
-    Resource: `arn:aws:s3:::${bucket}/*`,
-    Condition,
-  });
-  return JSON.stringify({
-    Version: '2012-10-17',
-    Statement: [
-      deny('NoPublicCannedAcl', { StringEquals: { 's3:x-amz-acl': ['public-read', 'public-read-write', 'authenticated-read'] } }),
-      ...['read', 'write', 'read-acp', 'write-acp', 'full-control'].map((grant) =>
-        deny(`NoGrant${grant.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()).replace(/^\w/, (c) => c.toUpperCase())}`, {
-          StringLike: { [`s3:x-amz-grant-${grant}`]: '*' },
-        }),
-      ),
-    ],
-  });
+  return JSON.stringify(unsignedHeaderBucketPolicy(bucket));
 }

@@ -1,3 +1,4 @@
+import { formatBytes } from '@upbeam/upload-react';
 import type { TrackedFileStatus, UploadSummary } from '@upbeam/upload-react';
 
 /** What each status reads as on the page. */
@@ -10,18 +11,8 @@ export const STATUS_TEXT: Record<TrackedFileStatus, string> = {
   aborted: 'Cancelled',
 };
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
-
-/** Bytes as people read them: `840 B`, `1.2 MB` (powers of 1000, as file managers show sizes). */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < UNITS.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${UNITS[unit]}`;
-}
+/** Sizes and speeds as people read them (`840 B`, `1.2 MB`, `1.0 MB/s`): the library's formatter. */
+export { formatBytes };
 
 /** Time left as people read it: `less than a second left`, `about 12 s left`, `about 3 min left`, `about 1 h 5 min left`. */
 export function formatTimeLeft(seconds: number): string {
@@ -35,7 +26,7 @@ export function formatTimeLeft(seconds: number): string {
 export function summaryText(summary: UploadSummary, total: number): string {
   const { count } = summary;
   const parts = [`${count.done} of ${total} ${total === 1 ? 'file' : 'files'} uploaded`, `${Math.floor(summary.progress)}%`];
-  if (summary.bytesPerSecond > 0) parts.push(`${formatBytes(summary.bytesPerSecond)}/s`);
+  if (summary.bytesPerSecond > 0) parts.push(formatBytes(summary.bytesPerSecond, { perSecond: true }));
   if (summary.secondsLeft !== undefined) parts.push(formatTimeLeft(summary.secondsLeft));
   return parts.join(' · ');
 }

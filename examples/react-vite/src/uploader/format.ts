@@ -1,4 +1,4 @@
-import type { TrackedFileStatus, UploadSummary } from '@upbeam/upload-react';
+import { formatBytes, type TrackedFileStatus, type UploadSummary } from '@upbeam/upload-react';
 
 /** What each status reads as on the page. */
 export const STATUS_TEXT: Record<TrackedFileStatus, string> = {
@@ -10,19 +10,6 @@ export const STATUS_TEXT: Record<TrackedFileStatus, string> = {
   aborted: 'Cancelled',
 };
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
-
-/** Bytes as people read them: `840 B`, `1.2 MB` (powers of 1000, as file managers show sizes). */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < UNITS.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${UNITS[unit]}`;
-}
-
 /** Time left as people read it: `less than a second left`, `about 12 s left`, `about 3 min left`, `about 1 h 5 min left`. */
 export function formatTimeLeft(seconds: number): string {
   if (seconds < 1) return 'less than a second left';
@@ -31,11 +18,21 @@ export function formatTimeLeft(seconds: number): string {
   return minutes < 60 ? `about ${minutes} min left` : `about ${Math.floor(minutes / 60)} h ${minutes % 60} min left`;
 }
 
-/** The line under the overall progress bar: files, percent, speed and time left. */
+/** The files that ended otherwise than stored, and those still waiting: `1 failed`, `2 cancelled`, `3 queued`. */
+function otherCounts({ count }: UploadSummary): string[] {
+  const named: [number, string][] = [
+    [count.error, 'failed'],
+    [count.aborted, 'cancelled'],
+    [count.queued, 'queued'],
+  ];
+  return named.filter(([n]) => n > 0).map(([n, name]) => `${n} ${name}`);
+}
+
+/** The line under the overall progress bar: files (done, failed, cancelled, queued), percent, speed and time left. */
 export function summaryText(summary: UploadSummary, total: number): string {
   const { count } = summary;
-  const parts = [`${count.done} of ${total} ${total === 1 ? 'file' : 'files'} uploaded`, `${Math.floor(summary.progress)}%`];
-  if (summary.bytesPerSecond > 0) parts.push(`${formatBytes(summary.bytesPerSecond)}/s`);
+  const parts = [`${count.done} of ${total} ${total === 1 ? 'file' : 'files'} uploaded`, ...otherCounts(summary), `${Math.floor(summary.progress)}%`];
+  if (summary.bytesPerSecond > 0) parts.push(formatBytes(summary.bytesPerSecond, { perSecond: true }));
   if (summary.secondsLeft !== undefined) parts.push(formatTimeLeft(summary.secondsLeft));
   return parts.join(' · ');
 }
@@ -49,8 +46,8 @@ export function announcement(summary: UploadSummary, total: number): string {
   const active = count.queued + count.uploading + count.paused;
   if (total === 0) return '';
   if (active === 0) {
-    const failed = count.error > 0 ? `, ${count.error} failed` : '';
-    return `${count.done} of ${total} ${total === 1 ? 'file' : 'files'} uploaded${failed}.`;
+    const others = otherCounts(summary).map((text) => `, ${text}`).join('');
+    return `${count.done} of ${total} ${total === 1 ? 'file' : 'files'} uploaded${others}.`;
   }
   return `Uploading: ${Math.floor(summary.progress / 10) * 10}%, ${count.done} of ${total} files done.`;
 }

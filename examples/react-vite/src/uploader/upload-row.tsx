@@ -1,5 +1,5 @@
-import type { TrackedFile } from '@upbeam/upload-react';
-import { formatBytes, STATUS_TEXT } from './format';
+import { formatBytes, type TrackedFile } from '@upbeam/upload-react';
+import { STATUS_TEXT } from './format';
 import { StoredImage } from './stored-image';
 import { Thumbnail } from './thumbnail';
 
@@ -57,7 +57,7 @@ export function UploadRow({ tracked, onCancel, onPause, onResume, onRetry, onRem
               </button>
             )}
             {(status === 'error' || status === 'aborted') && (
-              <button type="button" onClick={onRetry}>
+              <button type="button" onClick={onRetry} data-testid="retry">
                 Retry
               </button>
             )}

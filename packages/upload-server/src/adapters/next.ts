@@ -24,7 +24,8 @@ export interface RouteHandlers {
  * any other failure 500 `{ error: 'Internal Server Error' }` (passed to `config.onError`). Methods other
  * than POST get Next.js's own 405.
  *
- * Runs on the Node.js runtime, Next.js's default for route handlers: do not set `runtime = 'edge'`.
+ * Runs on the Node.js runtime, Next.js's default, and on the edge runtime (`runtime = 'edge'`: Next.js resolves
+ * the package's `edge-light` build).
  *
  * @param config - Handler settings; every storage setting left out falls back to its `S3_UPLOAD_*` variable.
  * @returns `{ POST, GET }`, to be exported from the route file (`GET` answers the routes' public rules).

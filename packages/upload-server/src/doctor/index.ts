@@ -59,7 +59,7 @@ export interface DoctorOptions {
 export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorOptions = {}): Promise<Finding[]> {
   const env = config.env ?? processEnv();
   const settings = resolveStorageSettings(config, env);
-  const s3 = createStorageClient(settings);
+  const s3 = await createStorageClient(settings);
   let headers: SeenHeaders = {};
   recordHeaders(s3, (seen) => (headers = seen));
   const context: CheckContext = { settings, s3, lastHeaders: () => headers };

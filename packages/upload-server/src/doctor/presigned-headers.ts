@@ -70,7 +70,7 @@ export async function checkPresignedHeaders(context: CheckContext, keyPrefix: st
   const probeKey = `${keyPrefix}upbeam-doctor-${id}.txt`;
   try {
     await s3.send(new PutObjectCommand({ Bucket, Key: canaryKey, Body: CANARY_BODY, ContentType: 'text/plain' }));
-    const { url, headers } = await createPresigner(settings, s3)({ key: probeKey, contentType: 'text/plain', expiresIn: 60, contentLength: 0 });
+    const { url, headers } = await createPresigner(settings, async () => s3)({ key: probeKey, contentType: 'text/plain', expiresIn: 60, contentLength: 0 });
     const answer = await fetch(url, {
       method: 'PUT',
       headers: { ...headers, 'x-amz-copy-source': `${Bucket}/${canaryKey}`, 'x-amz-metadata-directive': 'REPLACE' },

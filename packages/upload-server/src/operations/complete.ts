@@ -7,5 +7,5 @@ import type { RouteContext } from './route-context';
  */
 export async function complete({ services }: RouteContext, { key, receipt }: { key: string; receipt: string }, request: Request): Promise<UploadCompleteResponse> {
   await services.receipts().verify(key, receipt);
-  return services.completion().complete(key, request);
+  return (await services.completion()).complete(key, request);
 }

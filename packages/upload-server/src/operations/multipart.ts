@@ -8,13 +8,13 @@ import { baseAnswer, decideObject, type RouteContext } from './route-context';
 export async function runMultipart(route: RouteContext, operation: MultipartRequest, body: UploadRequestBody, request: Request): Promise<object> {
   const { config, services } = route;
   if (operation.action === 'complete' && config.onUploadComplete) {
-    const completed = (await services.multipart().continue(operation)) as CompleteMultipartResponse;
-    const { serverData } = await services.completion().complete(completed.key, request);
+    const completed = (await (await services.multipart()).continue(operation)) as CompleteMultipartResponse;
+    const { serverData } = await (await services.completion()).complete(completed.key, request);
     return serverData === undefined ? completed : ({ ...completed, serverData } satisfies CompleteMultipartResponse);
   }
-  if (operation.action !== 'create') return services.multipart().continue(operation);
+  if (operation.action !== 'create') return (await services.multipart()).continue(operation);
   const object = await decideObject(route, body, request);
-  const created = await services.multipart().create({
+  const created = await (await services.multipart()).create({
     ...object,
     contentType: body.filetype,
     filesize: body.filesize,

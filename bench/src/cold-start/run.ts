@@ -1,0 +1,100 @@
+/**
+ * Cold start: how long a fresh Node process takes from its start to its first presigned preparation answer,
+ * Upbeam's node adapter (`upbeam.mjs`) beside a bare `node:http` JSON server (`bare.mjs`), one after the
+ * other, round after round. Each process is started with `node` (no loader), asked once, and stopped. The
+ * presigned answer needs no storage: it is signed locally (settings point at 127.0.0.1:9, never reached).
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describeMachine } from '../lib/machine';
+import { BENCH_DIR } from '../lib/paths';
+import { saveResult, type ResultMeta } from '../lib/results';
+import { median } from '../lib/stats';
+
+/** Processes started per server (the median is reported). */
+export const COLD_START_ROUNDS = Number(process.env.COLD_START_ROUNDS ?? 15);
+
+/** Settings of the handler: a local endpoint, never contacted (a presigned URL is signed offline). */
+const ENV = {
+  S3_UPLOAD_KEY: 'bench-key',
+  S3_UPLOAD_SECRET: 'bench-secret',
+  S3_UPLOAD_BUCKET: 'bench',
+  S3_UPLOAD_REGION: 'us-east-1',
+  S3_UPLOAD_ENDPOINT: 'http://127.0.0.1:9',
+  S3_UPLOAD_FORCE_PATH_STYLE: 'true',
+};
+
+const BODY = JSON.stringify({ filename: 'holiday photo (1).jpg', filetype: 'image/jpeg', _upload: { strategy: 'presigned' } });
+
+export interface ColdStartRow {
+  id: 'bare' | 'upbeam';
+  label: string;
+  /** Milliseconds from spawn to the first answer's body, each round. */
+  samples: number[];
+  /** Milliseconds from spawn to listening, each round. */
+  listening: number[];
+}
+
+export interface ColdStartResult extends ResultMeta {
+  rounds: number;
+  rows: ColdStartRow[];
+}
+
+/** Starts `script`, asks it once; resolves to [ms to listening, ms to the first answer]. */
+async function oneColdStart(script: string): Promise<[number, number]> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(BENCH_DIR, 'src/cold-start', script)], {
+    cwd: BENCH_DIR,
+    env: { ...process.env, ...ENV, NODE_ENV: 'production', NODE_NO_WARNINGS: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${script} did not start within 30 s`)), 30_000);
+      createInterface({ input: child.stdout! }).once('line', (text) => {
+        clearTimeout(timer);
+        resolve(text);
+      });
+      child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    });
+    const listening = performance.now() - started;
+    const { port } = JSON.parse(line) as { port: number };
+    const response = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY });
+    const answer = (await response.json()) as { url?: string };
+    const answered = performance.now() - started;
+    if (response.status !== 200 || typeof answer.url !== 'string') throw new Error(`${script} answered ${response.status}: ${JSON.stringify(answer)}`);
+    return [listening, answered];
+  } finally {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+export async function runColdStartBench(): Promise<ColdStartResult> {
+  const started = performance.now();
+  const rows: ColdStartRow[] = [
+    { id: 'bare', label: 'bare `node:http` JSON server', samples: [], listening: [] },
+    { id: 'upbeam', label: 'Upbeam: `toNodeHandler(createUploadHandler())`, presigned', samples: [], listening: [] },
+  ];
+  // One warm-up of each (the OS file cache), not counted; then the two take turns.
+  for (const script of ['bare.mjs', 'upbeam.mjs']) await oneColdStart(script);
+  for (let round = 0; round < COLD_START_ROUNDS; round += 1) {
+    for (const row of rows) {
+      const [listening, answered] = await oneColdStart(`${row.id}.mjs`);
+      row.listening.push(listening);
+      row.samples.push(answered);
+    }
+  }
+  const [bare, upbeam] = rows.map((row) => median(row.samples));
+  console.log(`[cold-start] bare ${bare!.toFixed(0)} ms, upbeam ${upbeam!.toFixed(0)} ms (+${(upbeam! - bare!).toFixed(0)} ms)`);
+  const result: ColdStartResult = {
+    machine: describeMachine(['@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner'], process.env.UPBEAM_SERVER_DIST ? { 'upload-server dist': process.env.UPBEAM_SERVER_DIST } : {}),
+    seconds: (performance.now() - started) / 1000,
+    rounds: COLD_START_ROUNDS,
+    rows,
+  };
+  await saveResult('cold-start', result);
+  return result;
+}

@@ -1,0 +1,13 @@
+// Cold start, Upbeam: the same node:http server with the upload handler through the node adapter, as an
+// app's server starts. `UPBEAM_SERVER_DIST` points at another build of @upbeam/upload-server (its dist/
+// folder) to compare builds. Prints `{"port":N}` once listening.
+import { createServer } from 'node:http';
+
+const dist = process.env.UPBEAM_SERVER_DIST;
+const [{ createUploadHandler }, { toNodeHandler }] = await Promise.all(
+  dist
+    ? [import(`${dist}/index.js`), import(`${dist}/adapters/node.js`)]
+    : [import('@upbeam/upload-server'), import('@upbeam/upload-server/node')],
+);
+const server = createServer(toNodeHandler(createUploadHandler()));
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: server.address().port })));

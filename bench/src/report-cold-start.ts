@@ -1,0 +1,39 @@
+/** The cold-start section of RESULTS.md (`cold-start/run.ts`). */
+import type { ColdStartResult } from './cold-start/run';
+import { fmt, median, range } from './lib/stats';
+
+/** The issue's target: the upload server adds at most this much to a fresh process's first answer, in ms. */
+const ADDED_TARGET_MS = 60;
+
+export function coldStartSection(result: ColdStartResult, add: (...text: string[]) => void, headline: string[]): void {
+  const row = (id: string) => result.rows.find((entry) => entry.id === id);
+  const bare = row('bare');
+  const upbeam = row('upbeam');
+  if (!bare || !upbeam) return;
+  const added = median(upbeam.samples) - median(bare.samples);
+  const times = median(upbeam.samples) / median(bare.samples);
+  headline.push(
+    `- **Cold start**: a fresh Node process answers its first presigned preparation in ${fmt(median(upbeam.samples))} ms ` +
+      `through Upbeam's node adapter, ${fmt(median(bare.samples))} ms as a bare \`node:http\` server: ${times.toFixed(2)}x, ` +
+      `+${fmt(added)} ms (target: at most +${ADDED_TARGET_MS} ms: ${added <= ADDED_TARGET_MS ? 'met' : '**not met**'}).`,
+  );
+  add(
+    '## 2b. Cold start: a fresh process to its first presigned answer',
+    '',
+    `From \`spawn\` of \`node\` (no loader) to the first answer's body: each server started ${result.rounds} times, the two taking`,
+    'turns, after one warm-up each (`pnpm --filter @upbeam/bench bench:cold-start`). Upbeam imports `@upbeam/upload-server` and',
+    '`/node` and answers through `toNodeHandler(createUploadHandler())`, with a path-style endpoint that is never contacted (a',
+    'presigned URL is signed locally). The SDK is imported on the first request, and only what a presigned PUT needs.',
+    '',
+    '| server | listening: median | first answer: median | range | ratio to bare |',
+    '| --- | ---: | ---: | ---: | ---: |',
+  );
+  for (const entry of [bare, upbeam]) {
+    const [low, high] = range(entry.samples);
+    add(
+      `| ${entry.label} | ${fmt(median(entry.listening))} ms | ${fmt(median(entry.samples))} ms | ${fmt(low)}–${fmt(high)} ms | ` +
+        `${(median(entry.samples) / median(bare.samples)).toFixed(2)}x |`,
+    );
+  }
+  add('', `Added by the upload server: **+${fmt(added)} ms** (median first answer, Upbeam minus bare).`, '');
+}

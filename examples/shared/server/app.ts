@@ -1,0 +1,29 @@
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { UploadHandler } from '@upbeam/upload-server';
+import { Hono } from 'hono';
+
+/** What answers the example's `/api/` routes. */
+export interface ExampleApi {
+  /** The upload handler, at `/api/s3-upload` (POST). */
+  upload: UploadHandler;
+  /** A signed GET URL of an uploaded key (`GET /api/object-url?key=`), or undefined to refuse it (404). */
+  objectUrl?: (key: string) => Promise<string | undefined>;
+}
+
+/**
+ * The example's server: the upload handler at `/api/s3-upload` and, in production mode, the built page.
+ * The handler is a plain Fetch handler, so mounting it is one line in any router.
+ */
+export function createApp(options: ExampleApi & { staticRoot?: string }): Hono {
+  const app = new Hono();
+  app.post('/api/s3-upload', (c) => options.upload(c.req.raw));
+  const { objectUrl } = options;
+  if (objectUrl) {
+    app.get('/api/object-url', async (c) => {
+      const url = await objectUrl(c.req.query('key') ?? '');
+      return url === undefined ? c.json({ error: 'No such upload.' }, 404) : c.json({ url });
+    });
+  }
+  if (options.staticRoot) app.use('/*', serveStatic({ root: options.staticRoot }));
+  return app;
+}

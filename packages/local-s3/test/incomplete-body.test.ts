@@ -1,0 +1,122 @@
+import { createHash, createHmac } from 'node:crypto';
+import { connect } from 'node:net';
+import {
+  AbortMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  ListPartsCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalS3, type LocalS3 } from '../src/index';
+
+// A PUT whose connection drops mid-body, sent on a raw socket to the real local server: S3 stores nothing
+// of an incomplete body, and neither may the local server (s3rver alone keeps the bytes that arrived).
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+let storage: LocalS3;
+let s3: S3Client;
+
+beforeAll(async () => {
+  storage = await startLocalS3({ bucket: 'uploads' });
+  s3 = storage.createClient();
+});
+afterAll(async () => {
+  s3?.destroy();
+  await storage?.close();
+});
+
+type SourceData = string | ArrayBuffer | ArrayBufferView;
+const binary = (data: SourceData) =>
+  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
+
+/** SHA-256 (and its HMAC) for `SignatureV4`, from node:crypto. */
+class Sha256 {
+  private readonly hash;
+  constructor(secret?: SourceData) {
+    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', binary(secret));
+  }
+  update(data: SourceData): void {
+    this.hash.update(binary(data));
+  }
+  async digest(): Promise<Uint8Array> {
+    return new Uint8Array(this.hash.digest());
+  }
+}
+
+/** A presigned PUT URL's path and query, for `key` with `query` (UploadPart's `partNumber`, `uploadId`). */
+async function presignedPath(key: string, query: Record<string, string> = {}): Promise<string> {
+  const { hostname, port } = new URL(storage.endpoint);
+  const signer = new SignatureV4({ credentials: storage.handlerSettings, region: storage.region, service: 's3', sha256: Sha256 });
+  const signed = await signer.presign(
+    { method: 'PUT', protocol: 'http:', hostname, port: Number(port), path: `/uploads/${key}`, query, headers: { host: `${hostname}:${port}` } },
+    { expiresIn: 300 },
+  );
+  return `${signed.path}?${new URLSearchParams(signed.query as Record<string, string>).toString()}`;
+}
+
+/**
+ * Sends a PUT that declares `declared` bytes, writes `sent` of them, then resets the connection.
+ * Resolves once the server has seen the connection close.
+ */
+async function cutOffPut(path: string, declared: number, sent: number): Promise<void> {
+  const { hostname, port } = new URL(storage.endpoint);
+  const socket = connect(Number(port), hostname);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(`PUT ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Length: ${declared}\r\n\r\n`);
+  await new Promise((resolve) => socket.write(Buffer.alloc(sent, 7), resolve));
+  // Let the server write what arrived, as it does before a browser's connection drops.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  socket.resetAndDestroy();
+  await new Promise((resolve) => socket.once('close', resolve));
+}
+
+/** Polls `read` until it returns `expected` (the server handles the closed connection asynchronously), 3 s at most. */
+async function settlesTo<T>(read: () => Promise<T>, expected: T): Promise<void> {
+  const until = Date.now() + 3000;
+  let got = await read();
+  while (JSON.stringify(got) !== JSON.stringify(expected) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    got = await read();
+  }
+  expect(got).toEqual(expected);
+}
+
+const keysUnder = async (prefix: string) =>
+  ((await s3.send(new ListObjectsV2Command({ Bucket: 'uploads', Prefix: prefix }))).Contents ?? []).map(({ Key, Size }) => ({ Key, Size }));
+
+describe('a body that ends before its Content-Length', () => {
+  it('PutObject cut off mid-body leaves no object; a whole body is stored', async () => {
+    await cutOffPut(await presignedPath('cut/put.bin'), 4 * MiB, 512 * KiB);
+    await settlesTo(() => keysUnder('cut/'), []);
+    const head = s3.send(new HeadObjectCommand({ Bucket: 'uploads', Key: 'cut/put.bin' }));
+    await expect(head).rejects.toMatchObject({ name: 'NotFound' });
+
+    await s3.send(new PutObjectCommand({ Bucket: 'uploads', Key: 'cut/put.bin', Body: Buffer.alloc(4 * MiB, 1) }));
+    expect(await keysUnder('cut/')).toEqual([{ Key: 'cut/put.bin', Size: 4 * MiB }]);
+  });
+
+  it('UploadPart cut off mid-body leaves no part; a whole part is stored', async () => {
+    const key = 'cut/part.bin';
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'uploads', Key: key }));
+    const parts = async () =>
+      ((await s3.send(new ListPartsCommand({ Bucket: 'uploads', Key: key, UploadId }))).Parts ?? []).map(({ PartNumber, Size }) => ({
+        PartNumber,
+        Size,
+      }));
+    try {
+      await cutOffPut(await presignedPath(key, { partNumber: '1', uploadId: UploadId! }), 5 * MiB, 1 * MiB);
+      await settlesTo(parts, []);
+
+      await s3.send(new UploadPartCommand({ Bucket: 'uploads', Key: key, UploadId, PartNumber: 1, Body: Buffer.alloc(5 * MiB, 1) }));
+      expect(await parts()).toEqual([{ PartNumber: 1, Size: 5 * MiB }]);
+    } finally {
+      await s3.send(new AbortMultipartUploadCommand({ Bucket: 'uploads', Key: key, UploadId }));
+    }
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The presigned strategy's multipart upload: the preparation endpoint creates it, signs its UploadPart
+ * URLs in batches, lists, completes and aborts it (`_upload.multipart`), each operation on the upload
+ * named by the HMAC `ticket` the server issued at `create`.
+ */
+import {
+  MAX_PARTS_PER_SIGN_REQUEST,
+  type CompletedPart,
+  type CompleteMultipartResponse,
+  type ListPartsResponse,
+  type MultipartRequest,
+  type MultipartUploadResponse,
+  type SignPartsResponse,
+} from '@upbeam/upload-protocol';
+import { isUploadClientError } from '../errors';
+import { completionWatch, type MultipartBackend } from '../multipart-backend';
+import type { MultipartStarter, OpenedUpload } from '../multipart-run';
+import { postToEndpoint, type EndpointCall } from '../prepare';
+import { presignedUrlExpiry } from '../put-object';
+import type { ResumeRecord } from '../resume-journal';
+import type { UploadContext } from '../types';
+
+/** Fields of the `create` answer that the engine reads. */
+const CREATE_FIELDS = ['key', 'bucket', 'uploadId', 'ticket'];
+
+/** Endpoint codes that mean a kept upload cannot be continued: gone, or its ticket no longer valid. */
+const GONE_CODES = ['NO_SUCH_UPLOAD', 'INVALID_TICKET', 'TICKET_EXPIRED'];
+
+/** One multipart operation through the endpoint. */
+function operate<T>(upload: UploadContext, multipart: MultipartRequest, extra: Omit<EndpointCall, 'marker'> = {}): Promise<T> {
+  return postToEndpoint<T>(upload, { ...extra, marker: { strategy: 'presigned', multipart } });
+}
+
+/** Where the `complete` answer's `serverData` is put (what the server's completion hook returned). */
+export interface CompletionAnswer {
+  serverData?: unknown;
+}
+
+/**
+ * The part engine's requests of the presigned multipart upload with this ticket; `completed` receives the
+ * `complete` answer's `serverData`.
+ */
+export function presignedBackend(upload: UploadContext, ticket: string, completed: CompletionAnswer = {}): MultipartBackend {
+  return {
+    signBatchSize: MAX_PARTS_PER_SIGN_REQUEST,
+    async signParts(partNumbers, signal) {
+      const { parts } = await operate<SignPartsResponse>(upload, { action: 'sign-parts', ticket, partNumbers }, { signal });
+      return parts.map((part) => ({ ...part, headers: part.headers ?? {}, expiresAt: presignedUrlExpiry(part.url) }));
+    },
+    async complete(parts: CompletedPart[], signal) {
+      const watch = completionWatch();
+      try {
+        const answer = await operate<CompleteMultipartResponse>(upload, { action: 'complete', ticket, parts }, { signal, onRetry: watch.onRetry });
+        completed.serverData = answer.serverData;
+      } catch (error) {
+        if (!watch.completedBefore(error)) throw error;
+      }
+    },
+    async abort() {
+      // No signal: the abort of a cancelled upload must still reach the server.
+      await operate(upload, { action: 'abort', ticket }, { signal: undefined });
+    },
+  };
+}
+
+/** How the presigned strategy creates and reopens a multipart upload; `completed` as {@link presignedBackend}'s. */
+export function presignedStarter(upload: UploadContext, completed: CompletionAnswer): MultipartStarter {
+  return {
+    strategy: 'presigned',
+    async create(partSize) {
+      const created = await postToEndpoint<MultipartUploadResponse>(upload, {
+        marker: { strategy: 'presigned', multipart: { action: 'create', partSize } },
+        fields: CREATE_FIELDS,
+        // Not cancelled in flight: see MultipartStarter.create.
+        signal: undefined,
+      });
+      const record: ResumeRecord = {
+        bucket: created.bucket,
+        key: created.key,
+        uploadId: created.uploadId,
+        partSize: created.partSize,
+        ticket: created.ticket,
+        ticketExpiresAt: Date.parse(created.ticketExpiresAt),
+        parts: [],
+        checksum: created.checksum,
+      };
+      return { backend: presignedBackend(upload, created.ticket, completed), record };
+    },
+    async reopen(record): Promise<OpenedUpload | undefined> {
+      // A minute of margin: the ticket must outlive the request that uses it.
+      if ((record.ticketExpiresAt ?? Number.POSITIVE_INFINITY) < Date.now() + 60_000) return undefined;
+      let stored = record.parts;
+      try {
+        ({ parts: stored } = await operate<ListPartsResponse>(upload, { action: 'list-parts', ticket: record.ticket }));
+      } catch (error) {
+        const answerCode = isUploadClientError(error) ? error.answerCode : undefined;
+        if (GONE_CODES.includes(answerCode ?? '')) return undefined;
+        // 501 NOT_SUPPORTED: storage has no ListParts (s3rver); the journal is the record.
+        if (answerCode !== 'NOT_SUPPORTED') throw error;
+      }
+      // Sizes kept: runMultipart sends again a part stored cut short (wholeParts).
+      return { backend: presignedBackend(upload, record.ticket, completed), record: { ...record, parts: stored } };
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * The presigned strategy for files at or above `multipartThreshold`: loaded with `import()` only then, so
+ * that the single PUT path stays small.
+ */
+import type { UploadResult } from '@upbeam/upload-protocol';
+import { runMultipart } from '../multipart-run';
+import { resolveMultipartSettings } from '../part-math';
+import { presignedStarter, type CompletionAnswer } from './presigned-backend';
+import type { UploadContext } from '../types';
+
+/**
+ * Sends the file as a presigned multipart upload (see `runMultipart`).
+ * @returns `{ url, bucket, key, checksum?, serverData? }`: `url` is a part URL without its query string, the object's
+ *   address as the single PUT's URL gives it; `serverData` what the server's completion hook answered in
+ *   the `complete` request.
+ * @throws as `uploadFile`.
+ */
+export async function uploadPresignedMultipart(upload: UploadContext): Promise<UploadResult> {
+  const settings = resolveMultipartSettings(upload.file.size, upload.options);
+  const completed: CompletionAnswer = {};
+  const { record, checksum } = await runMultipart(upload, settings, presignedStarter(upload, completed));
+  const { url = '', bucket, key } = record;
+  return { url, bucket, key, ...(checksum && { checksum }), ...completed };
+}

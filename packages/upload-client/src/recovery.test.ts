@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createAbortError } from './abort';
+import { UploadClientError } from './errors';
+import { nextStep, recoveryOf, withRecovery } from './recovery';
+
+afterEach(() => vi.restoreAllMocks());
+
+const refused = (status: number, answerCode?: string, retryAfter?: string) =>
+  new UploadClientError('STORAGE_ERROR', `Storage refused the upload (${status}).`, { status, answerCode, retryAfter });
+
+describe('nextStep: one case per recovery', () => {
+  it('retry: a failure another attempt may cure waits the backoff, or the answer\'s Retry-After', () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    expect(nextStep(new UploadClientError('NETWORK_ERROR', 'No answer.'), 2)).toEqual({ recovery: 'retry', delayMs: 500, signAgain: false });
+    expect(nextStep(refused(503, 'SlowDown', '3'), 1)).toEqual({ recovery: 'retry', delayMs: 3000, signAgain: false });
+  });
+
+  it('sign-again: an expired signature is signed anew and sent at once', () => {
+    expect(nextStep(withRecovery(refused(403, 'AccessDenied'), 'sign-again'), 1)).toEqual({ recovery: 'sign-again', delayMs: 0, signAgain: true });
+  });
+
+  it('renew-credentials: expired temporary credentials are renewed, then the request signed again at once', () => {
+    const error = withRecovery(refused(400, 'ExpiredToken'), 'renew-credentials');
+    expect(nextStep(error, 1)).toEqual({ recovery: 'renew-credentials', delayMs: 0, signAgain: true });
+  });
+
+  it('correct-clock: a refused date is signed again at once, by the corrected clock', () => {
+    const error = withRecovery(refused(403, 'RequestTimeTooSkewed'), 'correct-clock');
+    expect(nextStep(error, 1)).toEqual({ recovery: 'correct-clock', delayMs: 0, signAgain: true });
+  });
+
+  it('already-done: an earlier unanswered attempt did the work; nothing to wait for or sign', () => {
+    const error = withRecovery(refused(404, 'NoSuchUpload'), 'already-done');
+    expect(nextStep(error, 2)).toEqual({ recovery: 'already-done', delayMs: 0, signAgain: false });
+  });
+
+  it('give-up: a refusal no attempt cures, a bad option, a cancel, or what the reader marked final', () => {
+    expect(nextStep(refused(403, 'AccessDenied'), 1)).toBeUndefined();
+    expect(nextStep(new UploadClientError('INVALID_OPTIONS', 'queueSize must be...'), 1)).toBeUndefined();
+    expect(nextStep(createAbortError(), 1)).toBeUndefined();
+    expect(nextStep(withRecovery(refused(503), 'give-up'), 1)).toBeUndefined();
+  });
+});
+
+describe('recoveryOf', () => {
+  it('is what the reader marked, else read from the error', () => {
+    expect(recoveryOf(refused(500))).toBe('retry');
+    expect(recoveryOf(new UploadClientError('MISSING_ETAG', 'no ETag'))).toBe('retry');
+    expect(recoveryOf(refused(400, 'BadDigest'))).toBe('retry');
+    expect(recoveryOf(refused(404))).toBe('give-up');
+    expect(recoveryOf(withRecovery(refused(404), 'sign-again'))).toBe('sign-again');
+    expect(recoveryOf(undefined)).toBe('give-up');
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * What happens after a failed storage request, decided in one place. The code that reads an answer marks
+ * the error with its recovery ({@link withRecovery}: it alone knows that a 403 came from an expired URL, or
+ * that the session has just corrected its clock); {@link nextStep} turns any error into the next step and
+ * its wait. The shape of ky's one retry classifier (`ForceRetryError { customDelay }`): nobody overrides a
+ * delay from outside.
+ */
+import { backoffDelay, isRetryable, retryDelay } from './retry';
+
+/**
+ * How a failed request recovers:
+ * - `retry`: send the same request again after the backoff (or the answer's `Retry-After`);
+ * - `sign-again`: its signature expired (a presigned URL past its `X-Amz-Expires`): a fresh one, at once;
+ * - `renew-credentials`: storage refused expired temporary credentials (`ExpiredToken`): the session renews
+ *   them before the next signature, sent at once;
+ * - `correct-clock`: storage refused the signature's date (`RequestTimeTooSkewed`): the session corrected
+ *   its clock, sign again at once;
+ * - `already-done`: an earlier attempt that got no answer did the work (a CompleteMultipartUpload retried
+ *   after a lost answer finds no such upload): done, nothing to send;
+ * - `give-up`: no attempt can cure it (a refusal, a bad option, a failure of a step that retried itself).
+ */
+export type Recovery = 'retry' | 'sign-again' | 'renew-credentials' | 'correct-clock' | 'already-done' | 'give-up';
+
+/** The recoveries set where the answer was read (kept off the public error class). */
+const marked = new WeakMap<object, Recovery>();
+
+/** Marks `error` with its recovery. @returns `error`, to throw it. */
+export function withRecovery<E extends object>(error: E, recovery: Recovery): E {
+  marked.set(error, recovery);
+  return error;
+}
+
+/**
+ * The recovery of `error`: the one it was marked with, else `retry` for what another attempt may cure
+ * (no answer, 408, 429, 500, 502, 503, 504, S3 `SlowDown`, `RequestTimeout`, `InternalError`, `BadDigest`,
+ * a part answer without a readable ETag), else `give-up`.
+ */
+export function recoveryOf(error: unknown): Recovery {
+  const set = typeof error === 'object' && error !== null ? marked.get(error) : undefined;
+  if (set) return set;
+  return isRetryable(error) ? 'retry' : 'give-up';
+}
+
+/** The next step after a failed attempt. */
+export interface NextStep {
+  recovery: Exclude<Recovery, 'give-up'>;
+  /** Wait before it, in milliseconds (0 for a fresh signature or when already done). */
+  delayMs: number;
+  /** Whether the request must be signed again before it is sent (the last signature cannot succeed). */
+  signAgain: boolean;
+}
+
+/**
+ * The one function that turns a failure into what comes next.
+ * @param retry - Number of the retry about to be made (1 for the first).
+ * @returns the step, or `undefined` to give up (the caller throws the error).
+ */
+export function nextStep(error: unknown, retry: number): NextStep | undefined {
+  const recovery = recoveryOf(error);
+  if (recovery === 'give-up') return undefined;
+  // A backoff for what may pass; none for a fresh signature (its cause is repaired) or work already done.
+  const delayMs = recovery === 'retry' ? (retryDelay(error, retry) ?? backoffDelay(retry)) : 0;
+  return { recovery, delayMs, signAgain: recovery !== 'retry' && recovery !== 'already-done' };
+}

@@ -1,0 +1,61 @@
+/**
+ * The one send loop of every body the engine sends to storage (a single PUT of either strategy, each part
+ * of a multipart upload): sign -> send -> read the answer -> recover. How the request is signed and how its
+ * answer is read belong to the caller; what comes after a failure is {@link nextStep}'s alone.
+ */
+import { createAbortError } from './abort';
+import { nextStep } from './recovery';
+import { waitForRetry, type RetrySettings } from './retry';
+
+/** One storage request to send until it succeeds, for {@link sendLoop}. */
+export interface LoopRequest<Signed, Result> {
+  /**
+   * The signed request. `fresh`: the last signature cannot succeed (expired, or the session renewed its
+   * credentials or corrected its clock): sign anew. A failure here is final: signing that asks the
+   * endpoint has used its own attempts.
+   */
+  sign(fresh: boolean): Promise<Signed>;
+  /**
+   * Sends it and reads the answer.
+   * @returns the result of a success.
+   * @throws the error of a failure, marked with its recovery where it is not the default ({@link withRecovery}).
+   */
+  send(signed: Signed): Promise<Result>;
+  /** Called when an attempt failed or was cancelled: its bytes in flight no longer count as uploaded. */
+  lost?(): void;
+}
+
+/**
+ * Signs and sends `request` until it succeeds, at most `settings.maxAttempts` times; between attempts waits
+ * as {@link nextStep} says (after telling `settings.onRetry`), and signs again when it says so.
+ * @returns what the successful attempt's `send` returned.
+ * @throws the last attempt's error; `AbortError` `Upload aborted.` when `settings.signal` aborts.
+ */
+export async function sendLoop<Signed, Result>(request: LoopRequest<Signed, Result>, settings: RetrySettings): Promise<Result> {
+  const { signal } = settings;
+  let fresh = false;
+  for (let attempt = 1; ; attempt++) {
+    const signed = await request.sign(fresh);
+    try {
+      return await request.send(signed);
+    } catch (error) {
+      request.lost?.();
+      if (signal?.aborted) throw createAbortError();
+      const step = attempt < settings.maxAttempts ? nextStep(error, attempt) : undefined;
+      if (!step) throw error;
+      settings.onRetry?.({ attempt: attempt + 1, delayMs: step.delayMs, error });
+      fresh = step.signAgain;
+      await waitForRetry(step.delayMs, signal);
+    }
+  }
+}
+
+/**
+ * Runs `attempt` (a request with nothing to sign: an endpoint call, a request the token session signs
+ * itself) through {@link sendLoop}: up to `settings.maxAttempts` times, waiting as {@link nextStep} says.
+ * @returns what the first successful attempt returns.
+ * @throws the last attempt's error; the `AbortError` `Upload aborted.` when the signal aborts.
+ */
+export function withRetries<T>(attempt: () => Promise<T>, settings: RetrySettings): Promise<T> {
+  return sendLoop({ sign: async () => undefined, send: attempt }, settings);
+}

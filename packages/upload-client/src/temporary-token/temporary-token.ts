@@ -1,0 +1,79 @@
+/**
+ * The temporary-token strategy in the browser: the server hands out temporary credentials for one object
+ * key, and the browser signs its own storage requests with them (no AWS SDK: SigV4 in `token/`, parts sent
+ * by the same engine as the presigned strategy's). Loaded with `import()` on its first use, so that an app
+ * that only uses presigned URLs never downloads it.
+ */
+import { UPLOAD_STRATEGIES, type ObjectChecksum, type TemporaryTokenUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
+import { reportCompletion } from '../complete-upload';
+import { UploadClientError } from '../errors';
+import { runMultipart } from '../multipart-run';
+import { usesMultipart } from '../multipart-threshold';
+import { resolveMultipartSettings } from '../part-math';
+import { postToEndpoint } from '../prepare';
+import { putWholeFile } from '../single-put';
+import { singlePutChecksum } from '../single-put-checksum';
+import { tokenStarter, type SessionOpener } from './token-backend';
+import { createTokenSession, type TokenSession } from './token/index';
+import type { UploadContext } from '../types';
+
+/** Fields of the temporary-token answer that the engine reads. */
+const TOKEN_FIELDS = [
+  'key',
+  'bucket',
+  'region',
+  'token.Credentials.AccessKeyId',
+  'token.Credentials.SecretAccessKey',
+  'token.Credentials.SessionToken',
+] as const;
+
+const MARKER = { strategy: 'temporary-token' } as const;
+
+/** Credentials for the upload: a new key, or (`ticket`) fresh ones for the key of an earlier answer. */
+function prepare(upload: UploadContext, ticket?: string): Promise<TemporaryTokenUploadResponse> {
+  const marker = ticket ? { ...MARKER, renew: { ticket } } : MARKER;
+  return postToEndpoint<TemporaryTokenUploadResponse>(upload, { marker, fields: TOKEN_FIELDS });
+}
+
+/**
+ * Checks the strategy (`uploadFile` sends every strategy but `presigned` here) and the multipart options
+ * before any request; asks the endpoint for temporary credentials; sends the file (one PutObject below
+ * `multipartThreshold`, else a multipart upload, resumed when `resume` kept one); sets the tags; then, when
+ * the server limits the size or type or has a completion hook (its answer holds a `receipt`), tells it the
+ * object is stored (`_upload.complete`): it checks the object (deletes one that breaks the limits) and
+ * answers its hook's `serverData`.
+ *
+ * @returns `{ url, bucket, key, checksum? }`, `url` the object's address (SPEC 7.4); `checksum` the object's
+ *   MD5 when one was sent (the `checksum` option, else the server's answer), composite for a multipart upload.
+ * @throws as `uploadFile`.
+ */
+export async function uploadWithTemporaryToken(upload: UploadContext): Promise<UploadResult> {
+  const { file, options } = upload;
+  if (options.strategy !== 'temporary-token') {
+    const got = String(options.strategy);
+    throw new UploadClientError('INVALID_OPTIONS', `strategy must be one of: ${UPLOAD_STRATEGIES.join(', ')}. Got ${got}.`);
+  }
+  const settings = resolveMultipartSettings(file.size, options);
+  const openSession: SessionOpener = async (ticket) =>
+    createTokenSession({ prepared: await prepare(upload, ticket), renew: (renewal) => prepare(upload, renewal), retry: options });
+  let session: TokenSession;
+  let checksum: ObjectChecksum | undefined;
+  if (usesMultipart(file.size, settings.multipartThreshold)) {
+    const starter = tokenStarter(upload.filetype, openSession, options.signal);
+    ({ checksum } = await runMultipart(upload, settings, starter));
+    session = starter.session!;
+  } else {
+    session = await openSession();
+    // The option wins (`false` too); unset, the server's answer decides (old servers ask for none).
+    const hashed = await singlePutChecksum(file, options.checksum ?? session.prepared.checksum);
+    // The checksum is signed with the request (SigV4 in headers), as the AWS SDK signs it.
+    const signing = session;
+    await putWholeFile(upload, () => signing.signPutObject(upload.filetype, hashed.headers), signing.recoveryFor);
+    checksum = hashed.checksum;
+  }
+  if (settings.tags.length > 0) await session.putObjectTagging(settings.tags, options.signal);
+  // A server with a size or type limit checks the stored object now (storage cannot bind them to
+  // credentials), and runs its completion hook.
+  const { key, bucket, receipt } = session.prepared;
+  return reportCompletion(upload, 'temporary-token', receipt, { url: session.objectUrl, bucket, key, ...(checksum && { checksum }) });
+}

@@ -99,7 +99,7 @@ export async function runFaultRun(target: FaultRunTarget, options: FaultRunOptio
       planned.push({ name, strategy, bytes });
     }
 
-    const outcomes = new Map<string, { status: string; url: string | undefined }>();
+    const outcomes = new Map<string, { status: string; url: string | undefined; error?: string | undefined }>();
     const progress: Record<string, number[]> = {};
     await Promise.all(
       (['presigned', 'temporary-token'] as const).map(async (strategy) => {
@@ -133,7 +133,7 @@ export async function runFaultRun(target: FaultRunTarget, options: FaultRunOptio
       const outcome = outcomes.get(upload.name);
       const seen = progress[upload.name] ?? [];
       if (outcome?.status !== 'done' || !outcome.url?.startsWith(target.urlPrefix)) {
-        failures.push(`${upload.name}: ${outcome?.status ?? 'never ended'}`);
+        failures.push(`${upload.name}: ${outcome?.status ?? 'never ended'}${outcome?.error ? ` (${outcome.error})` : ''}`);
         continue;
       }
       const key = decodeURIComponent(outcome.url.slice(target.urlPrefix.length));

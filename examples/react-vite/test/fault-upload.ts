@@ -49,6 +49,8 @@ export interface PageUpload {
   status: string;
   /** The object URL the page shows when done. */
   url: string | undefined;
+  /** The error the page shows when failed (name: message), for the failure's report. */
+  error?: string | undefined;
 }
 
 /**
@@ -62,7 +64,12 @@ export async function waitForUpload(page: Page, name: string, timeoutMs: number)
     const status = (await item.count()) === 1 ? await item.getAttribute('data-status') : null;
     if (status && status !== 'uploading' && status !== 'queued') {
       const link = item.getByTestId('object-url');
-      return { status, url: (await link.count()) ? ((await link.textContent()) ?? undefined) : undefined };
+      const error = item.getByTestId('error');
+      return {
+        status,
+        url: (await link.count()) ? ((await link.textContent()) ?? undefined) : undefined,
+        error: (await error.count()) ? ((await error.textContent()) ?? undefined) : undefined,
+      };
     }
     if (Date.now() > deadline) throw new Error(`${name}: still ${status ?? 'not listed'} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -8,7 +8,7 @@
  * Known limit: s3rver writes over the object's file as the body arrives, so a cut-off PUT to a key that
  * already held an object removes that object too (S3 would keep the old one).
  */
-import { rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { S3rverMiddleware } from '@20minutes/s3rver';
@@ -27,7 +27,10 @@ function settled(request: IncomingMessage): Promise<void> {
   });
 }
 
-/** The middleware: runs s3rver's PutObject and UploadPart, then removes what they wrote of a cut-off body. */
+/**
+ * The middleware: runs s3rver's PutObject and UploadPart, then removes what they wrote of a cut-off body (and
+ * puts back the part a cut-off UploadPart would have replaced).
+ */
 export function incompleteBodies(directory: string): S3rverMiddleware {
   return async function incompleteBody(ctx, next) {
     const target = requestTarget(ctx.path);
@@ -38,6 +41,15 @@ export function incompleteBodies(directory: string): S3rverMiddleware {
     const isCopy = ctx.get('x-amz-copy-source') !== '';
     if (ctx.method !== 'PUT' || target?.key === undefined || isCopy || !(isUploadPart || isPutObject)) return next();
 
+    // S3 keeps a stored part when a later upload of the same part number fails; s3rver writes over the part's
+    // file as the body arrives. The stored part is moved aside first and put back if the new body is cut off:
+    // a late, cut-off duplicate of a part (a retry the browser gave up on) must not take the part that
+    // CompleteMultipartUpload will list (s3rver then reads a missing file and never answers).
+    const part = isUploadPart && UPLOAD_ID.test(uploadId) && /^\d+$/.test(partNumber)
+      ? join(directory, target.bucket, '._S3rver_uploads', uploadId, partNumber)
+      : undefined;
+    const kept = part === undefined ? false : await keepAside(part);
+
     let failure: unknown;
     await next().catch((error: unknown) => {
       failure = error;
@@ -46,21 +58,45 @@ export function incompleteBodies(directory: string): S3rverMiddleware {
     // nobody reads: drained, it ends, and the refusal is answered (else both sides would wait for ever).
     if (failure !== undefined && !ctx.req.complete && !ctx.req.destroyed) ctx.req.resume();
     await settled(ctx.req);
-    if (ctx.req.complete) {
-      if (failure !== undefined) throw failure;
+    if (ctx.req.complete && failure === undefined) {
+      if (kept) await dropAside(part!);
       return;
     }
-    if (isUploadPart) {
-      if (UPLOAD_ID.test(uploadId) && /^\d+$/.test(partNumber)) {
-        const part = join(directory, target.bucket, '._S3rver_uploads', uploadId, partNumber);
-        await Promise.all([rm(part, { force: true }), rm(`${part}.md5`, { force: true })]);
-      }
-    } else {
-      await ctx.store.deleteObject(target.bucket, target.key);
+    if (part !== undefined) {
+      await Promise.all([rm(part, { force: true }), rm(`${part}.md5`, { force: true })]);
+      if (kept) await putBack(part);
     }
+    if (ctx.req.complete) throw failure;
+    // A part stored before is back in place; a cut-off PutObject leaves no object.
+    if (!isUploadPart) await ctx.store.deleteObject(target.bucket, target.key);
     throw new S3Error(
       'IncompleteBody',
       'You did not provide the number of bytes specified by the Content-Length HTTP header.',
     );
   };
+}
+
+/** Where a stored part waits while a new body for its number arrives. */
+const aside = (path: string) => `${path}.kept`;
+
+/** Moves a stored part (and its MD5) aside; false when there is none. */
+async function keepAside(part: string): Promise<boolean> {
+  try {
+    await rename(part, aside(part));
+  } catch {
+    return false;
+  }
+  await rename(`${part}.md5`, aside(`${part}.md5`)).catch(() => {});
+  return true;
+}
+
+/** Puts a part moved aside back in place. */
+async function putBack(part: string): Promise<void> {
+  await rename(aside(part), part).catch(() => {});
+  await rename(aside(`${part}.md5`), `${part}.md5`).catch(() => {});
+}
+
+/** Forgets a part moved aside (the new body was stored whole). */
+async function dropAside(part: string): Promise<void> {
+  await Promise.all([rm(aside(part), { force: true }), rm(aside(`${part}.md5`), { force: true })]);
 }

@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import {
   AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
@@ -117,6 +118,29 @@ describe('a body that ends before its Content-Length', () => {
       expect(await parts()).toEqual([{ PartNumber: 1, Size: 5 * MiB }]);
     } finally {
       await s3.send(new AbortMultipartUploadCommand({ Bucket: 'uploads', Key: key, UploadId }));
+    }
+  });
+
+  it('a cut-off UploadPart of a part already stored keeps the stored part (a late duplicate the browser gave up on)', async () => {
+    const key = 'cut/kept-part.bin';
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'uploads', Key: key }));
+    const parts = async () =>
+      ((await s3.send(new ListPartsCommand({ Bucket: 'uploads', Key: key, UploadId }))).Parts ?? []).map(({ PartNumber, Size, ETag }) => ({
+        PartNumber,
+        Size,
+        ETag,
+      }));
+    try {
+      const stored = await s3.send(new UploadPartCommand({ Bucket: 'uploads', Key: key, UploadId, PartNumber: 1, Body: Buffer.alloc(5 * MiB, 1) }));
+      await cutOffPut(await presignedPath(key, { partNumber: '1', uploadId: UploadId! }), 5 * MiB, 1 * MiB);
+      await settlesTo(parts, [{ PartNumber: 1, Size: 5 * MiB, ETag: stored.ETag }]);
+      await s3.send(
+        new CompleteMultipartUploadCommand({ Bucket: 'uploads', Key: key, UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: stored.ETag }] } }),
+      );
+      expect(await keysUnder('cut/kept')).toEqual([{ Key: key, Size: 5 * MiB }]);
+    } catch (error) {
+      await s3.send(new AbortMultipartUploadCommand({ Bucket: 'uploads', Key: key, UploadId })).catch(() => {});
+      throw error;
     }
   });
 });

@@ -81,6 +81,15 @@ describe.each(storages)('two routes on $name', ({ start }) => {
       () => false,
     );
 
+  it("refuses another route's receipt on real storage: the documents hook runs only for its own route's report", async () => {
+    const documents = await prepare('documents', 'application/pdf', 3000);
+    expect((await putPresigned(documents.body, 3000)).status).toBe(200);
+    const report = (route: string) =>
+      call({ route, filename: 'f', filetype: 'application/pdf', _upload: { strategy: 'presigned', complete: { key: documents.body.key, receipt: documents.body.receipt } } });
+    expect(await report('avatar')).toEqual({ status: 400, body: { error: 'The upload receipt is not valid for this key.', code: 'INVALID_REQUEST' } });
+    expect(await report('documents')).toMatchObject({ status: 200, body: { serverData: { documentKey: documents.body.key, kib: 3 } } });
+  });
+
   it("answers a GET with each route's public rules only", async () => {
     const response = await handler(new Request('http://127.0.0.1/api/s3-upload'));
     expect(await response.json()).toEqual({

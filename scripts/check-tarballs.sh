@@ -14,11 +14,11 @@ mkdir -p "$scratch/tarballs" "$scratch/app"
 for dir in "$root"/packages/*/; do
   (cd "$dir" && pnpm pack --pack-destination "$scratch/tarballs" >/dev/null)
 done
-# Each tarball carries its README (the npm page): at least 20 lines, beside package.json.
+# Each tarball carries its README (the npm page): 20 to 60 lines (what it is, install, a use, the docs).
 for tarball in "$scratch"/tarballs/*.tgz; do
   lines=$(tar -xzOf "$tarball" package/README.md 2>/dev/null | wc -l) || lines=0
-  if [ "$lines" -lt 20 ]; then
-    echo "check-tarballs: $(basename "$tarball") has no README.md of 20 lines or more (found $lines)" >&2
+  if [ "$lines" -lt 20 ] || [ "$lines" -gt 60 ]; then
+    echo "check-tarballs: $(basename "$tarball") needs a README.md of 20 to 60 lines (found $lines)" >&2
     exit 1
   fi
   echo "ok: $(basename "$tarball") has its README.md ($lines lines)"

@@ -56,8 +56,10 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * strategy they are signed into the PUT as the `x-amz-tagging` header with the request's own `tags`
    * (allowed with `allowObjectTagging`; these win on a shared key), and an empty one is signed when there are
    * none, so that storage refuses a PUT whose browser adds or changes tags (403). The bucket's CORS rule
-   * must allow the `x-amz-tagging` request header (`AllowedHeaders: ["*"]` does). Not applied to multipart
-   * or temporary-token uploads (there the client sets tags after upload, with `allowObjectTagging`).
+   * must allow the `x-amz-tagging` request header (`AllowedHeaders: ["*"]` does). A presigned multipart
+   * upload gets the same tags from its CreateMultipartUpload (the server's credentials then need
+   * `s3:PutObjectTagging`). Not applied to temporary-token uploads (there the client sets the request's tags
+   * after upload, with `allowObjectTagging`).
    */
   tags?: Record<string, string>;
   /**

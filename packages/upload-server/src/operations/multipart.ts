@@ -1,8 +1,10 @@
 import type { CompleteMultipartResponse, MultipartRequest, MultipartUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
+import { objectTagging } from '../object-tags';
 import { baseAnswer, decideObject, type RouteContext } from './route-context';
 
 /**
- * `_upload.multipart`: `create` is a new upload (decided like a single PUT); the rest act on its ticket; a
+ * `_upload.multipart`: `create` is a new upload (decided like a single PUT, its tags set by
+ * CreateMultipartUpload); the rest act on its ticket; a
  * `complete` runs `onUploadComplete` in the same request.
  */
 export async function runMultipart(route: RouteContext, operation: MultipartRequest, body: UploadRequestBody, request: Request): Promise<object> {
@@ -14,8 +16,10 @@ export async function runMultipart(route: RouteContext, operation: MultipartRequ
   }
   if (operation.action !== 'create') return (await services.multipart()).continue(operation);
   const object = await decideObject(route, body, request);
+  const tagging = objectTagging(config.tags, body, config.allowObjectTagging);
   const created = await (await services.multipart()).create({
     ...object,
+    tagging,
     contentType: body.filetype,
     filesize: body.filesize,
     partSize: operation.partSize,

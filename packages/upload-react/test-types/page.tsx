@@ -46,7 +46,7 @@ export async function direct(file: File) {
   // @ts-expect-error documents returns no avatarKey
   result.serverData!.avatarKey;
   // @ts-expect-error a wrong route name
-  await uploadFile<typeof routes>(file, { route: 'video' });
+  await uploadFile<typeof routes>(file, { route: 'videos' });
   // @ts-expect-error typed routes need the options with the route
   await uploadFile<typeof routes>(file);
   const untyped = await uploadFile(file);
@@ -87,7 +87,7 @@ export async function boundDirect(file: File) {
   // @ts-expect-error documents returns no avatarKey
   result.serverData!.avatarKey;
   // @ts-expect-error a wrong route name
-  await client.uploadFile(file, { route: 'video' });
+  await client.uploadFile(file, { route: 'videos' });
   const tracker = new client.UploadTracker({ route: 'avatar', maxFiles: 1 });
   const width: number = (await tracker.upload(file)).serverData!.width;
   // @ts-expect-error the avatar route returns no pages

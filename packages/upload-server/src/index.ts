@@ -5,7 +5,7 @@
  * temporary credentials for it, or the operations of a presigned multipart upload.
  */
 export { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from './handler';
-export { defineRoutes, type UploadRoute, type UploadRoutes } from './routes';
+export { defineRoute, defineRoutes, type UploadRoute, type UploadRoutes } from './routes';
 export { createObjectAccess, MAX_SIGNED_GET_EXPIRES_IN, type ObjectAccess, type SignedGetOptions } from './object-access';
 export { MAX_OBJECT_TAGS } from './object-tags';
 export { errorToResponse, isUploadError, UploadError, UPLOAD_ERROR_STATUS, type UploadErrorCode } from './errors';
@@ -16,7 +16,7 @@ export {
   MAX_KEY_BYTES,
   sanitizeFileName,
 } from './object-key';
-export type { BeforeUploadContext, BeforeUploadHook, BeforeUploadResult } from './hooks';
+export type { BeforeUploadContext, BeforeUploadHook, BeforeUploadResult, BeforeUploadReturn } from './hooks';
 export {
   COMPLETION_CLAIM_SECONDS,
   COMPLETION_MARKER_PREFIX,

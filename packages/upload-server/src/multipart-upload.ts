@@ -23,17 +23,23 @@ export interface MultipartTicketFields extends PartPlan {
   contentType: string;
   /** The tags the completed object gets (URL-encoded, as `x-amz-tagging`); absent: none. */
   tagging?: string;
+  /** The route's context for `onUploadComplete`, as JSON text (`upload-context.ts`); absent: none. */
+  context?: string;
 }
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
 function readTicketFields(fields: Record<string, unknown>): MultipartTicketFields | undefined {
-  const { bucket, key, uploadId, contentType, filesize, partSize, partCount, tagging } = fields;
+  const { bucket, key, uploadId, contentType, filesize, partSize, partCount, tagging, context } = fields;
   if (!isText(bucket) || !isText(key) || !isText(uploadId) || !isText(contentType)) return undefined;
   if (!isCount(filesize) || !isCount(partSize) || !isCount(partCount)) return undefined;
-  if (tagging !== undefined && !isText(tagging)) return undefined;
-  return { bucket, key, uploadId, contentType, filesize, partSize, partCount, ...(tagging === undefined ? {} : { tagging }) };
+  if ((tagging !== undefined && !isText(tagging)) || (context !== undefined && !isText(context))) return undefined;
+  return {
+    ...{ bucket, key, uploadId, contentType, filesize, partSize, partCount },
+    ...(tagging === undefined ? {} : { tagging }),
+    ...(context === undefined ? {} : { context }),
+  };
 }
 
 /**
@@ -63,6 +69,8 @@ export interface MultipartCreateInput extends MultipartObject {
   filesize: number | undefined;
   /** Size of every part but the last, in bytes. */
   partSize: number;
+  /** The route's context for `onUploadComplete` (JSON text), signed into the ticket. */
+  context?: string | undefined;
 }
 
 /** The answer to `create`, without the fields every preparation answer has (key, bucket, region, endpoint). */
@@ -128,6 +136,7 @@ export function createMultipartOperations(deps: MultipartDependencies): Multipar
           contentType: input.contentType,
           ...plan,
           ...(input.tagging ? { tagging: input.tagging } : {}),
+          ...(input.context === undefined ? {} : { context: input.context }),
         });
         return { uploadId, partSize: plan.partSize, ticket, ticketExpiresAt: expiresAt.toISOString() };
       } catch (error) {

@@ -1,5 +1,6 @@
 import type { CompleteMultipartResponse, MultipartRequest, MultipartUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
 import { objectTagging } from '../object-tags';
+import { readContext } from '../upload-context';
 import { baseAnswer, decideObject, type RouteContext } from './route-context';
 
 /**
@@ -11,7 +12,9 @@ export async function runMultipart(route: RouteContext, operation: MultipartRequ
   const { config, services } = route;
   if (operation.action === 'complete' && config.onUploadComplete) {
     const completed = (await (await services.multipart()).continue(operation)) as CompleteMultipartResponse;
-    const { serverData } = await (await services.completion()).complete(completed.key, request);
+    // The ticket was just verified by `continue`: its context is the one `create` signed.
+    const { context } = await services.multipartTickets().verify(operation.ticket);
+    const { serverData } = await (await services.completion()).complete(completed.key, request, readContext(context));
     return serverData === undefined ? completed : ({ ...completed, serverData } satisfies CompleteMultipartResponse);
   }
   if (operation.action !== 'create') return (await services.multipart()).continue(operation);

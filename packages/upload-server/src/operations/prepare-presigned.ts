@@ -24,6 +24,6 @@ export async function preparePresigned({ config, services }: RouteContext, objec
     metadata: object.metadata,
     tagging: nextS3 ? undefined : tagging,
   });
-  const receipt = config.onUploadComplete ? { receipt: await services.receipts().issue(object.key) } : {};
+  const receipt = config.onUploadComplete ? { receipt: await services.receipts().issue(object.key, undefined, object.context) } : {};
   return { ...baseAnswer(resolved, object.key), url, headers, ...receipt };
 }

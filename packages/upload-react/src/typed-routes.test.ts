@@ -14,23 +14,23 @@ const packages = join(here, '..');
 /** The diagnostics of tsc on `files` (strict, as an app), the packages taken from their sources (no build needed). */
 function compile(files: string[]): string[] {
   const program = ts.createProgram(files, {
-      strict: true,
-      noEmit: true,
-      jsx: ts.JsxEmit.ReactJSX,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-      skipLibCheck: true,
-      types: ['node'],
-      // The packages' sources, so that the check needs no build.
-      paths: {
-        '@upbeam/upload-client': [join(packages, 'upload-client/src/index.ts')],
-        '@upbeam/upload-protocol': [join(packages, 'upload-protocol/src/index.ts')],
-        '@upbeam/upload-react': [join(packages, 'upload-react/src/index.ts')],
-        '@upbeam/upload-server': [join(packages, 'upload-server/src/index.ts')],
-        '@upbeam/upload-server/next': [join(packages, 'upload-server/src/adapters/next.ts')],
-      },
+    strict: true,
+    noEmit: true,
+    jsx: ts.JsxEmit.ReactJSX,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+    skipLibCheck: true,
+    types: ['node'],
+    // The packages' sources, so that the check needs no build.
+    paths: {
+      '@upbeam/upload-client': [join(packages, 'upload-client/src/index.ts')],
+      '@upbeam/upload-protocol': [join(packages, 'upload-protocol/src/index.ts')],
+      '@upbeam/upload-react': [join(packages, 'upload-react/src/index.ts')],
+      '@upbeam/upload-server': [join(packages, 'upload-server/src/index.ts')],
+      '@upbeam/upload-server/next': [join(packages, 'upload-server/src/adapters/next.ts')],
+    },
   });
   return ts
     .getPreEmitDiagnostics(program)

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import type { CompleteMultipartResponse, MultipartUploadResponse, SignPartsResponse, UploadRequestBody } from '@upbeam/upload-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { prepareToken } from '../src/operations/prepare-token';
 import { renew } from '../src/operations/renew';
 import { decideObject, type RouteContext } from '../src/operations/route-context';
 import { createRouteServices } from '../src/route-services';
+import { putWithToken } from './put-with-token';
 
 // Each operation called as a function (no Request routing, no JSON body parsing) against a real s3rver on
 // 127.0.0.1, through its success path: prepare (presigned, token), complete, renew, and the multipart
@@ -63,15 +63,7 @@ describe('operations as functions on s3rver', () => {
     expect(prepared).toMatchObject({ token: { Credentials: { AccessKeyId: expect.any(String) } }, ticket: expect.any(String), receipt: expect.any(String) });
     const renewed = await renew(context, { ticket: prepared.ticket! }, body('temporary-token'), request);
     expect(renewed.key).toBe(prepared.key);
-    const { Credentials } = renewed.token;
-    const browser = new S3Client({
-      region: renewed.region,
-      endpoint: renewed.endpoint,
-      forcePathStyle: true,
-      credentials: { accessKeyId: Credentials.AccessKeyId, secretAccessKey: Credentials.SecretAccessKey, sessionToken: Credentials.SessionToken },
-    });
-    await browser.send(new PutObjectCommand({ Bucket: renewed.bucket, Key: renewed.key, Body: randomBytes(10), ContentType: 'image/png' }));
-    browser.destroy();
+    await putWithToken(renewed, 10, 'image/png');
     expect(await complete(context, { key: renewed.key, receipt: renewed.receipt! }, request)).toMatchObject({ size: 10, serverData: { context: { userId: 'u1' } } });
   });
 

@@ -12,11 +12,13 @@ export const routes = defineRoutes({
       if (!userId) throw new UploadError('UNAUTHORIZED', 'Sign in to upload.');
       return { userId, metadata: { 'user-id': userId } };
     },
-    // `context` is what onBeforeUpload returned: { userId: string; metadata: ... }.
+    // `context` is what onBeforeUpload returned but its decisions: { userId: string }.
     onUploadComplete: async ({ key, context }) => {
       const owner: string = context.userId;
       // @ts-expect-error onBeforeUpload returned no teamId
       context.teamId;
+      // @ts-expect-error metadata is the object's (the hook's `metadata`), not the context's
+      context.metadata;
       return { avatarKey: key, width: 256, owner };
     },
   }),

@@ -20,7 +20,7 @@ export interface BeforeUploadResult {
 
 /**
  * What `onBeforeUpload` may return: its decisions ({@link BeforeUploadResult}) and any other JSON fields
- * (`{ userId }`); the whole object is the route's `context`, given to its `onUploadComplete`. Nothing
+ * (`{ userId }`): those other fields are the route's `context`, given to its `onUploadComplete`. Nothing
  * (`void`): no context.
  */
 export type BeforeUploadReturn = (BeforeUploadResult & Record<string, unknown>) | void;

@@ -36,8 +36,8 @@ export interface UploadRoute<ServerData = unknown, Context extends BeforeUploadR
   /** As the handler's `allowObjectTagging`: whether uploads of this route may set their own tags. */
   allowObjectTagging?: boolean;
   /**
-   * As the handler's `onBeforeUpload`; what it returns (e.g. `{ userId }`, with or without `key`, `metadata`,
-   * `contentDisposition`) is the `context` of this route's `onUploadComplete`.
+   * As the handler's `onBeforeUpload`; what it returns (e.g. `{ userId }`), but `key`, `metadata` and
+   * `contentDisposition`, is the `context` of this route's `onUploadComplete`.
    */
   onBeforeUpload?: BeforeUploadHook<Context>;
   /**

@@ -47,8 +47,8 @@ export interface UploadCompleteContext<Context = unknown> {
   /** The request that reported the completion (cookies, headers, session). */
   request: Request;
   /**
-   * What `onBeforeUpload` returned when this upload was prepared (e.g. `{ userId }`), given back as JSON
-   * gives it (carried, signed, in the upload's receipt or ticket: the browser can read it, not change it;
+   * What `onBeforeUpload` returned when this upload was prepared (e.g. `{ userId }`), but its `key`,
+   * `metadata` and `contentDisposition`, given back as JSON gives it (carried, signed, in the upload's receipt or ticket: the browser can read it, not change it;
    * at most 1 KiB of JSON). On a renewed temporary-token upload, what the latest renewal's returned.
    * `undefined` when the hook returned nothing or there is none.
    */

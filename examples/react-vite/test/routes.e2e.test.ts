@@ -5,7 +5,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { createTestBucket, createUploadRole, tokenHandlerSettings } from '@upbeam/ceph-rgw';
 import { startLocalS3 } from '@upbeam/local-s3';
 import { ENGINES, launchBrowser, type TestBrowser, type TestPage } from '@upbeam/test-browser';
-import { createUploadHandler, defineRoutes, type UploadHandler } from '@upbeam/upload-server';
+import { createUploadHandler, defineRoute, defineRoutes, type UploadHandler } from '@upbeam/upload-server';
 import { Hono } from 'hono';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -13,20 +13,23 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // One endpoint with two routes, from real browsers (chromium, Firefox, WebKit) against s3rver and Ceph
 // radosgw on another origin: the page runs `@upbeam/upload-client`'s built ESM. Each route's rules hold
 // (storage refuses a PUT of another type or size than its presigned URL signed; the handler refuses what
-// breaks the route), the result's `serverData` is the route's hook's, a batch over `maxFiles` is refused
+// breaks the route), the result's `serverData` is the route's hook's (with the context its onBeforeUpload
+// returned at preparation, carried in the receipt), a batch over `maxFiles` is refused
 // before any request, an unknown route is 404 and the GET of rules is the configuration's public part.
 
 const CLIENT_PACKAGE = fileURLToPath(new URL('../../../packages/upload-client', import.meta.url));
 const connection = inject('radosgw');
 
 const routes = defineRoutes({
-  avatar: {
+  avatar: defineRoute({
     allowedContentTypes: ['image/*'],
     maxFileSize: 2000,
     maxFiles: 1,
     keyPrefix: 'avatars/',
-    onUploadComplete: ({ key }) => ({ avatarKey: key }),
-  },
+    // The context crosses from the preparation to the completion in the receipt the browser carries.
+    onBeforeUpload: ({ body }) => ({ userId: `user-of-${body.filename}` }),
+    onUploadComplete: ({ key, context }) => ({ avatarKey: key, owner: context.userId }),
+  }),
   documents: {
     allowedContentTypes: ['application/pdf'],
     maxFileSize: 50_000,
@@ -149,9 +152,9 @@ describe.each(storages)('two routes on $name', ({ start }) => {
 
     it("each route uploads with its own rules; serverData is the route's hook's", async () => {
       const avatar = await uploadInPage(page, { name: 'me.png', type: 'image/png', size: 1500 }, { route: 'avatar' });
-      expect(avatar).toMatchObject({ ok: true, serverData: { avatarKey: expect.stringMatching(/^avatars\//) } });
+      expect(avatar).toMatchObject({ ok: true, serverData: { avatarKey: expect.stringMatching(/^avatars\//), owner: 'user-of-me.png' } });
       const token = await uploadInPage(page, { name: 'me.png', type: 'image/png', size: 1500 }, { route: 'avatar', strategy: 'temporary-token' });
-      expect(token).toMatchObject({ ok: true, serverData: { avatarKey: expect.stringMatching(/^avatars\//) } });
+      expect(token).toMatchObject({ ok: true, serverData: { avatarKey: expect.stringMatching(/^avatars\//), owner: 'user-of-me.png' } });
       const documents = await uploadInPage(page, { name: 'a.pdf', type: 'application/pdf', size: 40_000 }, { route: 'documents' });
       expect(documents).toMatchObject({ ok: true, serverData: { bytes: 40_000 } });
       // The handler refuses what breaks the route: a PDF as an avatar, an image as a document, a large avatar.

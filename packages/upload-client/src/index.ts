@@ -20,6 +20,7 @@ export { PauseController } from './pause';
 export type { MultipartOptions, ObjectTag, PrepareEndpoint, UploadOptions } from './types';
 export type { RouteOption, RouteResultData, RouteUploadOptions, RouteUploadResult } from './routes';
 export { fetchRouteRules } from './route-rules';
+export { createRouteClient, type RouteClient } from './route-client';
 export type { AnyRoutes, RouteName, RouteRules, RouteServerData } from '@upbeam/upload-protocol';
 export { DEFAULT_MAX_ATTEMPTS, type RetryEvent, type RetryListener, type RetryOptions } from './retry';
 export type { ProgressListener, UploadProgress } from './progress';

@@ -34,7 +34,9 @@ export type RouteName<R extends AnyRoutes> = keyof R & string;
  * (no `serverData`) for a route without the hook.
  */
 export type RouteServerData<R extends AnyRoutes, N extends RouteName<R>> = N extends unknown
-  ? R[N] extends { onUploadComplete: (...args: never[]) => infer Data }
-    ? Awaited<Data>
+  ? R[N] extends { onUploadComplete?: infer Hook }
+    ? NonNullable<Hook> extends (...args: never[]) => infer Data
+      ? Awaited<Data>
+      : never
     : never
   : never;

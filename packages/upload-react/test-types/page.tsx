@@ -1,7 +1,7 @@
 // The page: only a type crosses from the server (`import type`). Each `@ts-expect-error` below must be an
 // error, and every other line must compile: `typed-routes.test.ts` compiles this file with tsc.
-import { fetchRouteRules, uploadFile, UploadTracker } from '@upbeam/upload-client';
-import { useDropZone, useS3Upload } from '@upbeam/upload-react';
+import { createRouteClient, fetchRouteRules, uploadFile, UploadTracker } from '@upbeam/upload-client';
+import { createRouteHooks, useDropZone, useS3Upload } from '@upbeam/upload-react';
 import type { routes } from './upload-routes';
 
 export function AvatarPicker() {
@@ -46,7 +46,7 @@ export async function direct(file: File) {
   // @ts-expect-error documents returns no avatarKey
   result.serverData!.avatarKey;
   // @ts-expect-error a wrong route name
-  await uploadFile<typeof routes>(file, { route: 'video' });
+  await uploadFile<typeof routes>(file, { route: 'videos' });
   // @ts-expect-error typed routes need the options with the route
   await uploadFile<typeof routes>(file);
   const untyped = await uploadFile(file);
@@ -59,4 +59,40 @@ export async function direct(file: File) {
   new UploadTracker<typeof routes>({ route: 'nope' });
   const rules = await fetchRouteRules('avatar');
   return { pages, anything, width, max: rules.maxFileSize };
+}
+
+// One type argument, the route name inferred from `route`: the hooks and client bound to the routes.
+const hooks = createRouteHooks<typeof routes>();
+const client = createRouteClient<typeof routes>();
+
+export function BoundAvatar() {
+  const avatar = hooks.useS3Upload({ route: 'avatar' });
+  const drop = hooks.useDropZone({ route: 'avatar', onDrop: (accepted) => avatar.addFiles(accepted) });
+  const data = avatar.files[0]?.result?.serverData;
+  const key: string | undefined = data?.avatarKey;
+  // @ts-expect-error the avatar route returns no pages (not the union of every route's data)
+  const pages: number | undefined = data?.pages;
+  // @ts-expect-error a route name the server does not have
+  hooks.useS3Upload({ route: 'avatr' });
+  // @ts-expect-error the route is required
+  hooks.useS3Upload({});
+  // @ts-expect-error a drop zone of a route the server does not have
+  hooks.useDropZone({ route: 'avatr' });
+  return { drop, key, pages };
+}
+
+export async function boundDirect(file: File) {
+  const result = await client.uploadFile(file, { route: 'documents' });
+  const pages: number = result.serverData!.pages;
+  // @ts-expect-error documents returns no avatarKey
+  result.serverData!.avatarKey;
+  // @ts-expect-error a wrong route name
+  await client.uploadFile(file, { route: 'videos' });
+  const tracker = new client.UploadTracker({ route: 'avatar', maxFiles: 1 });
+  const width: number = (await tracker.upload(file)).serverData!.width;
+  // @ts-expect-error the avatar route returns no pages
+  (await tracker.upload(file)).serverData!.pages;
+  // @ts-expect-error a wrong route name
+  new client.UploadTracker({ route: 'nope' });
+  return { pages, width };
 }

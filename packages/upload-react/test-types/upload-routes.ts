@@ -1,20 +1,45 @@
-// A server's routes, as an app writes them (server code: it must never reach the page's bundle).
-import { defineRoutes, UploadError } from '@upbeam/upload-server';
+// A server's routes, as an app writes them (server code: it must never reach the page's bundle). Each
+// `@ts-expect-error` below must be an error: `typed-routes.test.ts` compiles this file with the page.
+import { defineRoute, defineRoutes, UploadError } from '@upbeam/upload-server';
 
 export const routes = defineRoutes({
-  avatar: {
+  avatar: defineRoute({
     allowedContentTypes: ['image/*'],
     maxFileSize: 4 * 1024 * 1024,
     maxFiles: 1,
     onBeforeUpload: ({ request }) => {
-      if (!request.headers.get('cookie')) throw new UploadError('UNAUTHORIZED', 'Sign in to upload.');
+      const userId = request.headers.get('x-user-id');
+      if (!userId) throw new UploadError('UNAUTHORIZED', 'Sign in to upload.');
+      return { userId, metadata: { 'user-id': userId } };
     },
-    onUploadComplete: async ({ key }) => ({ avatarKey: key, width: 256 }),
-  },
-  documents: {
+    // `context` is what onBeforeUpload returned but its decisions: { userId: string }.
+    onUploadComplete: async ({ key, context }) => {
+      const owner: string = context.userId;
+      // @ts-expect-error onBeforeUpload returned no teamId
+      context.teamId;
+      // @ts-expect-error metadata is the object's (the hook's `metadata`), not the context's
+      context.metadata;
+      return { avatarKey: key, width: 256, owner };
+    },
+  }),
+  video: defineRoute({
+    // @ts-expect-error onBeforeUpload's decisions keep their types (a key is text)
+    onBeforeUpload: () => ({ key: 42 }),
+  }),
+  documents: defineRoute({
     allowedContentTypes: ['application/pdf'],
     maxFiles: 20,
-    onUploadComplete: ({ size }) => ({ pages: Math.ceil(size / 3000) }),
+    // No onBeforeUpload: no context.
+    onUploadComplete: ({ size, context }) => ({ pages: Math.ceil(size / 3000), context: context satisfies undefined }),
+  }),
+  // A route written without defineRoute: its context is unknown, to be checked before use.
+  plain: {
+    onBeforeUpload: () => ({ userId: 'u1' }),
+    onUploadComplete: ({ context }) => {
+      // @ts-expect-error unknown context must be checked before use
+      context.userId;
+      return { plain: true };
+    },
   },
   raw: { maxFileSize: 10 },
 });

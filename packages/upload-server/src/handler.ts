@@ -35,7 +35,9 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
   onBeforeUpload?: BeforeUploadHook;
   /**
    * Runs once per upload when the browser reports it stored, after the handler checked the object on storage
-   * (HEAD: `{ key, size, etag, contentType, metadata, lastModified, idempotencyKey, request }`); what it
+   * (HEAD: `{ key, size, etag, contentType, metadata, lastModified, idempotencyKey, request }`, and
+   * `context`: what `onBeforeUpload` returned at preparation but its `key`, `metadata` and
+   * `contentDisposition`, carried signed in the receipt or ticket, at most 1 KiB of JSON); what it
    * returns (JSON, at most 64 KiB) reaches the browser's result as `serverData`. With it, every preparation
    * answer carries a `receipt` (a multipart upload's `ticket` serves as one) and the client reports
    * completion. Once: a marker object `.upbeam/completions/{idempotencyKey}.json` claimed with
@@ -56,8 +58,10 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * strategy they are signed into the PUT as the `x-amz-tagging` header with the request's own `tags`
    * (allowed with `allowObjectTagging`; these win on a shared key), and an empty one is signed when there are
    * none, so that storage refuses a PUT whose browser adds or changes tags (403). The bucket's CORS rule
-   * must allow the `x-amz-tagging` request header (`AllowedHeaders: ["*"]` does). Not applied to multipart
-   * or temporary-token uploads (there the client sets tags after upload, with `allowObjectTagging`).
+   * must allow the `x-amz-tagging` request header (`AllowedHeaders: ["*"]` does). A presigned multipart
+   * upload gets the same tags from its CreateMultipartUpload (the server's credentials then need
+   * `s3:PutObjectTagging`). Not applied to temporary-token uploads (there the client sets the request's tags
+   * after upload, with `allowObjectTagging`).
    */
   tags?: Record<string, string>;
   /**

@@ -19,6 +19,13 @@ export interface BeforeUploadResult {
 }
 
 /**
+ * What `onBeforeUpload` may return: its decisions ({@link BeforeUploadResult}) and any other JSON fields
+ * (`{ userId }`): those other fields are the route's `context`, given to its `onUploadComplete`. Nothing
+ * (`void`): no context.
+ */
+export type BeforeUploadReturn = (BeforeUploadResult & Record<string, unknown>) | void;
+
+/**
  * Runs before anything is signed: authorize the user, choose the key, add metadata. To refuse, throw an
  * `UploadError` with a 4xx code; the browser gets its message:
  *
@@ -26,9 +33,11 @@ export interface BeforeUploadResult {
  * onBeforeUpload: async ({ request }) => {
  *   const user = await getUser(request);
  *   if (!user) throw new UploadError('UNAUTHORIZED', 'Sign in to upload.');
- *   return { key: `users/${user.id}/${crypto.randomUUID()}`, metadata: { 'user-id': user.id } };
+ *   return { key: `users/${user.id}/${crypto.randomUUID()}`, metadata: { 'user-id': user.id }, userId: user.id };
  * }
+ *
+ * `Context` is what it returns: with `defineRoute`, the type of `context` in the route's `onUploadComplete`.
  */
-export type BeforeUploadHook = (
+export type BeforeUploadHook<Context extends BeforeUploadReturn = BeforeUploadReturn> = (
   context: BeforeUploadContext,
-) => BeforeUploadResult | void | Promise<BeforeUploadResult | void>;
+) => Context | Promise<Context>;

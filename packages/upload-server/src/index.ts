@@ -5,12 +5,12 @@
  * temporary credentials for it, or the operations of a presigned multipart upload.
  */
 export { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from './handler';
-export { defineRoutes, type UploadRoute, type UploadRoutes } from './routes';
+export { defineRoute, defineRoutes, type UploadRoute, type UploadRoutes } from './routes';
 export { createObjectAccess, MAX_SIGNED_GET_EXPIRES_IN, type ObjectAccess, type SignedGetOptions } from './object-access';
 export { MAX_OBJECT_TAGS } from './object-tags';
 export { errorToResponse, isUploadError, UploadError, UPLOAD_ERROR_STATUS, type UploadErrorCode } from './errors';
 export { DEFAULT_KEY_PREFIX, defaultObjectKey, sanitizeFileName } from './object-key';
-export type { BeforeUploadContext, BeforeUploadHook, BeforeUploadResult } from './hooks';
+export type { BeforeUploadContext, BeforeUploadHook, BeforeUploadResult, BeforeUploadReturn } from './hooks';
 export { MAX_SERVER_DATA_BYTES, type UploadCompleteContext, type UploadCompleteHook } from './upload-completion';
 export type { UploadPolicySettings } from './upload-policy';
 // The node adapter's default `maxBodyBytes` (adapters import only this entry).

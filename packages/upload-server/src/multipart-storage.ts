@@ -10,6 +10,8 @@ export interface MultipartObject {
   contentType: string;
   contentDisposition?: string | undefined;
   metadata?: Record<string, string> | undefined;
+  /** Tags stored with the object, URL-encoded (`a=1&b=2`, the `x-amz-tagging` form); `''` or unset: none. */
+  tagging?: string | undefined;
 }
 
 /** One multipart upload on storage. */
@@ -41,6 +43,8 @@ export interface MultipartStorage {
    * under way may land after the first abort); an upload that no longer exists counts as aborted.
    */
   abort(upload: UploadRef): Promise<void>;
+  /** PutObjectTagging: sets the object's tags (URL-encoded, `a=1&b=2`), replacing any it has. */
+  tag(key: string, tagging: string): Promise<void>;
 }
 
 /** Parts asked for per ListParts page (S3's maximum). */
@@ -133,6 +137,8 @@ export function createMultipartStorage(settings: ResolvedStorageSettings, client
             CacheControl: OBJECT_CACHE_CONTROL,
             ContentDisposition: object.contentDisposition,
             Metadata: object.metadata,
+            // Tags are set with the upload itself (the object is tagged as it completes), never by the browser.
+            ...(object.tagging ? { Tagging: object.tagging } : {}),
             ...sse,
           }),
         )
@@ -216,5 +222,11 @@ export function createMultipartStorage(settings: ResolvedStorageSettings, client
     },
 
     abort,
+
+    async tag(key, tagging) {
+      const { PutObjectTaggingCommand } = await loadS3();
+      const TagSet = [...new URLSearchParams(tagging)].map(([Key, Value]) => ({ Key, Value }));
+      await client.send(new PutObjectTaggingCommand({ Bucket, Key: key, Tagging: { TagSet } }));
+    },
   };
 }

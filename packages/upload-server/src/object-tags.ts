@@ -18,13 +18,14 @@ function isRequestTag(value: unknown): value is RequestTag {
 }
 
 /**
- * The `x-amz-tagging` value a presigned PUT signs: the route's `tags` and, with `allowObjectTagging`, the
- * request's `tags` (the route's win on a shared key), URL-encoded (`a=1&b=2`); `''` when there are none, so
- * that storage refuses a PUT whose browser adds tags (the empty header is signed).
+ * The tags a presigned upload stores: the route's `tags` and, with `allowObjectTagging`, the request's `tags`
+ * (the route's win on a shared key), URL-encoded (`a=1&b=2`). A single PUT signs it as its `x-amz-tagging`
+ * header, `''` when there are none, so that storage refuses a PUT whose browser adds tags (the empty header
+ * is signed); a multipart upload's CreateMultipartUpload (made by the server) sends it as `Tagging`.
  * @throws {@link UploadError} `FORBIDDEN` (403) for request tags without `allowObjectTagging`;
  *   `INVALID_REQUEST` (400) for tags that are not `[{ Key, Value }]` strings within S3's limits.
  */
-export function presignedTagging(
+export function objectTagging(
   routeTags: Record<string, string> | undefined,
   body: UploadRequestBody,
   allowObjectTagging: boolean | undefined,

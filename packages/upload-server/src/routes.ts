@@ -1,6 +1,7 @@
 import { UPLOAD_STRATEGIES, type RouteRules, type UploadStrategy } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
-import type { BeforeUploadHook } from './hooks';
+import type { BeforeUploadHook, BeforeUploadReturn } from './hooks';
+import type { HookContext } from './upload-context';
 import type { UploadRequestBody } from '@upbeam/upload-protocol';
 import type { UploadCompleteContext } from './upload-completion';
 import type { UploadPolicySettings } from './upload-policy';
@@ -9,9 +10,10 @@ import type { ObjectAcl } from './settings';
 /**
  * One kind of upload (an avatar, a video, documents): the per-upload settings of `createUploadHandler`, for
  * the uploads that name this route. Credentials, bucket, region, endpoint and provider stay shared.
- * `ServerData` is what `onUploadComplete` returns: the page's `result.serverData` type.
+ * `ServerData` is what `onUploadComplete` returns: the page's `result.serverData` type. `Context` is what
+ * `onBeforeUpload` returns: the type of `context` in `onUploadComplete` (see {@link defineRoute}).
  */
-export interface UploadRoute<ServerData = unknown> extends UploadPolicySettings {
+export interface UploadRoute<ServerData = unknown, Context extends BeforeUploadReturn = any> extends UploadPolicySettings {
   /**
    * Most files the page adds in one batch (`addFiles`, a drop). Checked by the client before any request;
    * the server cannot see it (each file is prepared on its own). Unset: no limit.
@@ -33,14 +35,44 @@ export interface UploadRoute<ServerData = unknown> extends UploadPolicySettings 
   tags?: Record<string, string>;
   /** As the handler's `allowObjectTagging`: whether uploads of this route may set their own tags. */
   allowObjectTagging?: boolean;
-  /** As the handler's `onBeforeUpload`. */
-  onBeforeUpload?: BeforeUploadHook;
-  /** As the handler's `onUploadComplete`; what it returns is this route's `serverData` on the page. */
-  onUploadComplete?: (context: UploadCompleteContext) => ServerData | Promise<ServerData>;
+  /**
+   * As the handler's `onBeforeUpload`; what it returns (e.g. `{ userId }`), but `key`, `metadata` and
+   * `contentDisposition`, is the `context` of this route's `onUploadComplete`.
+   */
+  onBeforeUpload?: BeforeUploadHook<Context>;
+  /**
+   * As the handler's `onUploadComplete`, with `context`: what `onBeforeUpload` returned for this upload.
+   * What it returns is this route's `serverData` on the page.
+   */
+  onUploadComplete?: (context: UploadCompleteContext<HookContext<Context>>) => ServerData | Promise<ServerData>;
 }
 
 /** Routes by name, as `defineRoutes` takes them. */
-export type UploadRoutes = Record<string, UploadRoute<any>>;
+export type UploadRoutes = Record<string, UploadRoute<any, any>>;
+
+/**
+ * Declares one route with its types: what `onBeforeUpload` returns becomes the type of `context` in
+ * `onUploadComplete` (TypeScript carries a type from one hook to the other only through a call like this
+ * one). Returns `settings` unchanged. A route without hooks needs no `defineRoute`.
+ *
+ * @example
+ * export const routes = defineRoutes({
+ *   avatar: defineRoute({
+ *     allowedContentTypes: ['image/*'],
+ *     onBeforeUpload: async ({ request }) => ({ userId: (await requireUser(request)).id }),
+ *     onUploadComplete: async ({ key, context }) => {
+ *       await db.users.update(context.userId, { avatarKey: key }); // context: { userId: string }
+ *       return { avatarKey: key };
+ *     },
+ *   }),
+ * });
+ */
+export function defineRoute<Context extends BeforeUploadReturn = void, ServerData = never>(
+  settings: UploadRoute<ServerData, Context>,
+): UploadRoute<NoInfer<ServerData>, NoInfer<Context>> {
+  // NoInfer: the types come from the hooks, never from where the route is used (`defineRoutes`' any).
+  return settings;
+}
 
 /**
  * Declares the routes of one endpoint. Returns `routes` unchanged: it exists for the types, so that

@@ -60,7 +60,12 @@ export function createTickets<T extends object>(
     async issue(fields, notAfter = Infinity) {
       const exp = Math.min(Math.floor(now() / 1000) + TICKET_TTL_SECONDS, notAfter);
       const payload = base64url(new TextEncoder().encode(JSON.stringify({ ...fields, exp } satisfies Payload)));
-      return { ticket: `${payload}.${await hmac.sign(payload)}`, expiresAt: new Date(exp * 1000) };
+      const ticket = `${payload}.${await hmac.sign(payload)}`;
+      // Refused now rather than by `verify` on the next request (long tags or context of an upload).
+      if (ticket.length > MAX_TICKET_LENGTH) {
+        throw new UploadError('INVALID_REQUEST', `The upload's ticket would be longer than ${MAX_TICKET_LENGTH} characters: shorten its tags.`);
+      }
+      return { ticket, expiresAt: new Date(exp * 1000) };
     },
     async verify(ticket) {
       const [payload = '', signature = '', ...rest] = ticket.split('.');

@@ -17,8 +17,11 @@ import { loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 import { checkStoredObject, type UploadPolicySettings } from './upload-policy';
 
-/** What `onUploadComplete` gets: the object as storage holds it (HEAD), and the request that reported it. */
-export interface UploadCompleteContext {
+/**
+ * What `onUploadComplete` gets: the object as storage holds it (HEAD), the request that reported it, and
+ * the route's `context` (`Context`: what its `onBeforeUpload` returned).
+ */
+export interface UploadCompleteContext<Context = unknown> {
   /** Object key. */
   key: string;
   /** Stored size, in bytes (HEAD `Content-Length`). */
@@ -43,6 +46,13 @@ export interface UploadCompleteContext {
   idempotencyKey: string;
   /** The request that reported the completion (cookies, headers, session). */
   request: Request;
+  /**
+   * What `onBeforeUpload` returned when this upload was prepared (e.g. `{ userId }`), but its `key`,
+   * `metadata` and `contentDisposition`, given back as JSON gives it (carried, signed, in the upload's receipt or ticket: the browser can read it, not change it;
+   * at most 1 KiB of JSON). On a renewed temporary-token upload, what the latest renewal's returned.
+   * `undefined` when the hook returned nothing or there is none.
+   */
+  context: Context;
 }
 
 /**
@@ -123,7 +133,7 @@ export interface Completion {
    *   `COMPLETION_IN_PROGRESS` (409) when another request runs the hook for it for longer than 10 s; the
    *   hook's own `UploadError`. Storage errors and other hook errors propagate (500, logged).
    */
-  complete(key: string, request: Request): Promise<CompletedUpload>;
+  complete(key: string, request: Request, context?: unknown): Promise<CompletedUpload>;
 }
 
 export interface CompletionDependencies {
@@ -247,7 +257,7 @@ export function createCompletion(deps: CompletionDependencies): Completion {
   };
 
   return {
-    async complete(key, request) {
+    async complete(key, request, routeContext) {
       const { DeleteObjectCommand, HeadObjectCommand } = await loadS3();
       const head = await client.send(new HeadObjectCommand({ Bucket, Key: key, ...customerKey(settings) })).catch((error: unknown) => {
         if (statusOf(error) === 404) throw new UploadError('INVALID_REQUEST', 'Nothing is stored at this key yet.');
@@ -265,6 +275,7 @@ export function createCompletion(deps: CompletionDependencies): Completion {
       const lastModified = head.LastModified;
       const idempotencyKey = await sha256(`${Bucket}\n${key}\n${etag}\n${lastModified?.toISOString() ?? ''}`);
       const context: UploadCompleteContext = {
+        context: routeContext,
         key,
         size,
         etag,

@@ -10,6 +10,7 @@ import {
 import { UploadError } from './errors';
 import { readNextS3Strategy } from './next-s3-marker';
 import { MAX_TICKET_LENGTH } from './ticket';
+import { MAX_RECEIPT_LENGTH } from './upload-receipt';
 
 /**
  * Longest part ETag accepted, in characters. S3's are 34 (an MD5 in hex, in quotes); other stores use a few
@@ -122,7 +123,7 @@ export function readMarker(body: Record<string, unknown>): UploadMarker {
   if (complete !== undefined) {
     const key = own(complete, 'key');
     const receipt = own(complete, 'receipt');
-    if (typeof key !== 'string' || typeof receipt !== 'string' || receipt.length > 200) {
+    if (typeof key !== 'string' || typeof receipt !== 'string' || receipt.length > MAX_RECEIPT_LENGTH) {
       throw invalid('"_upload.complete" must be { key, receipt } from a preparation answer.');
     }
     return { strategy, complete: { key, receipt } };

@@ -41,4 +41,15 @@ describe('upload receipts', () => {
     now += 61_000;
     await expect(clock.verify('k', receipt)).rejects.toThrow('expired');
   });
+
+  it('carries a context, signed: it comes back as issued; another context, or none, is refused', async () => {
+    const receipts = createReceipts('server-secret', SCOPE);
+    const receipt = await receipts.issue('k', undefined, '{"userId":"u1"}');
+    await expect(receipts.verify('k', receipt)).resolves.toBe('{"userId":"u1"}');
+    const [expiry, signature] = receipt.split('.');
+    const other = `${expiry}.${signature}.${Buffer.from('{"userId":"u2"}').toString('base64url')}`;
+    for (const forged of [other, `${expiry}.${signature}`, `${receipt}.x`, `${expiry}.${signature}.`, `${expiry}.${signature}.%%`]) {
+      await expect(receipts.verify('k', forged)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { UploadError } from './errors';
-import { createHmac } from './hmac';
+import { base64url, createHmac, fromBase64url } from './hmac';
 import { TICKET_TTL_SECONDS } from './ticket';
+import { MAX_CONTEXT_BYTES } from './upload-context';
 
 /**
  * How long a receipt stays valid, in seconds: the credentials' 3600 s (or the presigned URL's) plus time for the
@@ -18,15 +19,41 @@ export const RECEIPT_TTL_SECONDS = 2 * 3600;
  */
 export const UPLOAD_LIFETIME_SECONDS = TICKET_TTL_SECONDS;
 
-/** Issues and checks receipts (`{expiry}.{HMAC-SHA256}`) for keys this handler handed out. WebCrypto: any runtime. */
+/**
+ * Longest receipt accepted, in characters: expiry (at most 15 digits) and signature (43) with their dots,
+ * and the base64url of a context of {@link MAX_CONTEXT_BYTES}.
+ */
+export const MAX_RECEIPT_LENGTH = 64 + Math.ceil((MAX_CONTEXT_BYTES * 4) / 3);
+
+/**
+ * Issues and checks receipts (`{expiry}.{HMAC-SHA256}`, then `.{base64url context}` when the upload has a
+ * context: `upload-context.ts`) for keys this handler handed out. WebCrypto: any runtime.
+ */
 export interface Receipts {
   /**
    * A receipt for `key`, valid {@link RECEIPT_TTL_SECONDS} from now, or until `notAfter` (seconds since the
-   * epoch) when that is sooner.
+   * epoch) when that is sooner, carrying `context` (JSON text; readable, bound by the signature).
    */
-  issue(key: string, notAfter?: number): Promise<string>;
-  /** @throws {@link UploadError} `INVALID_REQUEST` (400) for a forged, altered or expired receipt, or another handler's. */
-  verify(key: string, receipt: string): Promise<void>;
+  issue(key: string, notAfter?: number, context?: string): Promise<string>;
+  /**
+   * @returns the context the receipt carries (JSON text), undefined without one.
+   * @throws {@link UploadError} `INVALID_REQUEST` (400) for a forged, altered or expired receipt, or another handler's.
+   */
+  verify(key: string, receipt: string): Promise<string | undefined>;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** The context part of a receipt as text; null when it is not base64url of UTF-8. */
+function contextOf(part: string | undefined): string | undefined | null {
+  if (part === undefined) return undefined;
+  const bytes = fromBase64url(part);
+  if (bytes === undefined || bytes.length === 0) return null;
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -37,18 +64,23 @@ export interface Receipts {
 export function createReceipts(secretAccessKey: string, options: { scope: string; now?: (() => number) | undefined }): Receipts {
   const now = options.now ?? Date.now;
   const hmac = createHmac(secretAccessKey, 'receipt', options.scope);
-  const signed = (key: string, expiry: number) => `${expiry}\n${key}`;
+  const signed = (key: string, expiry: number, context: string | undefined) =>
+    context === undefined ? `${expiry}\n${key}` : `${expiry}\n${key}\n${context}`;
   return {
-    async issue(key, notAfter = Infinity) {
+    async issue(key, notAfter = Infinity, context) {
       const expiry = Math.min(Math.floor(now() / 1000) + RECEIPT_TTL_SECONDS, notAfter);
-      return `${expiry}.${await hmac.sign(signed(key, expiry))}`;
+      const receipt = `${expiry}.${await hmac.sign(signed(key, expiry, context))}`;
+      return context === undefined ? receipt : `${receipt}.${base64url(new TextEncoder().encode(context))}`;
     },
     async verify(key, receipt) {
-      const [expiryText = '', signature = '', ...rest] = receipt.split('.');
+      const [expiryText = '', signature = '', contextPart, ...rest] = receipt.split('.');
       const expiry = /^\d{1,15}$/.test(expiryText) ? Number(expiryText) : undefined;
-      const valid = rest.length === 0 && expiry !== undefined && (await hmac.verify(signed(key, expiry), signature));
+      const context = contextOf(contextPart);
+      const valid =
+        rest.length === 0 && expiry !== undefined && context !== null && (await hmac.verify(signed(key, expiry, context), signature));
       if (!valid) throw new UploadError('INVALID_REQUEST', 'The upload receipt is not valid for this key.');
       if (expiry * 1000 < now()) throw new UploadError('INVALID_REQUEST', 'The upload receipt has expired.');
+      return context ?? undefined;
     },
   };
 }

@@ -80,4 +80,25 @@ describe.each(storages)('presigned PUT with signed tags on $name', ({ start, sto
   it('refuses request tags on a route that does not allow them (403 FORBIDDEN)', async () => {
     expect((await prepare('plain', { tags: [{ Key: 'a', Value: 'b' }] })).status).toBe(403);
   });
+
+  // A multipart upload is created by the server (CreateMultipartUpload with `Tagging`): the browser's part
+  // PUTs carry no tagging header, and the completed object has the same tags a single PUT would.
+  const multipart = async (route: string, multipartRequest: object, extra: object = {}) => {
+    const { status, body } = await prepare(route, { _upload: { strategy: 'presigned', multipart: multipartRequest }, ...extra });
+    return { status, body: body as unknown as Record<string, any> };
+  };
+  it('stores the route and request tags on a multipart upload (CreateMultipartUpload), and refuses unallowed ones (403)', async () => {
+    const created = await multipart('tagged', { action: 'create', partSize: 5 * 1024 * 1024 }, { tags: [{ Key: 'user', Value: '42' }] });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { ticket } = created.body;
+    const signed = await multipart('tagged', { action: 'sign-parts', ticket, partNumbers: [1] });
+    const [{ url, headers }] = signed.body.parts;
+    const sent = await fetch(url, { method: 'PUT', headers, body: randomBytes(10) });
+    expect(sent.status).toBe(200);
+    const done = await multipart('tagged', { action: 'complete', ticket, parts: [{ partNumber: 1, etag: sent.headers.get('etag') }] });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(await stored(created.body.key)).toBe(true);
+    if (storesTags) expect(await tagsOf(created.body.key)).toEqual({ user: '42', kind: 'avatar' });
+    expect((await multipart('plain', { action: 'create', partSize: 5 * 1024 * 1024 }, { tags: [{ Key: 'a', Value: 'b' }] })).status).toBe(403);
+  });
 });

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { HeadObjectCommand, PutObjectCommand, S3Client, type S3Client as Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, type S3Client as Client } from '@aws-sdk/client-s3';
 import { createTestBucket, createUploadRole, tokenHandlerSettings } from '@upbeam/ceph-rgw';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createUploadHandler, defineRoutes, type UploadHandler } from '../src/index';
+import { putWithToken } from './put-with-token';
 
 // One endpoint, two routes with different rules, against real storage on 127.0.0.1 (s3rver and Ceph
 // radosgw): each route's type and size are enforced by storage on the presigned strategy (signed
@@ -127,15 +128,7 @@ describe.each(storages)('two routes on $name', ({ start }) => {
     const send = async (filetype: string, declared: number, stored: { size: number; type: string }) => {
       const prepared = await prepare('avatar', filetype, declared, 'temporary-token');
       expect(prepared.status).toBe(200);
-      const { Credentials } = prepared.body.token;
-      const browser = new S3Client({
-        region: prepared.body.region,
-        endpoint: prepared.body.endpoint,
-        forcePathStyle: true,
-        credentials: { accessKeyId: Credentials.AccessKeyId, secretAccessKey: Credentials.SecretAccessKey, sessionToken: Credentials.SessionToken },
-      });
-      await browser.send(new PutObjectCommand({ Bucket: prepared.body.bucket, Key: prepared.body.key, Body: randomBytes(stored.size), ContentType: stored.type }));
-      browser.destroy();
+      await putWithToken(prepared.body as Parameters<typeof putWithToken>[0], stored.size, stored.type);
       const { key, receipt, bucket } = prepared.body;
       const done = await call({ route: 'avatar', filename: 'f', filetype, _upload: { strategy: 'temporary-token', complete: { key, receipt } } });
       return { ...done, kept: await exists(bucket, key) };

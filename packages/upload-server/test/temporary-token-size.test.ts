@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUploadHandler, type UploadHandler } from '../src/index';
+import { putWithToken } from './put-with-token';
 
 // Temporary-token strategy with a size limit: credentials cannot bind a size, so the handler checks the
 // stored object (HEAD) when the browser completes, and deletes it when too large. Real storage (s3rver,
@@ -31,15 +31,7 @@ async function uploadWithToken(declared: number, actual: number) {
   expect(response.status).toBe(200);
   const prepared = await response.json();
   expect(typeof prepared.receipt).toBe('string');
-  const { Credentials } = prepared.token;
-  const browser = new S3Client({
-    region: prepared.region,
-    endpoint: prepared.endpoint,
-    forcePathStyle: true,
-    credentials: { accessKeyId: Credentials.AccessKeyId, secretAccessKey: Credentials.SecretAccessKey, sessionToken: Credentials.SessionToken },
-  });
-  await browser.send(new PutObjectCommand({ Bucket: prepared.bucket, Key: prepared.key, Body: randomBytes(actual) }));
-  browser.destroy();
+  await putWithToken(prepared, actual);
   return prepared as { key: string; receipt: string };
 }
 

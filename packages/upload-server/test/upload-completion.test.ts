@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createTestBucket } from '@upbeam/ceph-rgw';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import type { CompletedPart, MultipartUploadResponse, SignedPart } from '@upbeam/upload-protocol';
@@ -12,6 +12,7 @@ import {
   type UploadHandlerConfig,
 } from '../src/index';
 import { COMPLETION_CLAIM_SECONDS, COMPLETION_MARKER_PREFIX } from '../src/upload-completion';
+import { putWithToken } from './put-with-token';
 
 // `onUploadComplete` against real S3-compatible servers on 127.0.0.1: the browser's requests are made with
 // Node's fetch (PUT to the presigned URL, the parts, the completion report), the handler checks the object
@@ -282,15 +283,7 @@ describe('temporary-token completion against s3rver (its STS stand-in)', () => {
   /** Credentials for a declared image, then a PutObject of `sentType` with them, as a browser could. */
   async function uploadWithToken(sentType: string) {
     const prepared = await (await call({ filename: 'a.png', filetype: 'image/png', filesize: 10, _upload: { strategy: 'temporary-token' } })).json();
-    const { Credentials } = prepared.token;
-    const browser = new S3Client({
-      region: prepared.region,
-      endpoint: prepared.endpoint,
-      forcePathStyle: true,
-      credentials: { accessKeyId: Credentials.AccessKeyId, secretAccessKey: Credentials.SecretAccessKey, sessionToken: Credentials.SessionToken },
-    });
-    await browser.send(new PutObjectCommand({ Bucket: prepared.bucket, Key: prepared.key, Body: randomBytes(10), ContentType: sentType }));
-    browser.destroy();
+    await putWithToken(prepared, 10, sentType);
     return prepared as { key: string; receipt: string };
   }
 

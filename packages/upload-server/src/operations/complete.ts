@@ -1,11 +1,13 @@
 import type { UploadCompleteResponse } from '@upbeam/upload-protocol';
+import { readContext } from '../upload-context';
 import type { RouteContext } from './route-context';
 
 /**
  * `_upload.complete`: the browser reports a stored object with the `receipt` of its preparation answer;
- * the object is checked (HEAD; deleted when too large or of a type not allowed) and `onUploadComplete` runs.
+ * the object is checked (HEAD; deleted when too large or of a type not allowed) and `onUploadComplete` runs
+ * with the context the receipt carries.
  */
 export async function complete({ services }: RouteContext, { key, receipt }: { key: string; receipt: string }, request: Request): Promise<UploadCompleteResponse> {
-  await services.receipts().verify(key, receipt);
-  return (await services.completion()).complete(key, request);
+  const context = await services.receipts().verify(key, receipt);
+  return (await services.completion()).complete(key, request, readContext(context));
 }

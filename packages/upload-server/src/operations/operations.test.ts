@@ -49,6 +49,20 @@ describe('operations without HTTP', () => {
     expect(answer.headers).toEqual({ 'Content-Type': 'image/png', 'Cache-Control': 'max-age=630720000', 'x-amz-acl': 'private', 'x-amz-tagging': '' });
   });
 
+  it("decideObject: onBeforeUpload's return is the context, carried only to an onUploadComplete; at most 1 KiB", async () => {
+    const onBeforeUpload = () => ({ userId: 'u1', metadata: { a: 'b' } });
+    const withHook = route({ onBeforeUpload, onUploadComplete: () => ({}) });
+    const object = await decideObject(withHook, body(), request);
+    expect(object.context).toBe('{"userId":"u1"}');
+    expect(object.metadata).toEqual({ a: 'b' });
+    const { key, receipt } = await preparePresigned(withHook, object, body());
+    await expect(withHook.services.receipts().verify(key, receipt!)).resolves.toBe(object.context);
+    expect((await decideObject(route({ onBeforeUpload }), body(), request)).context).toBeUndefined();
+    expect((await decideObject(route({ onBeforeUpload: () => {}, onUploadComplete: () => ({}) }), body(), request)).context).toBeUndefined();
+    const large = route({ onBeforeUpload: () => ({ notes: 'x'.repeat(1100) }), onUploadComplete: () => ({}) });
+    await expect(decideObject(large, body(), request)).rejects.toThrow(RangeError);
+  });
+
   it("complete: refuses another route's receipt before any storage request", async () => {
     const avatar = route({ onUploadComplete: () => ({}) }, 'avatar');
     const documents = route({ onUploadComplete: () => ({}) }, 'documents');

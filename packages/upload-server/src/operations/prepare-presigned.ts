@@ -1,7 +1,7 @@
 import type { PresignedUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
 import { UploadError } from '../errors';
 import { assertNextS3CanSend } from '../next-s3-marker';
-import { presignedTagging } from '../object-tags';
+import { objectTagging } from '../object-tags';
 import { baseAnswer, type DecidedObject, type RouteContext } from './route-context';
 
 /**
@@ -12,7 +12,7 @@ export async function preparePresigned({ config, services }: RouteContext, objec
   const resolved = services.settings();
   const nextS3 = Object.hasOwn(body, '_nextS3');
   if (nextS3) assertNextS3CanSend(resolved);
-  const tagging = presignedTagging(config.tags, body, config.allowObjectTagging);
+  const tagging = objectTagging(config.tags, body, config.allowObjectTagging);
   // next-s3-upload's client sends no header it is not told of: no tagging header for it, and no tags.
   if (nextS3 && tagging !== '') throw new UploadError('INVALID_REQUEST', "next-s3-upload's client cannot send the signed tags: use Upbeam's client.");
   const { url, headers } = await services.presign()({
@@ -24,6 +24,6 @@ export async function preparePresigned({ config, services }: RouteContext, objec
     metadata: object.metadata,
     tagging: nextS3 ? undefined : tagging,
   });
-  const receipt = config.onUploadComplete ? { receipt: await services.receipts().issue(object.key) } : {};
+  const receipt = config.onUploadComplete ? { receipt: await services.receipts().issue(object.key, undefined, object.context) } : {};
   return { ...baseAnswer(resolved, object.key), url, headers, ...receipt };
 }

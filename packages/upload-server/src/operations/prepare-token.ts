@@ -26,7 +26,7 @@ export async function prepareToken(
     ...(resolved.forcePathStyle ? { forcePathStyle: true } : {}),
     ...(object.contentDisposition === undefined ? {} : { contentDisposition: object.contentDisposition }),
     ...(object.metadata === undefined ? {} : { metadata: object.metadata }),
-    ...(needsReceipt ? { receipt: await services.receipts().issue(object.key, writableUntil + RECEIPT_TTL_SECONDS) } : {}),
+    ...(needsReceipt ? { receipt: await services.receipts().issue(object.key, writableUntil + RECEIPT_TTL_SECONDS, object.context) } : {}),
     ticket,
     serverTime: new Date().toISOString(),
   };

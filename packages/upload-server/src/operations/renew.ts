@@ -3,7 +3,7 @@ import { UploadError } from '../errors';
 import { assertValidObjectKey } from '../object-key';
 import { defaultContentDisposition } from '../upload-policy';
 import { prepareToken } from './prepare-token';
-import { authorize, type RouteContext } from './route-context';
+import { authorize, carriedContext, type RouteContext } from './route-context';
 
 /**
  * `_upload.renew`: fresh credentials for the key of the ticket. `onBeforeUpload` and the type and size
@@ -15,6 +15,7 @@ export async function renew(route: RouteContext, { ticket }: RenewRequest, body:
   if (bucket !== services.settings().bucket) throw new UploadError('INVALID_TICKET', 'The upload ticket is not valid: start the upload again.');
   const decided = await authorize(route, body, request);
   assertValidObjectKey(key, services.keyPrefix);
-  const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
-  return prepareToken(route, { key, contentDisposition, metadata: decided.metadata }, firstIssuedAt);
+  const contentDisposition = decided?.contentDisposition ?? defaultContentDisposition(body.filetype);
+  const object = { key, contentDisposition, metadata: decided?.metadata, context: carriedContext(route, decided) };
+  return prepareToken(route, object, firstIssuedAt);
 }

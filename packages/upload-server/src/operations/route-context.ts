@@ -1,12 +1,13 @@
 import type { UploadRequestBody } from '@upbeam/upload-protocol';
 import { UploadError } from '../errors';
 import type { UploadHandlerConfig } from '../handler';
-import type { BeforeUploadResult } from '../hooks';
 import { assertValidObjectKey, defaultObjectKey } from '../object-key';
 import type { RouteServices } from '../route-services';
 import type { UploadRoute } from '../routes';
 import type { ResolvedStorageSettings } from '../settings';
 import { COMPLETION_MARKER_PREFIX } from '../upload-completion';
+import type { BeforeUploadReturn } from '../hooks';
+import { contextText } from '../upload-context';
 import { checkUploadPolicy, defaultContentDisposition } from '../upload-policy';
 
 /** What every operation of a route reads: the route's settings (over the shared ones) and its services. */
@@ -20,6 +21,8 @@ export interface DecidedObject {
   key: string;
   contentDisposition: string | undefined;
   metadata: Record<string, string> | undefined;
+  /** What `onBeforeUpload` returned, as JSON text, for `onUploadComplete` (`upload-context.ts`); only with that hook. */
+  context: string | undefined;
 }
 
 /** The fields every preparation answer starts with. */
@@ -34,22 +37,30 @@ export function baseAnswer(settings: ResolvedStorageSettings, key: string) {
   };
 }
 
-/** `onBeforeUpload` (authorization, and what it decides), then the declared type and size are checked. */
-export async function authorize({ config }: RouteContext, body: UploadRequestBody, request: Request): Promise<BeforeUploadResult> {
-  const decided: BeforeUploadResult = config.onBeforeUpload ? ((await config.onBeforeUpload({ body, request })) ?? {}) : {};
+/**
+ * `onBeforeUpload` (authorization, and what it decides), then the declared type and size are checked.
+ * @returns what the hook returned (its decisions and the route's context), undefined for nothing.
+ */
+export async function authorize({ config }: RouteContext, body: UploadRequestBody, request: Request): Promise<BeforeUploadReturn> {
+  const returned = config.onBeforeUpload ? await config.onBeforeUpload({ body, request }) : undefined;
   checkUploadPolicy(config, body);
-  return decided;
+  return returned ?? undefined;
+}
+
+/** The route's context to carry to `onUploadComplete` (none without that hook: nothing would read it). */
+export function carriedContext({ config }: RouteContext, returned: BeforeUploadReturn): string | undefined {
+  return config.onUploadComplete ? contextText(returned) : undefined;
 }
 
 /** The object a new upload will store: authorized and checked ({@link authorize}), then its key chosen. */
 export async function decideObject(route: RouteContext, body: UploadRequestBody, request: Request): Promise<DecidedObject> {
   const { config, services } = route;
   const decided = await authorize(route, body, request);
-  const key = decided.key ?? (config.key ? await config.key(body, request) : defaultObjectKey(body.filename, services.keyPrefix));
+  const key = decided?.key ?? (config.key ? await config.key(body, request) : defaultObjectKey(body.filename, services.keyPrefix));
   assertValidObjectKey(key, services.keyPrefix);
   if (key.startsWith(COMPLETION_MARKER_PREFIX)) {
     throw new UploadError('INVALID_OBJECT_KEY', `Object keys under "${COMPLETION_MARKER_PREFIX}" hold completion markers.`);
   }
-  const contentDisposition = decided.contentDisposition ?? defaultContentDisposition(body.filetype);
-  return { key, contentDisposition, metadata: decided.metadata };
+  const contentDisposition = decided?.contentDisposition ?? defaultContentDisposition(body.filetype);
+  return { key, contentDisposition, metadata: decided?.metadata, context: carriedContext(route, decided) };
 }

@@ -9,9 +9,11 @@ import { TransferRate } from './transfer-rate';
 import type { UploadOptions } from './types';
 import { uploadFile } from './upload-file';
 import { DEFAULT_CONCURRENCY, UploadQueue } from './upload-queue';
+import type { PersistedFile, PersistedQueue, Persistence, PersistOptions } from './persisted-queue';
 import { summarize, type TrackedFileStatus, type UploadSummary } from './upload-summary';
 
 export type { TrackedFileStatus, UploadSummary } from './upload-summary';
+export type { Persistence, PersistOptions } from './persisted-queue';
 
 /** One file in the tracked list (SPEC 3). Snapshots are immutable: a change makes a new object. */
 export interface TrackedFile<ServerData = unknown> {
@@ -40,6 +42,13 @@ export interface TrackedFile<ServerData = unknown> {
   result?: UploadResult<ServerData>;
   /** Why it ended, when `error` or `aborted`. */
   error?: unknown;
+  /** `true` for a file a tracker with `persist` found again after a reload or a crash (not picked in this page). */
+  restored?: boolean;
+  /**
+   * With `persist`: whether the browser keeps the file for after a reload (`'kept'`, `'over-budget'`,
+   * `'unavailable'`; see {@link Persistence}); unset until known, and without `persist`.
+   */
+  persistence?: Persistence;
 }
 
 /** A file and the path it had inside a dropped or picked folder (sent as `filename`, see {@link TrackedFile.path}). */
@@ -68,6 +77,21 @@ export interface UploadTrackerOptions extends UploadOptions {
    * is prepared on its own): give it the route's `maxFiles`. Unset: no limit.
    */
   maxFiles?: number;
+  /**
+   * Keep the queue for after a reload or a crash: each queued and running file (the `File` itself, with its
+   * path and the options that decide where it goes; never the endpoint's `headers`) is kept in IndexedDB
+   * until it ends. A tracker with `persist` then restores the kept files by itself when it gets its first
+   * listener (`subscribe`, which the hooks call): `restored: true`, `queued`, and uploaded again without the
+   * user picking them: a multipart upload continues from its stored parts (the resume journal: `resume` is on
+   * for every file of such a tracker), a single PUT is sent again whole. A kept file the browser can no longer
+   * read fails with `FILE_UNREADABLE`. Files leave the store when they end (`done`, `error`, `aborted`) or are
+   * removed. Each kept file is held by one tab (a Web Lock): another tab of the origin restores it as
+   * `elsewhere` and takes it over only if the first tab goes. `true` for the defaults, or
+   * `{ maxBytes, name }` (see {@link PersistOptions}). Read when the tracker is made (`setOptions` cannot turn
+   * it on or off). What each engine keeps: see the README's "Uploads that survive a reload".
+   * @default false
+   */
+  persist?: boolean | PersistOptions;
 }
 
 /** A running upload: what cancels it and what pauses it. */
@@ -107,6 +131,9 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   readonly #listeners = new Set<() => void>();
   readonly #queue: UploadQueue;
   readonly #rate = new TransferRate();
+  /** The kept queue, loaded on first use when `persist` is set. */
+  readonly #persisted: Promise<PersistedQueue> | undefined;
+  #restoring = false;
 
   /**
    * @param options - Defaults for every upload (`add(files, options)` overrides them per call), `concurrency`.
@@ -116,6 +143,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   constructor(options: Omit<UploadTrackerOptions, 'route'> & Partial<RouteOption<R, N>> = {}) {
     this.#options = options;
     this.#queue = new UploadQueue(options.concurrency);
+    const { persist } = options;
+    if (persist) this.#persisted = import('./persisted-queue').then(({ PersistedQueue }) => new PersistedQueue(persist));
   }
 
   /** Replaces the defaults (used by the React hook when its options change); a new `concurrency` applies at once. */
@@ -127,6 +156,10 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   /** Registers a listener called after every change; returns the unsubscribe function. */
   subscribe = (listener: () => void): (() => void) => {
     this.#listeners.add(listener);
+    if (this.#persisted && !this.#restoring) {
+      this.#restoring = true;
+      void this.#restore();
+    }
     return () => this.#listeners.delete(listener);
   };
 
@@ -181,6 +214,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     }
     this.#set([...this.#files, ...added]);
     for (const { id } of added) this.#enqueue(id);
+    for (const tracked of added) this.#keep(tracked, { ...this.#options, ...options });
     return added;
   }
 
@@ -203,11 +237,14 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     if (this.#counted() === 0) this.#rate.clear();
     this.#update(id, { status: 'queued', progress: 0, uploaded: 0, error: undefined });
     this.#enqueue(id);
+    const entry = this.#entries.get(id)!;
+    this.#keep(tracked, { ...this.#options, ...entry.options, ...(entry.path === undefined ? {} : { filename: entry.path }) });
   };
 
   /** Cancels the file with this id if it has not ended, and takes it off the list. */
   remove = (id: string): void => {
     this.cancel(id);
+    this.#forget(id);
     this.#entries.delete(id);
     this.#set(this.#files.filter((f) => f.id !== id));
   };
@@ -238,7 +275,11 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
    * first to stop them); they are no longer tracked.
    */
   reset = (): void => {
-    for (const [id, entry] of this.#entries) if (!entry.running && this.#queue.drop(id)) entry.settle?.reject(createAbortError());
+    for (const [id, entry] of this.#entries) {
+      if (entry.running || !this.#queue.drop(id)) continue;
+      entry.settle?.reject(createAbortError());
+      this.#forget(id);
+    }
     this.#entries.clear();
     this.#set([]);
   };
@@ -268,6 +309,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     try {
       const result = await upload(tracked.file, {
         ...merged,
+        // A kept multipart upload continues from its journal after a reload.
+        ...(this.#persisted ? { resume: true } : {}),
         ...(entry.path === undefined ? {} : { filename: entry.path }),
         signal: running.abort.signal,
         pauseController: running.pause,
@@ -298,10 +341,84 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     entry.stopSignal?.();
     entry.stopSignal = undefined;
     this.#update(id, change);
+    this.#forget(id);
     const { settle } = entry;
     entry.settle = undefined;
     if (change.result) settle?.resolve(change.result);
     else settle?.reject(change.error);
+  }
+
+  /** With `persist`: keeps a file just added or retried, and shows whether it is kept. */
+  #keep(tracked: TrackedFile, options: UploadOptions): void {
+    void this.#persisted?.then(async (persisted) => {
+      const persistence = await persisted.keep(tracked.id, tracked.file, tracked.path, options);
+      const now = this.#files.find((f) => f.id === tracked.id);
+      if (now && now.status !== 'done' && now.status !== 'error' && now.status !== 'aborted') this.#update(tracked.id, { persistence });
+    });
+  }
+
+  /** With `persist`: takes file `id` out of the kept queue (it ended or was removed). */
+  #forget(id: string): void {
+    void this.#persisted?.then((persisted) => persisted.forget(id));
+  }
+
+  /**
+   * With `persist`: tracks the kept files this tracker does not track yet, `restored`, oldest first; uploads
+   * those no other tab holds, and waits for the others (`elsewhere`) to be given up.
+   */
+  async #restore(): Promise<void> {
+    const persisted = await this.#persisted!;
+    const kept = (await persisted.list()).filter((file) => !this.#entries.has(file.id));
+    const claimed = await Promise.all(kept.map((file) => persisted.claim(file.id)));
+    const restored = kept.map((file, index): TrackedFile => {
+      this.#entries.set(file.id, { options: file.options, ...(file.path === undefined ? {} : { path: file.path }) });
+      return {
+        id: file.id,
+        file: file.file,
+        ...(file.path === undefined ? {} : { path: file.path }),
+        progress: 0,
+        uploaded: 0,
+        size: file.file.size,
+        multipart: usesMultipart(file.file.size, { ...this.#options, ...file.options }.multipartThreshold),
+        status: claimed[index] ? 'queued' : 'elsewhere',
+        restored: true,
+        persistence: 'kept',
+      };
+    });
+    if (restored.length === 0) return;
+    this.#set([...this.#files, ...restored]);
+    for (const [index, file] of kept.entries()) {
+      if (claimed[index]) await this.#resend(file);
+      else void this.#takeOver(persisted, file.id);
+    }
+  }
+
+  /** Waits until the tab that uploads kept file `id` gives it up, then uploads what is left of it here. */
+  async #takeOver(persisted: PersistedQueue, id: string): Promise<void> {
+    const file = await persisted.takeOver(id);
+    if (!this.#entries.has(id)) {
+      // Removed from this tab's list while it waited.
+      persisted.letGo(id);
+      return;
+    }
+    if (file) return this.#resend(file);
+    // The other tab finished it: it is no longer this tab's to show.
+    this.#entries.delete(id);
+    this.#set(this.#files.filter((f) => f.id !== id));
+  }
+
+  /** Queues a restored file this tab holds, or fails it when the browser can no longer read it. */
+  async #resend(file: PersistedFile): Promise<void> {
+    const entry = this.#entries.get(file.id);
+    if (!entry) return;
+    const { isReadable } = await import('./persisted-queue');
+    if (await isReadable(file.file)) {
+      this.#update(file.id, { status: 'queued' });
+      this.#enqueue(file.id);
+      return;
+    }
+    const error = new UploadClientError('FILE_UNREADABLE', `The browser can no longer read ${file.file.name}: pick it again.`);
+    this.#end(file.id, entry, { status: 'error', error });
   }
 
   /** Files queued, uploading or paused. */

@@ -234,15 +234,31 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
     return page;
   }
 
-  it('reloaded halfway: the queue comes back by itself and completes; nothing stored is sent again', async () => {
+  // WebKitGTK under WebDriver runs on an ephemeral (private) data store, whose IndexedDB refuses Blobs and
+  // Files (the transaction aborts; measured, see the README): there the tracker says so and keeps nothing.
+  it.runIf(engine === 'webkit')('WebKit (ephemeral profile): files are not kept (persistence unavailable), uploads go on, a reload restores nothing', async () => {
+    keys.clear();
+    const page = await open();
+    holdParts();
+    await dropFiles(page);
+    await waitFor(async () => (await rows(page)).every((row) => row.persistence !== null || row.status === 'done'), 15_000, 'persistence known');
+    const seen = await rows(page);
+    expect(seen.filter((row) => row.persistence !== null).every((row) => row.persistence === 'unavailable'), JSON.stringify(seen)).toBe(true);
+    await waitFor(async () => (await rows(page)).filter((row) => row.status === 'done').length >= 5, 60_000, '5 files done');
+    await page.goto(`${example.origin}/${PAGE_QUERY}`);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(await rows(page)).toEqual([]);
+  });
+
+  it.skipIf(engine === 'webkit')('reloaded halfway: the queue comes back by itself and completes; nothing stored is sent again', async () => {
     keys.clear();
     const page = await open();
     const before = await dropAndLeaveHalfway(page, () => page.goto(`${example.origin}/${PAGE_QUERY}`));
     await expectCompletedWithoutResending(page, before);
   });
 
-  // WebKit: each page of the harness is its own MiniBrowser with an ephemeral profile, so a second page
-  // shares no IndexedDB and no Web Locks with the first: a closed page and two tabs run in chromium and Firefox.
+  // WebKit: each page of the harness is also its own MiniBrowser with an ephemeral profile, so a second page
+  // shares no IndexedDB and no Web Locks with the first.
   it.skipIf(engine === 'webkit')('closed halfway (a crash): a new page of the same profile restores and completes', async () => {
     keys.clear();
     const first = await open();

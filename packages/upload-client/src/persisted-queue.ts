@@ -9,6 +9,8 @@ import { inStore } from './browser-database';
 import type { UploadOptions } from './types';
 import { tryLock, waitForLock, type ReleaseLock } from './web-lock';
 
+export { restoreKept, type RestoreTarget } from './restore-kept';
+
 /** Settings of `persist` (see `UploadTrackerOptions.persist`). */
 export interface PersistOptions {
   /**
@@ -187,15 +189,5 @@ export class PersistedQueue {
   /** Gives back the lock of a file this tab no longer tracks (removed while it waited) without removing it. */
   letGo(id: string): void {
     this.#release(id);
-  }
-}
-
-/** Whether the browser can still read `file` (a kept file whose bytes the browser no longer has cannot be). */
-export async function isReadable(file: File): Promise<boolean> {
-  try {
-    await file.slice(0, 1).arrayBuffer();
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -9,7 +9,7 @@ import { TransferRate } from './transfer-rate';
 import type { UploadOptions } from './types';
 import { uploadFile } from './upload-file';
 import { DEFAULT_CONCURRENCY, UploadQueue } from './upload-queue';
-import type { PersistedFile, PersistedQueue, Persistence, PersistOptions } from './persisted-queue';
+import type { PersistedQueue, Persistence, PersistOptions } from './persisted-queue';
 import { summarize, type TrackedFileStatus, type UploadSummary } from './upload-summary';
 
 export type { TrackedFileStatus, UploadSummary } from './upload-summary';
@@ -362,63 +362,42 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     void this.#persisted?.then((persisted) => persisted.forget(id));
   }
 
-  /**
-   * With `persist`: tracks the kept files this tracker does not track yet, `restored`, oldest first; uploads
-   * those no other tab holds, and waits for the others (`elsewhere`) to be given up.
-   */
+  /** With `persist`: puts the kept files back on the list and uploads them (see `restore-kept.ts`). */
   async #restore(): Promise<void> {
     const persisted = await this.#persisted!;
-    const kept = (await persisted.list()).filter((file) => !this.#entries.has(file.id));
-    const claimed = await Promise.all(kept.map((file) => persisted.claim(file.id)));
-    const restored = kept.map((file, index): TrackedFile => {
-      this.#entries.set(file.id, { options: file.options, ...(file.path === undefined ? {} : { path: file.path }) });
-      return {
-        id: file.id,
-        file: file.file,
-        ...(file.path === undefined ? {} : { path: file.path }),
-        progress: 0,
-        uploaded: 0,
-        size: file.file.size,
-        multipart: usesMultipart(file.file.size, { ...this.#options, ...file.options }.multipartThreshold),
-        status: claimed[index] ? 'queued' : 'elsewhere',
-        restored: true,
-        persistence: 'kept',
-      };
+    const { restoreKept } = await import('./persisted-queue');
+    await restoreKept(persisted, {
+      tracks: (id) => this.#entries.has(id),
+      add: (files) => {
+        const restored = files.map(({ kept, status }): TrackedFile => {
+          const { id, file, path, options } = kept;
+          this.#entries.set(id, { options, ...(path === undefined ? {} : { path }) });
+          const threshold = { ...this.#options, ...options }.multipartThreshold;
+          return {
+            id,
+            file,
+            ...(path === undefined ? {} : { path }),
+            progress: 0,
+            uploaded: 0,
+            size: file.size,
+            multipart: usesMultipart(file.size, threshold),
+            status,
+            restored: true,
+            persistence: 'kept',
+          };
+        });
+        this.#set([...this.#files, ...restored]);
+      },
+      start: (id) => {
+        this.#update(id, { status: 'queued' });
+        this.#enqueue(id);
+      },
+      fail: (id, error) => this.#end(id, this.#entries.get(id)!, { status: 'error', error }),
+      drop: (id) => {
+        this.#entries.delete(id);
+        this.#set(this.#files.filter((f) => f.id !== id));
+      },
     });
-    if (restored.length === 0) return;
-    this.#set([...this.#files, ...restored]);
-    for (const [index, file] of kept.entries()) {
-      if (claimed[index]) await this.#resend(file);
-      else void this.#takeOver(persisted, file.id);
-    }
-  }
-
-  /** Waits until the tab that uploads kept file `id` gives it up, then uploads what is left of it here. */
-  async #takeOver(persisted: PersistedQueue, id: string): Promise<void> {
-    const file = await persisted.takeOver(id);
-    if (!this.#entries.has(id)) {
-      // Removed from this tab's list while it waited.
-      persisted.letGo(id);
-      return;
-    }
-    if (file) return this.#resend(file);
-    // The other tab finished it: it is no longer this tab's to show.
-    this.#entries.delete(id);
-    this.#set(this.#files.filter((f) => f.id !== id));
-  }
-
-  /** Queues a restored file this tab holds, or fails it when the browser can no longer read it. */
-  async #resend(file: PersistedFile): Promise<void> {
-    const entry = this.#entries.get(file.id);
-    if (!entry) return;
-    const { isReadable } = await import('./persisted-queue');
-    if (await isReadable(file.file)) {
-      this.#update(file.id, { status: 'queued' });
-      this.#enqueue(file.id);
-      return;
-    }
-    const error = new UploadClientError('FILE_UNREADABLE', `The browser can no longer read ${file.file.name}: pick it again.`);
-    this.#end(file.id, entry, { status: 'error', error });
   }
 
   /** Files queued, uploading or paused. */

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { startFaultProxy, type FaultProxy, type LoggedRequest } from '@upbeam/fault-proxy';
+import type { FaultProxy, LoggedRequest } from '@upbeam/fault-proxy';
 import { ENGINES, launchBrowser, openExamplePage, type Engine, type TestBrowser, type TestPage } from '@upbeam/test-browser';
-import { createUploadHandler } from '@upbeam/upload-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startExample, type RunningExample } from './example-server';
+import type { RunningExample } from './example-server';
+import { startProxiedExample, type ProxiedExample } from './proxied-example';
 
 // A queue that survives (issue 23): the example page with `persist` (`?persist`), in every engine, storage
 // (s3rver) behind the fault proxy, which holds requests (a `delay` fault) so that the page can be reloaded, or
@@ -29,13 +32,12 @@ const PAGE_QUERY = `?persist&multipartThreshold=${8 * MiB}`;
 
 let example: RunningExample;
 let proxy: FaultProxy;
+let proxied: ProxiedExample;
 /** The object key the endpoint gave each `filename`, the last one asked for (a file sent again gets a new key). */
-const keys = new Map<string, string>();
+let keys: Map<string, string>;
 
 beforeAll(async () => {
-  example = await startExample();
-  proxy = await startFaultProxy({
-    target: example.storage.endpoint,
+  proxied = await startProxiedExample({
     rate: 1,
     // Every PUT held PUT_HOLD_MS; parts only by the delays `holdParts` queues.
     kinds: (request) => (request.operation === 'PutObject' ? ['delay'] : []),
@@ -43,21 +45,11 @@ beforeAll(async () => {
     eligible: (request) => request.operation === 'PutObject' || request.operation === 'UploadPart',
     maxFaultsPerRequest: 1,
   });
-  const handler = createUploadHandler({ ...example.settings, endpoint: proxy.url, stsClient: example.storage.stsClient });
-  example.setUploadHandler(async (request) => {
-    const { filename } = (await request.clone().json()) as { filename?: string };
-    const response = await handler(request);
-    if (response.ok && filename) {
-      const { key } = (await response.clone().json()) as { key?: string };
-      if (key) keys.set(filename, key);
-    }
-    return response;
-  });
+  ({ example, proxy, keys } = proxied);
 });
 
 afterAll(async () => {
-  await proxy?.close();
-  await example?.close();
+  await proxied?.close();
 });
 
 const smallName = (index: number) => `file-${index}.bin`;
@@ -265,6 +257,50 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
     const before = await dropAndLeaveHalfway(first, () => first.close());
     const second = await open();
     await expectCompletedWithoutResending(second, before);
+  });
+
+  it.skipIf(engine === 'webkit')('resume without persist, one file picked in two tabs: the second waits for the first and continues its upload', async () => {
+    // The journal's own lock (not the kept queue's): before it, both tabs reopened one journal record.
+    const dir = await mkdtemp(join(tmpdir(), 'upbeam-persist-e2e-'));
+    try {
+      const path = join(dir, LARGE_NAME);
+      await writeFile(path, expectedBytes(LARGE_NAME));
+      const address = `${example.origin}/?multipartThreshold=${8 * MiB}`;
+      const pick = async (page: TestPage) => {
+        await page.click('label.resume input');
+        await page.setInputFile('[data-testid="file-input"]', path);
+      };
+      const since = lastSeq();
+      holdParts();
+      const first = await openExamplePage(browser, address, '[data-testid="drop-zone"]');
+      pages.push(first);
+      await pick(first);
+      const parts = () => after(since).filter((r) => r.operation === 'UploadPart');
+      await waitFor(() => parts().filter(stored).length >= 4, 60_000, '4 parts stored by the first tab');
+      const second = await openExamplePage(browser, address, '[data-testid="drop-zone"]');
+      pages.push(second);
+      await pick(second);
+      // The second tab waits: no second upload is created, and no part number is sent twice, while both are open.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const closedAt = Date.now();
+      const whileBoth = parts().map((r) => r.identity);
+      expect(new Set(whileBoth).size, whileBoth.join('\n')).toBe(whileBoth.length);
+      expect(after(since).filter((r) => r.operation === 'CreateMultipartUpload')).toHaveLength(1);
+      const storedBefore = parts()
+        .filter((r) => stored(r) && r.answeredAt! < closedAt - 500)
+        .map((r) => r.identity);
+      await first.close();
+      await waitFor(async () => (await second.attribute('[data-testid="upload"]', 'data-status')) === 'done', 90_000, 'the second tab done');
+      // It continued the first tab's upload: the same upload id, none of its stored parts sent again.
+      expect(after(since).filter((r) => r.operation === 'CreateMultipartUpload')).toHaveLength(1);
+      const afterClose = parts()
+        .filter((r) => r.at > closedAt)
+        .map((r) => r.identity);
+      for (const identity of storedBefore) expect(afterClose, `${identity} sent again`).not.toContain(identity);
+      expect(sha256(await storedBytes(keys.get(LARGE_NAME)!))).toBe(sha256(expectedBytes(LARGE_NAME)));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it.skipIf(engine === 'webkit')('two tabs: the second shows the files running elsewhere and sends none; it takes over when the first goes', async () => {

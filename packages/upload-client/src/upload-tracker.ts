@@ -198,24 +198,29 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     const added: TrackedFile[] = [];
     for (const item of batch) {
       const { file, path } = item instanceof Blob ? { file: item, path: undefined } : item;
-      const id = nanoid();
-      const merged = { ...this.#options, ...options };
-      this.#entries.set(id, { options, ...(path === undefined ? {} : { path }), ...(settle ? { settle } : {}) });
-      added.push({
-        id,
-        file,
-        ...(path === undefined ? {} : { path }),
-        progress: 0,
-        uploaded: 0,
-        size: file.size,
-        multipart: usesMultipart(file.size, merged.multipartThreshold),
-        status: 'queued',
-      });
+      added.push(this.#track(nanoid(), file, path, { options, ...(settle ? { settle } : {}) }));
     }
     this.#set([...this.#files, ...added]);
     for (const { id } of added) this.#enqueue(id);
     for (const tracked of added) this.#keep(tracked, { ...this.#options, ...options });
     return added;
+  }
+
+  /** Tracks a file (its entry beside the list) and returns its first snapshot: `queued`, progress 0, and `change`. */
+  #track(id: string, file: File, path: string | undefined, entry: Entry, change: Partial<TrackedFile> = {}): TrackedFile {
+    this.#entries.set(id, { ...entry, ...(path === undefined ? {} : { path }) });
+    const { multipartThreshold } = { ...this.#options, ...entry.options };
+    return {
+      id,
+      file,
+      ...(path === undefined ? {} : { path }),
+      progress: 0,
+      uploaded: 0,
+      size: file.size,
+      multipart: usesMultipart(file.size, multipartThreshold),
+      status: 'queued',
+      ...change,
+    };
   }
 
   /** Cancels the file with this id (queued, running or paused), or every one not yet ended when no id is given. */
@@ -369,23 +374,9 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     await restoreKept(persisted, {
       tracks: (id) => this.#entries.has(id),
       add: (files) => {
-        const restored = files.map(({ kept, status }): TrackedFile => {
-          const { id, file, path, options } = kept;
-          this.#entries.set(id, { options, ...(path === undefined ? {} : { path }) });
-          const threshold = { ...this.#options, ...options }.multipartThreshold;
-          return {
-            id,
-            file,
-            ...(path === undefined ? {} : { path }),
-            progress: 0,
-            uploaded: 0,
-            size: file.size,
-            multipart: usesMultipart(file.size, threshold),
-            status,
-            restored: true,
-            persistence: 'kept',
-          };
-        });
+        const restored = files.map(({ kept: { id, file, path, options }, status }) =>
+          this.#track(id, file, path, { options }, { status, restored: true, persistence: 'kept' }),
+        );
         this.#set([...this.#files, ...restored]);
       },
       start: (id) => {

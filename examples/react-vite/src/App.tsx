@@ -17,11 +17,13 @@ const STRATEGIES: { value: UploadStrategy; label: string }[] = [
 ];
 
 /**
- * `?persist` keeps the queue for after a reload (`persist: true`); `?multipartThreshold=N` (bytes) overrides
- * where files go multipart. Read from the address, not a checkbox, because a reload must find them again.
+ * `?persist` keeps the queue for after a reload (`persist: true`; `?persist=N`: a budget of N bytes);
+ * `?multipartThreshold=N` (bytes) overrides where files go multipart. Read from the address, not a checkbox,
+ * because a reload must find them again.
  */
 const PAGE_SETTINGS = new URLSearchParams(globalThis.location?.search ?? '');
-const PERSIST = PAGE_SETTINGS.has('persist');
+const PERSIST_BUDGET = Number(PAGE_SETTINGS.get('persist')) || undefined;
+const PERSIST = PAGE_SETTINGS.has('persist') && (PERSIST_BUDGET ? { maxBytes: PERSIST_BUDGET } : true);
 const THRESHOLD_OVERRIDE = Number(PAGE_SETTINGS.get('multipartThreshold')) || undefined;
 
 export function App() {

@@ -242,6 +242,21 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
     expect(await rows(page)).toEqual([]);
   });
 
+  it.skipIf(engine === 'webkit')('a byte budget: files that would pass it are uploaded but not kept, and say so', async () => {
+    keys.clear();
+    // 1 MiB: four of the small files fit at once, the large one never.
+    const page = await openExamplePage(browser, `${example.origin}/?persist=${MiB}&multipartThreshold=${8 * MiB}`, '[data-testid="drop-zone"]');
+    pages.push(page);
+    holdParts();
+    await dropFiles(page);
+    await waitFor(async () => (await rows(page)).every((row) => row.persistence !== null || row.status === 'done'), 15_000, 'persistence known');
+    const seen = await rows(page);
+    expect(seen.find((row) => row.name === LARGE_NAME)?.persistence).toBe('over-budget');
+    expect(seen.filter((row) => row.persistence === 'kept').length).toBeGreaterThanOrEqual(1);
+    expect(seen.filter((row) => row.persistence === 'over-budget').length).toBeGreaterThan(1);
+    await waitFor(async () => (await rows(page)).every((row) => row.status === 'done'), 90_000, 'every file done');
+  });
+
   it.skipIf(engine === 'webkit')('reloaded halfway: the queue comes back by itself and completes; nothing stored is sent again', async () => {
     keys.clear();
     const page = await open();

@@ -16,7 +16,13 @@
 const TOKEN_CHUNK = './temporary-token-*';
 const MULTIPART_CHUNK = './presigned-multipart-*';
 const CHECKSUM_CHUNK = './checksum-*';
-const esm = (...external) => (config) => ({ ...config, format: 'esm', external: [...(config.external ?? []), ...external] });
+// - ./persisted-queue-*: the kept queue and its Web Locks (issue 23), loaded by a tracker with `persist` only:
+//   external in every measure (none of them sets `persist`).
+//   What stays in the initial chunk (the `persist` option's keep/forget/restore hooks of the tracker, the
+//   `elsewhere` status): +0.37 kB on the hook's (5.30 -> 5.67 kB, 2026-11-24); the multipart paths also carry
+//   the Web Lock of a resume-journal record and the shared IndexedDB opener (+0.65 kB, 8.45 -> 9.10 kB).
+const PERSIST_CHUNK = './persisted-queue-*';
+const esm = (...external) => (config) => ({ ...config, format: 'esm', external: [...(config.external ?? []), PERSIST_CHUNK, ...external] });
 const REACT = ['react', 'react-dom', 'react/jsx-runtime'];
 const VUE = ['vue'];
 const SVELTE = ['svelte', 'svelte/reactivity', 'svelte/attachments'];
@@ -33,7 +39,7 @@ export default [
     // `maxFiles` check (TOO_MANY_FILES). fetchRouteRules is not in it (useDropZone's, tree-shaken away here).
     // Merged with main's 5.2 kB (the send loop and honest progress): both together measured 5.26 kB
     // (2026-11-24), over the higher of the two budgets by the routes' +59 B.
-    limit: '5.3 kB',
+    limit: '5.7 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload, presigned multipart path (initial chunk + multipart chunks)',
@@ -45,7 +51,7 @@ export default [
     // +0.1 kB (8.06 -> 8.14 kB): the part engine hashes the next parts while parts are in flight; +101 B
     // (8,167 -> 8,268) for routes, as above.
     // Merged with main's 8.4 kB (the send loop): both together measured 8.43 kB (2026-11-24).
-    limit: '8.45 kB',
+    limit: '9.15 kB',
   },
   {
     // The token chunks (strategy, part engine, SigV4 signer, token session) hold at most 12 KiB (12.29 kB)
@@ -60,7 +66,7 @@ export default [
     // +53 B (16,889 to 16,942) for the server's checksum default: the answer read on the token path and
     // kept in the resume record; +0.1 kB for the part engine's hashing ahead, as above; +99 B (17,011 ->
     // 17,110) for routes and tags in the body.
-    limit: '17.2 kB',
+    limit: '17.9 kB',
   },
   {
     name: '@upbeam/upload-client: uploadFile, initial chunk',
@@ -98,7 +104,7 @@ export default [
     ignore: VUE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '5.15 kB',
+    limit: '5.6 kB',
   },
   {
     name: '@upbeam/upload-vue: useS3Upload and useDropZone, initial chunk',
@@ -107,7 +113,7 @@ export default [
     ignore: VUE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '6.7 kB',
+    limit: '7.15 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload, initial chunk (all a presigned single PUT needs)',
@@ -116,7 +122,7 @@ export default [
     ignore: SVELTE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '5.1 kB',
+    limit: '5.5 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload and createDropZone, initial chunk',
@@ -125,7 +131,7 @@ export default [
     ignore: SVELTE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '6.6 kB',
+    limit: '7.05 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload and useDropZone, initial chunk',
@@ -134,7 +140,7 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '7.05 kB',
+    limit: '7.5 kB',
   },
   {
     // The typed hooks of a server's routes: the factory hands out both hooks, so an app using it ships the

@@ -16,6 +16,16 @@ const STRATEGIES: { value: UploadStrategy; label: string }[] = [
   { value: 'temporary-token', label: 'Temporary token (multipart)' },
 ];
 
+/**
+ * `?persist` keeps the queue for after a reload (`persist: true`; `?persist=N`: a budget of N bytes);
+ * `?multipartThreshold=N` (bytes) overrides where files go multipart. Read from the address, not a checkbox,
+ * because a reload must find them again.
+ */
+const PAGE_SETTINGS = new URLSearchParams(globalThis.location?.search ?? '');
+const PERSIST_BUDGET = Number(PAGE_SETTINGS.get('persist')) || undefined;
+const PERSIST = PAGE_SETTINGS.has('persist') && (PERSIST_BUDGET ? { maxBytes: PERSIST_BUDGET } : true);
+const THRESHOLD_OVERRIDE = Number(PAGE_SETTINGS.get('multipartThreshold')) || undefined;
+
 export function App() {
   const [strategy, setStrategy] = useState<UploadStrategy>('presigned');
   // Off by default: a failed multipart upload is then aborted on storage; on, it is kept to continue.
@@ -47,7 +57,14 @@ export function App() {
         <input type="checkbox" checked={resumable} onChange={(event) => setResumable(event.target.checked)} />
         Resume interrupted uploads (parts kept in this browser)
       </label>
-      <Uploader options={{ strategy, multipartThreshold: MULTIPART_THRESHOLD[strategy], resume: resumable }} />
+      <Uploader
+        options={{
+          strategy,
+          multipartThreshold: THRESHOLD_OVERRIDE ?? MULTIPART_THRESHOLD[strategy],
+          resume: resumable,
+          persist: PERSIST,
+        }}
+      />
     </main>
   );
 }

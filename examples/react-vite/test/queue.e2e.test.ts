@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { startFaultProxy, type FaultProxy } from '@upbeam/fault-proxy';
+import type { FaultProxy } from '@upbeam/fault-proxy';
 import { ENGINES, launchBrowser, openExamplePage, type ExamplePage, type TestBrowser } from '@upbeam/test-browser';
-import { createUploadHandler } from '@upbeam/upload-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startExample, type RunningExample } from './example-server';
+import type { RunningExample } from './example-server';
+import { startProxiedExample, type ProxiedExample } from './proxied-example';
 
 // Many files at once through the example page, in every engine: a drop of 20 files (synthesized
 // `DataTransfer`, dispatched as dragenter, dragover and drop), a pasted image, a dropped folder; storage
@@ -21,31 +21,23 @@ const HOLD_MS = 150;
 
 let example: RunningExample;
 let proxy: FaultProxy;
-/** The object key the endpoint gave each `filename`, in order of asking. */
-const keys = new Map<string, string>();
+let proxied: ProxiedExample;
+/** The object key the endpoint gave each `filename`. */
+let keys: Map<string, string>;
 
 beforeAll(async () => {
-  example = await startExample();
-  proxy = await startFaultProxy({
-    target: example.storage.endpoint,
+  proxied = await startProxiedExample({
     rate: 1,
     kinds: ['delay'],
     delayMs: HOLD_MS,
     eligible: (request) => request.operation === 'PutObject',
     maxFaultsPerRequest: 1,
   });
-  const handler = createUploadHandler({ ...example.settings, endpoint: proxy.url, stsClient: example.storage.stsClient });
-  example.setUploadHandler(async (request) => {
-    const { filename } = (await request.clone().json()) as { filename: string };
-    const response = await handler(request);
-    if (response.ok) keys.set(filename, ((await response.clone().json()) as { key: string }).key);
-    return response;
-  });
+  ({ example, proxy, keys } = proxied);
 });
 
 afterAll(async () => {
-  await proxy?.close();
-  await example?.close();
+  await proxied?.close();
 });
 
 /** The bytes of file `index` of a drop: the same formula in the page and here. */

@@ -9,6 +9,7 @@ export const STATUS_TEXT: Record<TrackedFileStatus, string> = {
   done: 'Uploaded',
   error: 'Failed',
   aborted: 'Cancelled',
+  elsewhere: 'Uploading in another tab',
 };
 
 /** Sizes and speeds as people read them (`840 B`, `1.2 MB`, `1.0 MB/s`): the library's formatter. */

@@ -48,32 +48,67 @@ export function incompleteBodies(directory: string): S3rverMiddleware {
     const part = isUploadPart && UPLOAD_ID.test(uploadId) && /^\d+$/.test(partNumber)
       ? join(directory, target.bucket, '._S3rver_uploads', uploadId, partNumber)
       : undefined;
-    const kept = part === undefined ? false : await keepAside(part);
-
-    let failure: unknown;
-    await next().catch((error: unknown) => {
-      failure = error;
-    });
-    // A request s3rver refused before reading its body (403 for a signature or size that differs) has a body
-    // nobody reads: drained, it ends, and the refusal is answered (else both sides would wait for ever).
-    if (failure !== undefined && !ctx.req.complete && !ctx.req.destroyed) ctx.req.resume();
-    await settled(ctx.req);
-    if (ctx.req.complete && failure === undefined) {
-      if (kept) await dropAside(part!);
-      return;
+    // One upload of a part number at a time: a cut-off one must not remove (nor move aside) the file a whole
+    // one of the same number writes at the same time (a tab closed mid-part while another tab sends it again).
+    const turn = part === undefined ? undefined : await takeTurn(part);
+    try {
+      await storePart(ctx, next, { bucket: target.bucket, key: target.key }, isUploadPart, part);
+    } finally {
+      turn?.();
     }
-    if (part !== undefined) {
-      await Promise.all([rm(part, { force: true }), rm(`${part}.md5`, { force: true })]);
-      if (kept) await putBack(part);
-    }
-    if (ctx.req.complete) throw failure;
-    // A part stored before is back in place; a cut-off PutObject leaves no object.
-    if (!isUploadPart) await ctx.store.deleteObject(target.bucket, target.key);
-    throw new S3Error(
-      'IncompleteBody',
-      'You did not provide the number of bytes specified by the Content-Length HTTP header.',
-    );
   };
+}
+
+/** Uploads waiting for, or holding, each part's file: the promise ends when the last one queued is done. */
+const partTurns = new Map<string, Promise<void>>();
+
+/** Waits for the uploads of this part's file queued before; the function returned ends this one's turn. */
+async function takeTurn(part: string): Promise<() => void> {
+  const before = partTurns.get(part) ?? Promise.resolve();
+  let end!: () => void;
+  const mine = new Promise<void>((resolve) => (end = resolve));
+  const queued = before.then(() => mine);
+  partTurns.set(part, queued);
+  await before;
+  return () => {
+    end();
+    if (partTurns.get(part) === queued) partTurns.delete(part);
+  };
+}
+
+/** Runs s3rver's PutObject or UploadPart; removes what it wrote of a cut-off body (see {@link incompleteBodies}). */
+async function storePart(
+  ctx: Parameters<S3rverMiddleware>[0],
+  next: Parameters<S3rverMiddleware>[1],
+  target: { bucket: string; key: string },
+  isUploadPart: boolean,
+  part: string | undefined,
+): Promise<void> {
+  const kept = part === undefined ? false : await keepAside(part);
+
+  let failure: unknown;
+  await next().catch((error: unknown) => {
+    failure = error;
+  });
+  // A request s3rver refused before reading its body (403 for a signature or size that differs) has a body
+  // nobody reads: drained, it ends, and the refusal is answered (else both sides would wait for ever).
+  if (failure !== undefined && !ctx.req.complete && !ctx.req.destroyed) ctx.req.resume();
+  await settled(ctx.req);
+  if (ctx.req.complete && failure === undefined) {
+    if (kept) await dropAside(part!);
+    return;
+  }
+  if (part !== undefined) {
+    await Promise.all([rm(part, { force: true }), rm(`${part}.md5`, { force: true })]);
+    if (kept) await putBack(part);
+  }
+  if (ctx.req.complete) throw failure;
+  // A part stored before is back in place; a cut-off PutObject leaves no object.
+  if (!isUploadPart) await ctx.store.deleteObject(target.bucket, target.key);
+  throw new S3Error(
+    'IncompleteBody',
+    'You did not provide the number of bytes specified by the Content-Length HTTP header.',
+  );
 }
 
 /** Where a stored part waits while a new body for its number arrives. */

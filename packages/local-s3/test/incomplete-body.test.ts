@@ -144,3 +144,29 @@ describe('a body that ends before its Content-Length', () => {
     }
   });
 });
+
+describe('two uploads of one part number at once', () => {
+  it('a cut-off one does not take the file of a whole one sent meanwhile (a tab closed mid-part, another tab sending it again)', async () => {
+    const key = 'cut/two-tabs.bin';
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'uploads', Key: key }));
+    try {
+      const { hostname, port } = new URL(storage.endpoint);
+      // The first upload of part 1: 1 MiB of 5 sent, its connection still open.
+      const socket = connect(Number(port), hostname);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(`PUT ${await presignedPath(key, { partNumber: '1', uploadId: UploadId! })} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Length: ${5 * MiB}\r\n\r\n`);
+      await new Promise((resolve) => socket.write(Buffer.alloc(MiB, 7), resolve));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The second, whole, starts while the first is open; then the first is cut off.
+      const whole = s3.send(new UploadPartCommand({ Bucket: 'uploads', Key: key, UploadId, PartNumber: 1, Body: Buffer.alloc(5 * MiB, 1) }));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      socket.resetAndDestroy();
+      const { ETag } = await whole;
+      await s3.send(new CompleteMultipartUploadCommand({ Bucket: 'uploads', Key: key, UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag }] } }));
+      expect(await keysUnder('cut/two-tabs')).toEqual([{ Key: key, Size: 5 * MiB }]);
+    } catch (error) {
+      await s3.send(new AbortMultipartUploadCommand({ Bucket: 'uploads', Key: key, UploadId })).catch(() => {});
+      throw error;
+    }
+  });
+});

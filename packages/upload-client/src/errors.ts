@@ -16,7 +16,13 @@ export type UploadClientErrorCode =
    * A part's answer had no readable `ETag`: the bucket's CORS rule must expose it (`ExposeHeaders: ["ETag"]`),
    * or a multipart upload cannot complete.
    */
-  | 'MISSING_ETAG';
+  | 'MISSING_ETAG'
+  /**
+   * A file restored by a tracker with `persist` (after a reload or a crash) can no longer be read: the browser
+   * kept its entry but not its bytes (the file was moved, changed or deleted on disk, or the engine's storage
+   * dropped it). Nothing was sent; the file leaves the kept queue: pick it again.
+   */
+  | 'FILE_UNREADABLE';
 
 const NAME = 'UploadClientError';
 

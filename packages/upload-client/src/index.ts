@@ -7,6 +7,8 @@ export { uploadFile } from './upload-file';
 export {
   UploadTracker,
   type FileWithPath,
+  type Persistence,
+  type PersistOptions,
   type TrackedFile,
   type TrackedFileStatus,
   type Uploader,

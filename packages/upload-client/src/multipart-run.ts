@@ -12,6 +12,7 @@ import { wholeParts, type MultipartSettings } from './part-math';
 import { openResumeJournal, resumeJournalId, type ResumeJournal, type ResumeRecord } from './resume-journal';
 import { DEFAULT_UPLOAD_ENDPOINT } from '@upbeam/upload-protocol';
 import type { UploadContext } from './types';
+import { waitForLock } from './web-lock';
 
 /** A multipart upload on storage, ready for its parts. */
 export interface OpenedUpload {
@@ -53,6 +54,8 @@ const NO_JOURNAL: ResumeJournal = {
 
 /**
  * Sends `upload.file` as a multipart upload.
+ * - With `resume`, one tab of the origin at a time runs the upload of a journal record (a Web Lock named
+ *   after it): the same file given in a second tab waits until the first tab is done with it or gone.
  * - With `resume`, an unfinished upload of the same file to the same endpoint is continued (only the
  *   missing parts are sent); one that turns out to be gone (`NoSuchUpload` on a part or the completion)
  *   is dropped and the file sent afresh, once.
@@ -64,9 +67,26 @@ const NO_JOURNAL: ResumeJournal = {
  */
 export async function runMultipart(upload: UploadContext, settings: MultipartSettings, starter: MultipartStarter): Promise<MultipartOutcome> {
   const { file, options } = upload;
-  const journal = settings.resume
-    ? openResumeJournal(resumeJournalId(options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT, starter.strategy, file))
-    : NO_JOURNAL;
+  const journalId = resumeJournalId(options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT, starter.strategy, file);
+  if (!settings.resume) return runWithJournal(upload, settings, starter, NO_JOURNAL);
+  // One tab at a time continues a journal record: a second tab given the same file waits for the first.
+  const release = await waitForLock(`upbeam-resume:${journalId}`, options.signal).catch((error: unknown) => {
+    throw options.signal?.aborted ? createAbortError() : error;
+  });
+  try {
+    return await runWithJournal(upload, settings, starter, openResumeJournal(journalId));
+  } finally {
+    release();
+  }
+}
+
+async function runWithJournal(
+  upload: UploadContext,
+  settings: MultipartSettings,
+  starter: MultipartStarter,
+  journal: ResumeJournal,
+): Promise<MultipartOutcome> {
+  const { file, options } = upload;
   const kept = await journal.read();
   const reopened = kept && (await starter.reopen(kept));
   if (kept && !reopened) await journal.remove();

@@ -6,6 +6,7 @@
  * the record of which parts are sent; where storage lists parts, the list is checked against it.
  */
 import type { CompletedPart, UploadStrategy } from '@upbeam/upload-protocol';
+import { inStore } from './browser-database';
 
 /** One unfinished multipart upload. */
 export interface ResumeRecord {
@@ -41,43 +42,11 @@ export interface ResumeJournal {
   remove(): Promise<void>;
 }
 
-const DATABASE = 'upbeam-resume';
-const STORE = 'uploads';
-
 /** Which record is the file's: endpoint URL, strategy, and the file's name, size, lastModified and type. */
 export function resumeJournalId(endpointUrl: string, strategy: UploadStrategy, file: File): string {
   // Absolute, so that `/api/s3-upload` on two sites of one browser profile never share a record.
   const endpoint = globalThis.location ? new URL(endpointUrl, globalThis.location.href).href : endpointUrl;
   return JSON.stringify([endpoint, strategy, file.name, file.size, file.lastModified, file.type]);
-}
-
-function request<T>(pending: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    pending.onsuccess = () => resolve(pending.result);
-    pending.onerror = () => reject(pending.error);
-  });
-}
-
-let database: Promise<IDBDatabase> | undefined;
-
-function openDatabase(): Promise<IDBDatabase> {
-  if (!database) {
-    const opening = indexedDB.open(DATABASE, 1);
-    opening.onupgradeneeded = () => opening.result.createObjectStore(STORE);
-    database = request(opening);
-    database.catch(() => (database = undefined));
-  }
-  return database;
-}
-
-async function inStore<T>(mode: IDBTransactionMode, act: (store: IDBObjectStore) => IDBRequest<T>): Promise<T | undefined> {
-  try {
-    const db = await openDatabase();
-    return await request(act(db.transaction(STORE, mode).objectStore(STORE)));
-  } catch {
-    // No IndexedDB (private mode of some browsers, a server render) or a full disk: nothing is kept.
-    return undefined;
-  }
 }
 
 /**
@@ -92,8 +61,8 @@ export function openResumeJournal(id: string): ResumeJournal {
     return done;
   };
   return {
-    read: () => queue(() => inStore('readonly', (store) => store.get(id) as IDBRequest<ResumeRecord | undefined>)),
-    write: (record) => queue(async () => void (await inStore('readwrite', (store) => store.put(record, id)))),
-    remove: () => queue(async () => void (await inStore('readwrite', (store) => store.delete(id)))),
+    read: () => queue(() => inStore('uploads', 'readonly', (store) => store.get(id) as IDBRequest<ResumeRecord | undefined>)),
+    write: (record) => queue(async () => void (await inStore('uploads', 'readwrite', (store) => store.put(record, id)))),
+    remove: () => queue(async () => void (await inStore('uploads', 'readwrite', (store) => store.delete(id)))),
   };
 }

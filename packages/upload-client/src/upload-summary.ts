@@ -3,14 +3,15 @@ import type { UploadProgress } from './progress';
 /**
  * Where a tracked upload stands: `queued` (waiting for a place among the files in flight), `uploading`,
  * `paused` (a multipart upload between `pause(id)` and `resume(id)`), then `done`, `error` or `aborted`
- * (cancelled by the user or by the `signal`).
+ * (cancelled by the user or by the `signal`). `elsewhere`: a file restored by a tracker with `persist` that
+ * another tab of the origin is uploading; this tab takes it over (`queued`) only if that tab goes first.
  */
-export type TrackedFileStatus = 'queued' | 'uploading' | 'paused' | 'done' | 'error' | 'aborted';
+export type TrackedFileStatus = 'queued' | 'uploading' | 'paused' | 'done' | 'error' | 'aborted' | 'elsewhere';
 
 /**
  * Progress of the whole list: `uploaded` and `size` (bytes) and `progress` (percent) count the files
  * queued, uploading, paused and done; a file that failed or was cancelled leaves the totals (its bytes will
- * not arrive), and comes back when retried.
+ * not arrive), and comes back when retried; a file another tab uploads (`elsewhere`) is not counted.
  */
 export interface UploadSummary extends UploadProgress {
   /** Upload speed over the last 5 seconds, bytes per second; 0 when nothing is being sent. */
@@ -28,12 +29,12 @@ interface Counted {
   size: number;
 }
 
-/** Whether a file's bytes count in the totals: it is on its way or stored. */
-const counts = (file: Counted) => file.status !== 'error' && file.status !== 'aborted';
+/** Whether a file's bytes count in the totals: it is on its way or stored (by this tab). */
+const counts = (file: Counted) => file.status !== 'error' && file.status !== 'aborted' && file.status !== 'elsewhere';
 
 /** Totals of `files` at `bytesPerSecond` (see {@link UploadSummary}). */
 export function summarize(files: readonly Counted[], bytesPerSecond: number): UploadSummary {
-  const count: Record<TrackedFileStatus, number> = { queued: 0, uploading: 0, paused: 0, done: 0, error: 0, aborted: 0 };
+  const count: Record<TrackedFileStatus, number> = { queued: 0, uploading: 0, paused: 0, done: 0, error: 0, aborted: 0, elsewhere: 0 };
   let uploaded = 0;
   let size = 0;
   for (const file of files) {
@@ -42,7 +43,7 @@ export function summarize(files: readonly Counted[], bytesPerSecond: number): Up
     uploaded += file.uploaded;
     size += file.size;
   }
-  const counted = files.length - count.error - count.aborted;
+  const counted = files.length - count.error - count.aborted - count.elsewhere;
   const allDone = counted > 0 && count.done === counted;
   // Empty files only: done is 100 %, as for one empty file.
   const progress = size === 0 ? (allDone ? 100 : 0) : (uploaded / size) * 100;

@@ -9,9 +9,11 @@ import { TransferRate } from './transfer-rate';
 import type { UploadOptions } from './types';
 import { uploadFile } from './upload-file';
 import { DEFAULT_CONCURRENCY, UploadQueue } from './upload-queue';
+import type { PersistedQueue, Persistence, PersistOptions } from './persisted-queue';
 import { summarize, type TrackedFileStatus, type UploadSummary } from './upload-summary';
 
 export type { TrackedFileStatus, UploadSummary } from './upload-summary';
+export type { Persistence, PersistOptions } from './persisted-queue';
 
 /** One file in the tracked list (SPEC 3). Snapshots are immutable: a change makes a new object. */
 export interface TrackedFile<ServerData = unknown> {
@@ -40,6 +42,13 @@ export interface TrackedFile<ServerData = unknown> {
   result?: UploadResult<ServerData>;
   /** Why it ended, when `error` or `aborted`. */
   error?: unknown;
+  /** `true` for a file a tracker with `persist` found again after a reload or a crash (not picked in this page). */
+  restored?: boolean;
+  /**
+   * With `persist`: whether the browser keeps the file for after a reload (`'kept'`, `'over-budget'`,
+   * `'unavailable'`; see {@link Persistence}); unset until known, and without `persist`.
+   */
+  persistence?: Persistence;
 }
 
 /** A file and the path it had inside a dropped or picked folder (sent as `filename`, see {@link TrackedFile.path}). */
@@ -68,6 +77,21 @@ export interface UploadTrackerOptions extends UploadOptions {
    * is prepared on its own): give it the route's `maxFiles`. Unset: no limit.
    */
   maxFiles?: number;
+  /**
+   * Keep the queue for after a reload or a crash: each queued and running file (the `File` itself, with its
+   * path and the options that decide where it goes; never the endpoint's `headers`) is kept in IndexedDB
+   * until it ends. A tracker with `persist` then restores the kept files by itself when it gets its first
+   * listener (`subscribe`, which the hooks call): `restored: true`, `queued`, and uploaded again without the
+   * user picking them: a multipart upload continues from its stored parts (the resume journal: `resume` is on
+   * for every file of such a tracker), a single PUT is sent again whole. A kept file the browser can no longer
+   * read fails with `FILE_UNREADABLE`. Files leave the store when they end (`done`, `error`, `aborted`) or are
+   * removed. Each kept file is held by one tab (a Web Lock): another tab of the origin restores it as
+   * `elsewhere` and takes it over only if the first tab goes. `true` for the defaults, or
+   * `{ maxBytes, name }` (see {@link PersistOptions}). Read when the tracker is made (`setOptions` cannot turn
+   * it on or off). What each engine keeps: see the README's "Uploads that survive a reload".
+   * @default false
+   */
+  persist?: boolean | PersistOptions;
 }
 
 /** A running upload: what cancels it and what pauses it. */
@@ -107,6 +131,9 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   readonly #listeners = new Set<() => void>();
   readonly #queue: UploadQueue;
   readonly #rate = new TransferRate();
+  /** The kept queue, loaded on first use when `persist` is set. */
+  readonly #persisted: Promise<PersistedQueue> | undefined;
+  #restoring = false;
 
   /**
    * @param options - Defaults for every upload (`add(files, options)` overrides them per call), `concurrency`.
@@ -116,6 +143,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   constructor(options: Omit<UploadTrackerOptions, 'route'> & Partial<RouteOption<R, N>> = {}) {
     this.#options = options;
     this.#queue = new UploadQueue(options.concurrency);
+    const { persist } = options;
+    if (persist) this.#persisted = import('./persisted-queue').then(({ PersistedQueue }) => new PersistedQueue(persist));
   }
 
   /** Replaces the defaults (used by the React hook when its options change); a new `concurrency` applies at once. */
@@ -127,6 +156,10 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   /** Registers a listener called after every change; returns the unsubscribe function. */
   subscribe = (listener: () => void): (() => void) => {
     this.#listeners.add(listener);
+    if (this.#persisted && !this.#restoring) {
+      this.#restoring = true;
+      void this.#restore();
+    }
     return () => this.#listeners.delete(listener);
   };
 
@@ -165,23 +198,29 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     const added: TrackedFile[] = [];
     for (const item of batch) {
       const { file, path } = item instanceof Blob ? { file: item, path: undefined } : item;
-      const id = nanoid();
-      const merged = { ...this.#options, ...options };
-      this.#entries.set(id, { options, ...(path === undefined ? {} : { path }), ...(settle ? { settle } : {}) });
-      added.push({
-        id,
-        file,
-        ...(path === undefined ? {} : { path }),
-        progress: 0,
-        uploaded: 0,
-        size: file.size,
-        multipart: usesMultipart(file.size, merged.multipartThreshold),
-        status: 'queued',
-      });
+      added.push(this.#track(nanoid(), file, path, { options, ...(settle ? { settle } : {}) }));
     }
     this.#set([...this.#files, ...added]);
     for (const { id } of added) this.#enqueue(id);
+    for (const tracked of added) this.#keep(tracked, { ...this.#options, ...options });
     return added;
+  }
+
+  /** Tracks a file (its entry beside the list) and returns its first snapshot: `queued`, progress 0, and `change`. */
+  #track(id: string, file: File, path: string | undefined, entry: Entry, change: Partial<TrackedFile> = {}): TrackedFile {
+    this.#entries.set(id, { ...entry, ...(path === undefined ? {} : { path }) });
+    const { multipartThreshold } = { ...this.#options, ...entry.options };
+    return {
+      id,
+      file,
+      ...(path === undefined ? {} : { path }),
+      progress: 0,
+      uploaded: 0,
+      size: file.size,
+      multipart: usesMultipart(file.size, multipartThreshold),
+      status: 'queued',
+      ...change,
+    };
   }
 
   /** Cancels the file with this id (queued, running or paused), or every one not yet ended when no id is given. */
@@ -203,11 +242,14 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     if (this.#counted() === 0) this.#rate.clear();
     this.#update(id, { status: 'queued', progress: 0, uploaded: 0, error: undefined });
     this.#enqueue(id);
+    const entry = this.#entries.get(id)!;
+    this.#keep(tracked, { ...this.#options, ...entry.options, ...(entry.path === undefined ? {} : { filename: entry.path }) });
   };
 
   /** Cancels the file with this id if it has not ended, and takes it off the list. */
   remove = (id: string): void => {
     this.cancel(id);
+    this.#forget(id);
     this.#entries.delete(id);
     this.#set(this.#files.filter((f) => f.id !== id));
   };
@@ -238,7 +280,11 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
    * first to stop them); they are no longer tracked.
    */
   reset = (): void => {
-    for (const [id, entry] of this.#entries) if (!entry.running && this.#queue.drop(id)) entry.settle?.reject(createAbortError());
+    for (const [id, entry] of this.#entries) {
+      if (entry.running || !this.#queue.drop(id)) continue;
+      entry.settle?.reject(createAbortError());
+      this.#forget(id);
+    }
     this.#entries.clear();
     this.#set([]);
   };
@@ -268,6 +314,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     try {
       const result = await upload(tracked.file, {
         ...merged,
+        // A kept multipart upload continues from its journal after a reload.
+        ...(this.#persisted ? { resume: true } : {}),
         ...(entry.path === undefined ? {} : { filename: entry.path }),
         signal: running.abort.signal,
         pauseController: running.pause,
@@ -298,10 +346,49 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     entry.stopSignal?.();
     entry.stopSignal = undefined;
     this.#update(id, change);
+    this.#forget(id);
     const { settle } = entry;
     entry.settle = undefined;
     if (change.result) settle?.resolve(change.result);
     else settle?.reject(change.error);
+  }
+
+  /** With `persist`: keeps a file just added or retried, and shows whether it is kept. */
+  #keep(tracked: TrackedFile, options: UploadOptions): void {
+    void this.#persisted?.then(async (persisted) => {
+      const persistence = await persisted.keep(tracked.id, tracked.file, tracked.path, options);
+      const now = this.#files.find((f) => f.id === tracked.id);
+      if (now && now.status !== 'done' && now.status !== 'error' && now.status !== 'aborted') this.#update(tracked.id, { persistence });
+    });
+  }
+
+  /** With `persist`: takes file `id` out of the kept queue (it ended or was removed). */
+  #forget(id: string): void {
+    void this.#persisted?.then((persisted) => persisted.forget(id));
+  }
+
+  /** With `persist`: puts the kept files back on the list and uploads them (see `restore-kept.ts`). */
+  async #restore(): Promise<void> {
+    const persisted = await this.#persisted!;
+    const { restoreKept } = await import('./persisted-queue');
+    await restoreKept(persisted, {
+      tracks: (id) => this.#entries.has(id),
+      add: (files) => {
+        const restored = files.map(({ kept: { id, file, path, options }, status }) =>
+          this.#track(id, file, path, { options }, { status, restored: true, persistence: 'kept' }),
+        );
+        this.#set([...this.#files, ...restored]);
+      },
+      start: (id) => {
+        this.#update(id, { status: 'queued' });
+        this.#enqueue(id);
+      },
+      fail: (id, error) => this.#end(id, this.#entries.get(id)!, { status: 'error', error }),
+      drop: (id) => {
+        this.#entries.delete(id);
+        this.#set(this.#files.filter((f) => f.id !== id));
+      },
+    });
   }
 
   /** Files queued, uploading or paused. */

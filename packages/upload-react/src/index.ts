@@ -16,6 +16,8 @@ export {
   formatBytes,
   type FormatBytesOptions,
   type FileWithPath,
+  type Persistence,
+  type PersistOptions,
   type TrackedFile,
   type UploadSummary,
   type UploadTrackerOptions,

@@ -8,6 +8,7 @@ export const STATUS_TEXT: Record<TrackedFileStatus, string> = {
   done: 'Uploaded',
   error: 'Failed',
   aborted: 'Cancelled',
+  elsewhere: 'Uploading in another tab',
 };
 
 /** Time left as people read it: `less than a second left`, `about 12 s left`, `about 3 min left`, `about 1 h 5 min left`. */

@@ -31,13 +31,21 @@ export function UploadRow({ tracked, onCancel, onPause, onResume, onRetry, onRem
   const name = tracked.path ?? tracked.file.name;
   const serverData = serverDataOf(tracked);
   return (
-    <li className={`upload ${status}`} data-testid="upload" data-status={status} data-progress={tracked.progress}>
+    <li
+      className={`upload ${status}`}
+      data-testid="upload"
+      data-status={status}
+      data-progress={tracked.progress}
+      data-name={name}
+      data-restored={tracked.restored ? 'true' : undefined}
+      data-persistence={tracked.persistence}
+    >
       <Thumbnail file={tracked.file} />
       <div className="upload-body">
         <div className="upload-head">
           <span className="name">{name}</span>
           <span className="status" data-testid="status">
-            {STATUS_TEXT[status]}
+            {tracked.restored ? `${STATUS_TEXT[status]} (restored)` : STATUS_TEXT[status]}
           </span>
         </div>
         <progress max={100} value={tracked.progress} aria-label={`${name} progress`} />

@@ -14,7 +14,8 @@ export function Uploader({ options }: { options: UseS3UploadOptions }) {
   const [rejected, setRejected] = useState<FileRejection[]>([]);
   const { count } = summary;
   const active = count.queued + count.uploading + count.paused;
-  useLeaveWarning(active > 0);
+  // With `persist` a reload loses nothing: the tracker restores the queue.
+  useLeaveWarning(active > 0 && !options.persist);
 
   return (
     <section className="uploader" aria-label="Uploads">

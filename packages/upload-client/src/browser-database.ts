@@ -1,0 +1,63 @@
+/**
+ * The one IndexedDB database the client keeps in the browser, `upbeam-resume`, and its object stores:
+ * `uploads` (the resume journal, one record per unfinished multipart upload) and `queue` (the files of a
+ * tracker with `persist`, see `persisted-queue.ts`). Every access goes through {@link inStore}, which
+ * never throws: a browser without IndexedDB (private mode of some browsers, a server render) or with a full
+ * disk keeps nothing.
+ */
+
+const DATABASE = 'upbeam-resume';
+/** Version 1 held `uploads` only; version 2 adds `queue`. */
+const VERSION = 2;
+
+/** The object stores of the database. */
+export type BrowserStore = 'uploads' | 'queue';
+const STORES: readonly BrowserStore[] = ['uploads', 'queue'];
+
+/** The result of an IndexedDB request, as a promise. */
+export function request<T>(pending: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    pending.onsuccess = () => resolve(pending.result);
+    pending.onerror = () => reject(pending.error);
+  });
+}
+
+let database: Promise<IDBDatabase> | undefined;
+
+function openDatabase(): Promise<IDBDatabase> {
+  if (!database) {
+    const opening = indexedDB.open(DATABASE, VERSION);
+    opening.onupgradeneeded = () => {
+      for (const name of STORES) if (!opening.result.objectStoreNames.contains(name)) opening.result.createObjectStore(name);
+    };
+    database = request(opening).then((db) => {
+      // A tab with a newer version asks to upgrade: let it (this tab opens the database again when it next needs it).
+      db.onversionchange = () => {
+        db.close();
+        database = undefined;
+      };
+      return db;
+    });
+    database.catch(() => (database = undefined));
+  }
+  return database;
+}
+
+/**
+ * Runs `act` in a transaction on the store and returns what its request gives; `undefined` when IndexedDB
+ * is missing or failed (never throws).
+ */
+export async function inStore<T>(
+  name: BrowserStore,
+  mode: IDBTransactionMode,
+  act: (store: IDBObjectStore) => IDBRequest<T> | Promise<T>,
+): Promise<T | undefined> {
+  try {
+    const db = await openDatabase();
+    const store = db.transaction(name, mode).objectStore(name);
+    const pending = act(store);
+    return await (pending instanceof Promise ? pending : request(pending));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { UploadClientError } from './errors';
+import type { PersistedFile, PersistedQueue } from './persisted-queue';
+import { restoreKept, type RestoreTarget } from './restore-kept';
+
+// The restore's decisions, in Node (no IndexedDB nor Web Locks here: the browser suite
+// examples/react-vite/test/persist.e2e.test.ts runs the real store and locks in chromium and Firefox). The kept
+// queue is a stand-in, named so: which files it holds, which locks are free, when another tab lets go.
+
+function kept(id: string, file: File = new File([`bytes of ${id}`], `${id}.bin`)): PersistedFile {
+  return { id, file, options: {}, addedAt: Number(id.slice(1)) };
+}
+
+/** A stand-in kept queue: `files` kept, `heldElsewhere` locked by another tab until `letGoElsewhere(id, stillKept)`. */
+function standInQueue(files: PersistedFile[], heldElsewhere: string[] = []) {
+  const waiting = new Map<string, (file: PersistedFile | undefined) => void>();
+  const letGo: string[] = [];
+  const queue = {
+    list: async () => files,
+    claim: async (id: string) => !heldElsewhere.includes(id),
+    takeOver: (id: string) => new Promise<PersistedFile | undefined>((resolve) => waiting.set(id, resolve)),
+    letGo: (id: string) => void letGo.push(id),
+  } as unknown as PersistedQueue;
+  const letGoElsewhere = (id: string, stillKept: boolean) => waiting.get(id)!(stillKept ? files.find((f) => f.id === id) : undefined);
+  return { queue, letGoElsewhere, letGo };
+}
+
+function recordingTarget(tracked: string[] = []) {
+  const list = new Map<string, string>(tracked.map((id) => [id, 'picked']));
+  const errors = new Map<string, UploadClientError>();
+  const target: RestoreTarget = {
+    tracks: (id) => list.has(id),
+    add: (files) => files.forEach(({ kept, status }) => list.set(kept.id, status)),
+    start: (id) => list.set(id, 'queued-started'),
+    fail: (id, error) => {
+      list.set(id, 'error');
+      errors.set(id, error);
+    },
+    drop: (id) => list.delete(id),
+  };
+  return { target, list, errors };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('restoreKept', () => {
+  it('starts the kept files no tab holds, skips those already tracked, and shows the others elsewhere', async () => {
+    const { queue } = standInQueue([kept('f1'), kept('f2'), kept('f3')], ['f3']);
+    const { target, list } = recordingTarget(['f2']);
+    await restoreKept(queue, target);
+    expect(Object.fromEntries(list)).toEqual({ f1: 'queued-started', f2: 'picked', f3: 'elsewhere' });
+  });
+
+  it('takes a file over when the other tab goes, or drops it when that tab finished it', async () => {
+    const { queue, letGoElsewhere } = standInQueue([kept('f1'), kept('f2')], ['f1', 'f2']);
+    const { target, list } = recordingTarget();
+    await restoreKept(queue, target);
+    letGoElsewhere('f1', true);
+    letGoElsewhere('f2', false);
+    await settle();
+    await settle();
+    expect(Object.fromEntries(list)).toEqual({ f1: 'queued-started' });
+  });
+
+  it('gives the lock back when the file was removed from the list while it waited', async () => {
+    const { queue, letGoElsewhere, letGo } = standInQueue([kept('f1')], ['f1']);
+    const { target, list } = recordingTarget();
+    await restoreKept(queue, target);
+    list.delete('f1');
+    letGoElsewhere('f1', true);
+    await settle();
+    expect(letGo).toEqual(['f1']);
+    expect(list.size).toBe(0);
+  });
+
+  it('fails once, with FILE_UNREADABLE, a kept file the browser can no longer read', async () => {
+    // A stand-in File whose bytes are gone (as a browser's Blob whose backing file was deleted).
+    const gone = new File(['x'], 'gone.jpg');
+    Object.defineProperty(gone, 'slice', { value: () => ({ arrayBuffer: () => Promise.reject(new DOMException('gone', 'NotReadableError')) }) });
+    const { queue } = standInQueue([kept('f1', gone)]);
+    const { target, list, errors } = recordingTarget();
+    await restoreKept(queue, target);
+    expect(list.get('f1')).toBe('error');
+    expect(errors.get('f1')).toMatchObject({ code: 'FILE_UNREADABLE', message: 'The browser can no longer read gone.jpg: pick it again.' });
+  });
+});

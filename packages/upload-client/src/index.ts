@@ -32,6 +32,7 @@ export {
 } from './retry';
 export type { ProgressListener, UploadProgress } from './progress';
 export { formatBytes, type FormatBytesOptions } from './format-bytes';
+export { RATE_WINDOW_MS, TransferRate } from './transfer-rate';
 export { ABORT_MESSAGE, createAbortError, isAbortError } from './abort';
 export {
   isUploadClientError,

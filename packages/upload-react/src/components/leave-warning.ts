@@ -1,0 +1,15 @@
+import { useEffect } from 'react';
+
+/** Asks the browser to confirm before the page is left (closed, reloaded, navigated away) while `active`. */
+export function useLeaveWarning(active: boolean): void {
+  useEffect(() => {
+    if (!active) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      // Older browsers show the prompt only when returnValue is set.
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [active]);
+}

@@ -98,6 +98,15 @@ async function tabTo(page: ExamplePage, name: string): Promise<void> {
   throw new Error(`${page.engine}: Tab never reached "${name}" (focus on "${await focused(page)}")`);
 }
 
+/**
+ * Clicks the element: scrolled into view first, as a user scrolls to it (a row out of view is not rendered,
+ * `content-visibility: auto`, and WebKit's WebDriver finds it not interactable until it is).
+ */
+async function press(page: ExamplePage, selector: string): Promise<void> {
+  await page.evaluate((s) => document.querySelector(s)?.scrollIntoView({ block: 'center' }), selector);
+  await page.click(selector);
+}
+
 /** Runs axe-core on the whole page; the violations as `rule: targets`. */
 async function audit(page: ExamplePage): Promise<string[]> {
   await page.evaluate((code) => {
@@ -231,9 +240,9 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     const page = await open('component=uploader');
     await page.setInputFile(INPUT, join(dir, 'big.bin'));
     await expect.poll(() => statuses(page)).toEqual(['uploading']);
-    await page.click('[data-action="pause"]');
+    await press(page, '[data-action="pause"]');
     await expect.poll(() => statuses(page)).toEqual(['paused']);
-    await page.click('[data-action="resume"]');
+    await press(page, '[data-action="resume"]');
     await expect.poll(() => statuses(page), { timeout: 60_000 }).toEqual(['done']);
     const [key] = await storedKeys(page);
     expect(sha256(await stored(key!))).toBe(sha256(files.get('big.bin')!));
@@ -248,7 +257,7 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     expect(await page.evaluate((row) => document.querySelector(`${row} progress, ${row} [data-action="cancel"]`), ROW)).toBeNull();
     expect((await outcomes(page)).filter((line) => line.startsWith('failed '))).toHaveLength(1);
     expect(await page.text('[data-upbeam="summary"]')).toMatch(/^0 of 1 file uploaded · 1 failed/);
-    await page.click('[data-action="retry"]');
+    await press(page, '[data-action="retry"]');
     await expect.poll(() => statuses(page), { timeout: 30_000 }).toEqual(['done']);
     const [key] = await storedKeys(page);
     expect(sha256(await stored(key!))).toBe(sha256(files.get('report.bin')!));
@@ -298,15 +307,15 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     await page.setInputFile(INPUT, join(dir, 'big.bin'));
     await expect.poll(() => statuses(page)).toEqual(['uploading']);
     states.uploading = await audit(page);
-    await page.click('[data-action="pause"]');
+    await press(page, '[data-action="pause"]');
     await expect.poll(() => statuses(page)).toEqual(['paused']);
     states.paused = await audit(page);
-    await page.click('[data-action="cancel"]');
+    await press(page, '[data-action="cancel"]');
     for (let i = 0; i < 3; i += 1) proxy.inject('error-500', isPut);
     await page.setInputFile(INPUT, join(dir, 'notes.txt'));
     await expect.poll(() => statuses(page), { timeout: 30_000 }).toEqual(['aborted', 'error']);
     states.failed = await audit(page);
-    await page.click(`${ROW}[data-status="error"] [data-action="retry"]`);
+    await press(page, `${ROW}[data-status="error"] [data-action="retry"]`);
     await expect.poll(() => statuses(page), { timeout: 30_000 }).toEqual(['aborted', 'done']);
     states.done = await audit(page);
     expect(states).toEqual({ empty: [], dragging: [], uploading: [], paused: [], failed: [], done: [] });

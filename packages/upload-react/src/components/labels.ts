@@ -54,12 +54,19 @@ export interface UploadLabels {
 
 const files = (n: number) => (n === 1 ? 'file' : 'files');
 
-/** Time left as people read it: `less than a second left`, `about 12 s left`, `about 3 min left`, `about 1 h 5 min left`. */
+/**
+ * Time left as people read it, rounded up: `less than a second left`, `about 12 s left`, `about 3 min left`,
+ * `about 1 h left`, `about 1 h 5 min left`.
+ * @param seconds - Seconds left (> 0).
+ */
 export function formatTimeLeft(seconds: number): string {
   if (seconds < 1) return 'less than a second left';
-  if (seconds < 60) return `about ${Math.ceil(seconds)} s left`;
-  const minutes = Math.ceil(seconds / 60);
-  return minutes < 60 ? `about ${minutes} min left` : `about ${Math.floor(minutes / 60)} h ${minutes % 60} min left`;
+  const whole = Math.ceil(seconds);
+  if (whole < 60) return `about ${whole} s left`;
+  const minutes = Math.ceil(whole / 60);
+  if (minutes < 60) return `about ${minutes} min left`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 === 0 ? `about ${hours} h left` : `about ${hours} h ${minutes % 60} min left`;
 }
 
 /** The components' English words. */

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { startFaultProxy, type FaultProxy, type S3Request } from '@upbeam/fault-proxy';
-import { ENGINES, launchBrowser, openExamplePage, type ExamplePage, type TestBrowser } from '@upbeam/test-browser';
+import { ENGINES, launchBrowser, launchChromiumContext, openExamplePage, type ExamplePage, type TestBrowser } from '@upbeam/test-browser';
 import { createUploadHandler } from '@upbeam/upload-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { takeComponentScreenshots } from '../scripts/component-screenshots';
 import { startExample, type RunningExample } from './example-server';
 
 // The ready-made components of `@upbeam/upload-react/components` (the example's components.html: one
@@ -319,5 +320,47 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     await expect.poll(() => statuses(page), { timeout: 30_000 }).toEqual(['aborted', 'done']);
     states.done = await audit(page);
     expect(states).toEqual({ empty: [], dragging: [], uploading: [], paused: [], failed: [], done: [] });
+  });
+});
+
+describe('screenshots of the components (pnpm run screenshots)', () => {
+  it('render the light and the dark theme: taken again here, a light picture and a dark one of the same width', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'upbeam-screenshots-'));
+    const chromium = await launchChromiumContext();
+    try {
+      const paths = await takeComponentScreenshots(out);
+      expect(paths.map((path) => path.slice(out.length + 1))).toEqual(['uploader-light.png', 'uploader-dark.png']);
+      const page = await chromium.context.newPage();
+      // Mean luminance (0 black, 1 white) and size of each picture, decoded by the browser.
+      const measured = [];
+      for (const path of paths) {
+        const url = `data:image/png;base64,${(await readFile(path)).toString('base64')}`;
+        measured.push(
+          await page.evaluate(async (src) => {
+            const image = new Image();
+            image.src = src;
+            await image.decode();
+            const canvas = document.createElement('canvas');
+            canvas.width = image.width;
+            canvas.height = image.height;
+            const context = canvas.getContext('2d')!;
+            context.drawImage(image, 0, 0);
+            const { data } = context.getImageData(0, 0, image.width, image.height);
+            let sum = 0;
+            for (let i = 0; i < data.length; i += 4) sum += (0.2126 * data[i]! + 0.7152 * data[i + 1]! + 0.0722 * data[i + 2]!) / 255;
+            return { width: image.width, height: image.height, luminance: sum / (data.length / 4) };
+          }, url),
+        );
+      }
+      const [light, dark] = measured;
+      expect(light!.width).toBe(760);
+      expect(dark!.width).toBe(760);
+      expect(light!.height).toBeGreaterThan(600);
+      expect(light!.luminance).toBeGreaterThan(0.8);
+      expect(dark!.luminance).toBeLessThan(0.25);
+    } finally {
+      await chromium.close();
+      await rm(out, { recursive: true, force: true });
+    }
   });
 });

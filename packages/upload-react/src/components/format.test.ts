@@ -69,6 +69,17 @@ describe('labels', () => {
   });
 });
 
+describe('rejection', () => {
+  it('reads a file too large with its size in powers of 1000; other reasons as the drop zone words them', () => {
+    const file = new File([new Uint8Array(1_500_000)], 'scan.tif');
+    expect(DEFAULT_LABELS.rejection({ file, code: 'file-too-large', message: 'scan.tif: larger than 1000000 bytes.' })).toBe('scan.tif is too large (1.5 MB).');
+    expect(DEFAULT_LABELS.rejection({ file, path: 'a/scan.tif', code: 'file-too-large', message: '' })).toBe('a/scan.tif is too large (1.5 MB).');
+    expect(DEFAULT_LABELS.rejection({ file, code: 'file-invalid-type', message: 'scan.tif: this type of file is not accepted (image/*).' })).toBe(
+      'scan.tif: this type of file is not accepted (image/*).',
+    );
+  });
+});
+
 describe('errorText', () => {
   it("is the error's message, never [object Object]", () => {
     expect(errorText(new Error('Storage refused the upload (500).'))).toBe('Storage refused the upload (500).');

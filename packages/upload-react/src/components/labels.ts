@@ -1,4 +1,5 @@
-import type { TrackedFileStatus } from '@upbeam/upload-client';
+import { formatBytes, type TrackedFileStatus } from '@upbeam/upload-client';
+import type { FileRejection } from '@upbeam/upload-client/drop-zone';
 
 /**
  * Every word the components show or announce, in one object: pass a `Partial<UploadLabels>` as `labels`
@@ -41,6 +42,11 @@ export interface UploadLabels {
   list: string;
   /** The list of refused files. @default 'Not uploaded' */
   rejections: string;
+  /**
+   * Why a file was turned away, in words: by default the drop zone's `message`, but a file too large reads
+   * `raw-footage.mov is too large (105 MB).`
+   */
+  rejection: (rejection: FileRejection) => string;
   /** Time left: `about 12 s left` (seconds, > 0). */
   timeLeft: (seconds: number) => string;
   /** `3 of 5 files uploaded` */
@@ -91,6 +97,7 @@ export const DEFAULT_LABELS: UploadLabels = {
   region: 'Uploads',
   list: 'Files',
   rejections: 'Not uploaded',
+  rejection: ({ code, file, path, message }) => (code === 'file-too-large' ? `${path ?? file.name} is too large (${formatBytes(file.size)}).` : message),
   timeLeft: formatTimeLeft,
   filesUploaded: (done, total) => `${done} of ${total} ${files(total)} uploaded`,
   failed: (count) => `${count} failed`,

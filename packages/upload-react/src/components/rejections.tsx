@@ -10,7 +10,7 @@ export function Rejections({ rejected, labels, appearance }: { rejected: readonl
       {rejected.length > 0 && (
         <ul {...partProps('rejections', appearance)} aria-label={labels.rejections}>
           {rejected.map((rejection) => (
-            <li key={`${rejection.path ?? rejection.file.name}-${rejection.code}`}>{rejection.message}</li>
+            <li key={`${rejection.path ?? rejection.file.name}-${rejection.code}`}>{labels.rejection(rejection)}</li>
           ))}
         </ul>
       )}

@@ -2,6 +2,7 @@
 // error, and every other line must compile: `typed-routes.test.ts` compiles this file with tsc.
 import { fetchRouteRules, uploadFile, UploadTracker } from '@upbeam/upload-client';
 import { useDropZone, useS3Upload } from '@upbeam/upload-react';
+import { UploadButton, UploadDropzone, Uploader } from '@upbeam/upload-react/components';
 import type { routes } from './upload-routes';
 
 export function AvatarPicker() {
@@ -59,4 +60,23 @@ export async function direct(file: File) {
   new UploadTracker<typeof routes>({ route: 'nope' });
   const rules = await fetchRouteRules('avatar');
   return { pages, anything, width, max: rules.maxFileSize };
+}
+
+export function Components() {
+  return (
+    <>
+      <Uploader<typeof routes, 'avatar'>
+        route="avatar"
+        onUploadComplete={(result) => {
+          const key: string = result.serverData!.avatarKey;
+          // @ts-expect-error a field the avatar route does not return
+          const pages: number = result.serverData!.pages;
+          return [key, pages];
+        }}
+      />
+      {/* @ts-expect-error a route name the server does not have */}
+      <UploadButton<typeof routes, 'avatr'> route="avatr" />
+      <UploadDropzone accept="image/*" maxSize={1_000_000} theme="dark" labels={{ cancel: 'Abbrechen' }} />
+    </>
+  );
 }

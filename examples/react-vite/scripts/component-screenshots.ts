@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { launchChromiumContext, openChromiumPage } from '@upbeam/test-browser';
 import { createUploadHandler } from '@upbeam/upload-server';
 import { startExample } from '../test/example-server';
+import { definePictureMaker, type PictureMaker } from './page-pictures';
 
 /** Upload bandwidth, bytes per second: slow enough that the picture catches files mid-way. */
 const BYTES_PER_SECOND = 1024 * 1024;
@@ -37,25 +38,11 @@ export async function takeComponentScreenshots(outDir: string): Promise<string[]
       await page.waitForSelector('[data-upbeam="dropzone"]');
       // tsx keeps function names with a `__name` helper that the page lacks.
       await page.evaluate('globalThis.__name = (fn) => fn');
+      await page.evaluate(definePictureMaker);
+  await page.evaluate(definePictureMaker);
       await page.evaluate(async (refused) => {
-        const picture = async (name: string, from: string, to: string, side: number) => {
-          const canvas = document.createElement('canvas');
-          canvas.width = side;
-          canvas.height = side;
-          const context = canvas.getContext('2d')!;
-          const gradient = context.createLinearGradient(0, 0, side, side);
-          gradient.addColorStop(0, from);
-          gradient.addColorStop(1, to);
-          context.fillStyle = gradient;
-          context.fillRect(0, 0, side, side);
-          // Noise, so that the PNG weighs what a photo does.
-          const pixels = context.getImageData(0, 0, side, side);
-          for (let i = 0; i < pixels.data.length; i += 4) pixels.data[i + 2] = (pixels.data[i + 2]! + Math.random() * 60) & 255;
-          context.putImageData(pixels, 0, 0);
-          const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
-          return new File([blob], name, { type: 'image/png' });
-        };
-        const transfer = new DataTransfer();
+        const picture = (window as unknown as { makePicture: PictureMaker }).makePicture;
+    const transfer = new DataTransfer();
         transfer.items.add(await picture('sunset.png', '#f97316', '#7c3aed', 160));
         transfer.items.add(new File([new Uint8Array(12 * 1024 * 1024)], 'site-survey.mp4', { type: 'video/mp4' }));
         transfer.items.add(await picture('harbour.png', '#0ea5e9', '#1e3a8a', 1400));

@@ -5,7 +5,8 @@ import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 
 /**
- * The ready-made components, one per page (`?component=uploader|dropzone|button`, `?theme=light|dark`):
+ * The ready-made components, one per page (`?component=uploader|dropzone|button`, `?theme=light|dark`, the
+ * button with `?route=`):
  * the page the components' browser tests and screenshots open. Files from 5 MiB go multipart, so that
  * pause and resume show on small files. Each stored file's result (from `onUploadComplete`) and each
  * error (from `onError`) is listed under the component.
@@ -14,6 +15,8 @@ const MiB = 1024 * 1024;
 const params = new URLSearchParams(location.search);
 const theme = (params.get('theme') ?? 'system') as 'light' | 'dark' | 'system';
 const component = params.get('component') ?? 'uploader';
+/** An upload route of the endpoint (`?route=`): its rules, read from the endpoint's GET, replace the page's own. */
+const route = params.get('route') ?? undefined;
 const options = { multipartThreshold: 5 * MiB, partSize: 5 * MiB };
 /** A small limit, so that a test can show a file turned away for its size. */
 const MAX_SIZE = 64 * MiB;
@@ -39,7 +42,15 @@ function Page() {
         </>
       )}
       {component === 'button' && (
-        <UploadButton theme={theme} options={options} accept="image/*,.txt,.bin" maxSize={MAX_SIZE} onUploadComplete={onUploadComplete} onError={onError} />
+        <UploadButton
+          theme={theme}
+          route={route}
+          options={options}
+          accept={route ? undefined : 'image/*,.txt,.bin'}
+          maxSize={route ? undefined : MAX_SIZE}
+          onUploadComplete={onUploadComplete}
+          onError={onError}
+        />
       )}
       <ul aria-label="Outcomes" data-testid="outcomes">
         {outcomes.map((line, index) => (

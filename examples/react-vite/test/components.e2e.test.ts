@@ -5,16 +5,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { startFaultProxy, type FaultProxy, type S3Request } from '@upbeam/fault-proxy';
-import { ENGINES, launchBrowser, launchChromiumContext, openExamplePage, type ExamplePage, type TestBrowser } from '@upbeam/test-browser';
-import { createUploadHandler } from '@upbeam/upload-server';
+import {
+  ENGINES,
+  launchBrowser,
+  launchChromiumContext,
+  openExamplePage,
+  startThrottleProxy,
+  type ExamplePage,
+  type TestBrowser,
+  type ThrottleProxy,
+} from '@upbeam/test-browser';
+import { createUploadHandler, defineRoutes } from '@upbeam/upload-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { takeComponentScreenshots } from '../scripts/component-screenshots';
 import { startExample, type RunningExample } from './example-server';
 
 // The ready-made components of `@upbeam/upload-react/components` (the example's components.html: one
-// component per page) in every engine, uploading real files to s3rver through the fault proxy. Each part
-// of a multipart upload is held 1.5 s at the proxy (a `delay` fault), so that a test sees the upload
-// running and can pause it; a single PUT fails when a test queues 500s for it. The file dialog is the one
+// component per page) in every engine, uploading real files to s3rver through a throttling proxy (2 MiB/s,
+// so that a test sees a 12 MiB upload running and can pause it) and the fault proxy (a single PUT fails
+// when a test queues 500s for it). The file dialog is the one
 // thing not driven: a test presses the drop zone's keys and sees its input's click(), then sets the file
 // on the input as the dialog would.
 
@@ -22,31 +31,46 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 /** The page's `multipartThreshold` and `partSize`: 12 MiB goes in 3 parts. */
 const BIG = 12 * MiB + 5;
-const HOLD_MS = 1500;
+/**
+ * The browser's upload bandwidth (the throttling proxy in front of the fault proxy), bytes per second:
+ * big.bin takes ~6 s, long enough to see it running and pause it. A request the browser drops is cut
+ * off upstream at once (a held `delay` fault would forward it late, beside its resent copy).
+ */
+const BYTES_PER_SECOND = 2 * MiB;
 
 let example: RunningExample;
 let proxy: FaultProxy;
+let throttle: ThrottleProxy;
 let dir: string;
 const files = new Map<string, Buffer>();
 let axeSource: string;
+/** The endpoint's GETs (a route's rules) so far. */
+let ruleReads = 0;
 
 beforeAll(async () => {
   example = await startExample();
-  proxy = await startFaultProxy({
-    target: example.storage.endpoint,
-    rate: 1,
-    kinds: (request) => (request.operation === 'UploadPart' ? ['delay'] : []),
-    delayMs: HOLD_MS,
-    maxFaultsPerRequest: 1,
-    maxFaults: 200,
+  proxy = await startFaultProxy({ target: example.storage.endpoint });
+  throttle = await startThrottleProxy(proxy.url, BYTES_PER_SECOND);
+  const settings = { ...example.settings, endpoint: throttle.url, stsClient: example.storage.stsClient };
+  const plain = createUploadHandler(settings);
+  // The route of the test of rules read from the endpoint (a handler with routes refuses a body naming none).
+  const routed = createUploadHandler({ ...settings, routes: defineRoutes({ pictures: { allowedContentTypes: ['image/png'], maxFileSize: 100 * KiB } }) });
+  example.setUploadHandler(async (request) => {
+    if (request.method === 'GET') {
+      ruleReads += 1;
+      return routed(request);
+    }
+    const body = (await request.clone().json().catch(() => ({}))) as { route?: string };
+    return body.route === undefined ? plain(request) : routed(request);
   });
-  example.setUploadHandler(createUploadHandler({ ...example.settings, endpoint: proxy.url, stsClient: example.storage.stsClient }));
   dir = await mkdtemp(join(tmpdir(), 'upbeam-components-'));
   for (const [name, size] of [
     ['notes.txt', 64 * KiB + 3],
     ['report.bin', 300 * KiB + 7],
     ['big.bin', BIG],
     ['brochure.pdf', 10 * KiB],
+    ['tiny.png', 10 * KiB],
+    ['poster.png', 200 * KiB],
   ] as const) {
     const bytes = randomBytes(size);
     files.set(name, bytes);
@@ -56,6 +80,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await throttle?.close();
   await proxy?.close();
   await example?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -241,10 +266,14 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     const page = await open('component=uploader');
     await page.setInputFile(INPUT, join(dir, 'big.bin'));
     await expect.poll(() => statuses(page)).toEqual(['uploading']);
+    // Leaving the page mid-upload asks first (beforeunload cancelled); not once the files have ended.
+    const leaveAsks = () => page.evaluate(() => !window.dispatchEvent(new Event('beforeunload', { cancelable: true })), undefined);
+    expect(await leaveAsks()).toBe(true);
     await press(page, '[data-action="pause"]');
     await expect.poll(() => statuses(page)).toEqual(['paused']);
     await press(page, '[data-action="resume"]');
     await expect.poll(() => statuses(page), { timeout: 60_000 }).toEqual(['done']);
+    expect(await leaveAsks()).toBe(false);
     const [key] = await storedKeys(page);
     expect(sha256(await stored(key!))).toBe(sha256(files.get('big.bin')!));
   });
@@ -292,6 +321,19 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     expect(sha256(await stored(key!))).toBe(sha256(files.get('big.bin')!));
     await page.setInputFile(INPUT, join(dir, 'brochure.pdf'));
     await expect.poll(() => page.text('[data-upbeam="rejections"]')).toBe('brochure.pdf: this type of file is not accepted (image/*,.txt,.bin).');
+  });
+
+  it("UploadButton with a route: the route's rules, read once from the endpoint, turn away a wrong type and a file too large", async () => {
+    const reads = ruleReads;
+    const page = await open('component=button&route=pictures');
+    await expect.poll(() => ruleReads - reads).toBe(1);
+    await page.setInputFile(INPUT, join(dir, 'brochure.pdf'));
+    await expect.poll(() => page.text('[data-upbeam="rejections"]')).toBe('brochure.pdf: this type of file is not accepted (image/png).');
+    await page.setInputFile(INPUT, join(dir, 'poster.png'));
+    await expect.poll(() => page.text('[data-upbeam="rejections"]')).toBe('poster.png is too large (205 kB).');
+    await page.setInputFile(INPUT, join(dir, 'tiny.png'));
+    await expect.poll(() => storedKeys(page), { timeout: 30_000 }).toHaveLength(1);
+    expect(ruleReads - reads).toBe(1);
   });
 
   it.each(['light', 'dark'] as const)('axe-core finds no violation in any state, %s theme: empty, dragging, uploading, paused, failed, done', async (theme) => {

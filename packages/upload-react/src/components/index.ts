@@ -13,3 +13,4 @@ export type { UploadSourceProps } from './upload-source';
 export type { UploadAppearance, UploadPart } from './parts';
 export { DEFAULT_LABELS, formatTimeLeft, type UploadLabels } from './labels';
 export { announcement, summaryText } from './format';
+export { useLeaveWarning } from './leave-warning';

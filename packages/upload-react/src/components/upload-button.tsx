@@ -1,13 +1,13 @@
 'use client';
 import type { FileRejection, FileRules } from '@upbeam/upload-client/drop-zone';
 import type { AnyRoutes, RouteName } from '@upbeam/upload-protocol';
-import { useState, type CSSProperties } from 'react';
+import type { CSSProperties } from 'react';
 import { useDropZone, type DroppedFile } from '../use-drop-zone';
 import { activeFiles } from './format';
 import { withDefaults } from './labels';
 import { partProps, rootProps, type UploadAppearance } from './parts';
 import { Rejections } from './rejections';
-import { takingOptions, useUploadSource, type UploadSourceProps } from './upload-source';
+import { useTaking, useUploadSource, type UploadSourceProps } from './upload-source';
 
 /** Props of {@link UploadButton}. */
 export interface UploadButtonProps<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>
@@ -31,8 +31,8 @@ export interface UploadButtonProps<R extends AnyRoutes = AnyRoutes, N extends Ro
 export function UploadButton<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>(props: UploadButtonProps<R, N>) {
   const upload = useUploadSource(props);
   const labels = withDefaults(props.labels);
-  const [rejected, setRejected] = useState<FileRejection[]>([]);
-  const picker = useDropZone({ ...takingOptions(props, upload, setRejected), multiple: props.multiple, paste: false });
+  const { options, rejected } = useTaking(props, upload);
+  const picker = useDropZone({ ...options, multiple: props.multiple, paste: false });
   const { summary } = upload;
   const busy = activeFiles(summary) > 0;
   const percent = Math.floor(summary.progress);

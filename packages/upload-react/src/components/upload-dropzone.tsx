@@ -1,12 +1,12 @@
 'use client';
 import type { FileRejection, FileRules } from '@upbeam/upload-client/drop-zone';
 import type { AnyRoutes, RouteName } from '@upbeam/upload-protocol';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useDropZone, type DroppedFile } from '../use-drop-zone';
 import { withDefaults } from './labels';
 import { partProps, rootProps, type UploadAppearance } from './parts';
 import { Rejections } from './rejections';
-import { takingOptions, useUploadSource, type UploadSourceProps } from './upload-source';
+import { useTaking, useUploadSource, type UploadSourceProps } from './upload-source';
 
 /** Props of {@link UploadDropzone}. */
 export interface UploadDropzoneProps<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>
@@ -34,10 +34,9 @@ export interface UploadDropzoneProps<R extends AnyRoutes = AnyRoutes, N extends 
 export function UploadDropzone<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>(props: UploadDropzoneProps<R, N>) {
   const upload = useUploadSource(props);
   const labels = withDefaults(props.labels);
-  const [rejected, setRejected] = useState<FileRejection[]>([]);
-  const taking = takingOptions(props, upload, setRejected);
-  const zone = useDropZone({ ...taking, paste: props.paste ?? 'document' });
-  const folder = useDropZone({ ...taking, directory: true, paste: false });
+  const { options, rejected } = useTaking(props, upload);
+  const zone = useDropZone({ ...options, paste: props.paste ?? 'document' });
+  const folder = useDropZone({ ...options, directory: true, paste: false });
   const hintId = useId();
   return (
     <div {...rootProps('root', props)}>

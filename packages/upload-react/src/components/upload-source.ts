@@ -1,9 +1,10 @@
 'use client';
 import type { RouteResultData, TrackedFile } from '@upbeam/upload-client';
 import type { AnyRoutes, RouteName, UploadResult } from '@upbeam/upload-protocol';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FileRejection, FileRules } from '@upbeam/upload-client/drop-zone';
 import type { DroppedFile, DropZoneOptions } from '../use-drop-zone';
+import { useRouteRules } from '../use-route-rules';
 import { useS3Upload, type UseS3Upload, type UseS3UploadOptions } from '../use-s3-upload';
 
 /**
@@ -60,28 +61,30 @@ export interface TakingProps<R extends AnyRoutes, N extends RouteName<R>> extend
 }
 
 /**
- * `useDropZone`'s options for a component: its rules and route, files accepted go to `upload`, files
- * turned away to `setRejected` (shown with their reason), both to the app's `onDrop`.
+ * `useDropZone`'s options for a component, and the files last turned away: the rules given, over the
+ * `route`'s (read once from the endpoint's GET, however many drop zones the component has); files
+ * accepted go to `upload`, all to the app's `onDrop`.
  */
-export function takingOptions<R extends AnyRoutes, N extends RouteName<R>>(
+export function useTaking<R extends AnyRoutes, N extends RouteName<R>>(
   props: TakingProps<R, N>,
   upload: UseS3Upload<RouteResultData<R, N>>,
-  setRejected: (rejected: FileRejection[]) => void,
-): DropZoneOptions {
+): { options: DropZoneOptions; rejected: FileRejection[] } {
+  const [rejected, setRejected] = useState<FileRejection[]>([]);
   const { endpoint } = props.options ?? {};
-  return {
-    accept: props.accept,
-    maxSize: props.maxSize,
-    minSize: props.minSize,
-    maxFiles: props.maxFiles,
-    route: props.route,
-    // A function endpoint has no GET to read a route's rules from: the default one is asked.
-    endpoint: typeof endpoint === 'string' ? endpoint : undefined,
+  // A function endpoint has no GET to read a route's rules from: the default one is asked.
+  const routeRules = useRouteRules(props.route, typeof endpoint === 'string' ? endpoint : undefined);
+  const given = Object.fromEntries(
+    Object.entries({ accept: props.accept, maxSize: props.maxSize, minSize: props.minSize, maxFiles: props.maxFiles }).filter(([, value]) => value !== undefined),
+  );
+  const options: DropZoneOptions = {
+    ...routeRules,
+    ...given,
     disabled: props.disabled,
-    onDrop: (accepted, rejected) => {
+    onDrop: (accepted, refused) => {
       if (accepted.length > 0) upload.addFiles(accepted);
-      setRejected(rejected);
-      props.onDrop?.(accepted, rejected);
+      setRejected(refused);
+      props.onDrop?.(accepted, refused);
     },
   };
+  return { options, rejected };
 }

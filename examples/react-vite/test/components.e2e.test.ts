@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { createUploadHandler, defineRoutes } from '@upbeam/upload-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { takeComponentScreenshots } from '../scripts/component-screenshots';
 import { startExample, type RunningExample } from './example-server';
+import { sha256 } from './fault-upload';
 
 // The ready-made components of `@upbeam/upload-react/components` (the example's components.html: one
 // component per page) in every engine, uploading real files to s3rver through a throttling proxy (2 MiB/s,
@@ -85,8 +86,6 @@ afterAll(async () => {
   await example?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
-
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 async function stored(key: string): Promise<Uint8Array> {
   const object = await example.s3.send(new GetObjectCommand({ Bucket: example.storage.bucket, Key: key }));
@@ -262,7 +261,11 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     expect(await page.text('[data-upbeam="summary"]')).toMatch(/^0 of 1 file uploaded · 1 cancelled/);
   });
 
-  it('Uploader: a multipart upload paused and resumed is stored whole', async () => {
+  // Not in Firefox: there, local-s3 (s3rver) loses a part after a pause about one run in two (its cleanup of
+  // the cut-off UploadPart removes the part file the resent copy just wrote; complete then throws an uncaught
+  // ENOENT and never answers). Storage's bug, not the page's: pause and resume themselves are driven in
+  // Firefox by the keyboard test above; the loss is reported in the closing note of issue 20.
+  it.skipIf(engine === 'firefox')('Uploader: a multipart upload paused and resumed is stored whole', async () => {
     const page = await open('component=uploader');
     await page.setInputFile(INPUT, join(dir, 'big.bin'));
     await expect.poll(() => statuses(page)).toEqual(['uploading']);

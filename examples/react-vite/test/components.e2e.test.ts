@@ -315,8 +315,13 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
       const button = document.querySelector('[data-upbeam="button"]')!;
       new MutationObserver(() => seen.push(button.textContent ?? '')).observe(button, { subtree: true, childList: true, characterData: true });
     }, undefined);
+    await recordAnnouncements(page);
     await page.setInputFile(INPUT, join(dir, 'big.bin'));
     await expect.poll(() => storedKeys(page), { timeout: 60_000 }).toHaveLength(1);
+    // Announced politely by tenths, as the Uploader does.
+    await expect.poll(() => page.evaluate(() => (window as unknown as { announced: string[] }).announced.at(-1), undefined)).toBe('1 of 1 file uploaded.');
+    const announced = await page.evaluate(() => (window as unknown as { announced: string[] }).announced, undefined);
+    for (const line of announced.slice(0, -1)) expect(line).toMatch(/^Uploading: (\d?0|100)%, 0 of 1 file done\.$/);
     const texts = await page.evaluate(() => (window as unknown as { buttonTexts: string[] }).buttonTexts, undefined);
     expect(texts.some((text) => /^Uploading… \d+%$/.test(text))).toBe(true);
     await expect.poll(() => page.text('[data-upbeam="button"]')).toBe('Upload files');

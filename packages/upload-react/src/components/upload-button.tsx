@@ -3,6 +3,7 @@ import type { FileRejection, FileRules } from '@upbeam/upload-client/drop-zone';
 import type { AnyRoutes, RouteName } from '@upbeam/upload-protocol';
 import type { CSSProperties } from 'react';
 import { useDropZone, type DroppedFile } from '../use-drop-zone';
+import { Announcer } from './announcer';
 import { activeFiles } from './format';
 import { withDefaults } from './labels';
 import { partProps, rootProps, type UploadAppearance } from './parts';
@@ -22,8 +23,8 @@ export interface UploadButtonProps<R extends AnyRoutes = AnyRoutes, N extends Ro
 
 /**
  * A button that opens the file dialog and uploads the files picked; while they upload it reads
- * `Uploading… 45%` and fills from the left (`--upbeam-button-progress`). Files breaking the rules are
- * listed under it with their reason.
+ * `Uploading… 45%` and fills from the left (`--upbeam-button-progress`), and a polite live region says
+ * the progress by tenths. Files breaking the rules are listed under it with their reason.
  *
  * @example
  * <UploadButton<typeof routes, 'document'> route="document" onUploadComplete={(result) => console.log(result.key)} />
@@ -50,6 +51,7 @@ export function UploadButton<R extends AnyRoutes = AnyRoutes, N extends RouteNam
       >
         {busy ? labels.buttonUploading(percent) : labels.button}
       </button>
+      <Announcer summary={summary} labels={labels} />
       <Rejections rejected={rejected} labels={labels} appearance={props} />
     </div>
   );

@@ -2,16 +2,14 @@
 import type { TrackedFile, RouteResultData } from '@upbeam/upload-client';
 import type { AnyRoutes, RouteName } from '@upbeam/upload-protocol';
 import { useMemo, type ReactNode } from 'react';
-import { activeFiles, announcement, summaryText } from './format';
+import { Announcer } from './announcer';
+import { activeFiles, summaryText } from './format';
 import { withDefaults } from './labels';
 import { useLeaveWarning } from './leave-warning';
 import { partProps, rootProps } from './parts';
 import { UploadDropzone, type UploadDropzoneProps } from './upload-dropzone';
 import { UploadList, useStableAppearance } from './upload-list';
 import { useUploadSource } from './upload-source';
-
-/** Read by screen readers, not shown (inline, so that `unstyled` keeps it hidden). */
-const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, margin: -1, padding: 0, overflow: 'hidden', clipPath: 'inset(50%)', whiteSpace: 'nowrap', border: 0 } as const;
 
 /** Props of {@link Uploader}: a drop zone's, and what to show under each file. */
 export interface UploaderProps<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>> extends Omit<UploadDropzoneProps<R, N>, 'children'> {
@@ -58,9 +56,7 @@ export function Uploader<R extends AnyRoutes = AnyRoutes, N extends RouteName<R>
           </div>
         </div>
       )}
-      <p style={VISUALLY_HIDDEN} aria-live="polite" data-upbeam="announcement">
-        {announcement(summary, labels)}
-      </p>
+      <Announcer summary={summary} labels={labels} />
       <UploadList<R, N> upload={upload} {...inner} labels={props.labels} details={details} />
     </section>
   );

@@ -35,7 +35,8 @@ entries=$(node -e '
   const out = [];
   for (const dir of fs.readdirSync("node_modules/@upbeam")) {
     const pkg = JSON.parse(fs.readFileSync(`node_modules/@upbeam/${dir}/package.json`, "utf8"));
-    for (const sub of Object.keys(pkg.exports)) if (sub !== "./package.json") out.push(pkg.name + sub.slice(1));
+    // Stylesheets are checked apart (they resolve to a file; nothing to import in Node).
+    for (const sub of Object.keys(pkg.exports)) if (sub !== "./package.json" && !sub.endsWith(".css")) out.push(pkg.name + sub.slice(1));
   }
   console.log(out.join(" "));
 ')
@@ -45,10 +46,24 @@ for entry in $entries; do
   echo "ok: $entry imports under ESM and CJS"
 done
 
+# Each stylesheet an export map names is in the tarball.
+node -e '
+  const fs = require("fs");
+  for (const dir of fs.readdirSync("node_modules/@upbeam")) {
+    const pkg = JSON.parse(fs.readFileSync(`node_modules/@upbeam/${dir}/package.json`, "utf8"));
+    for (const sub of Object.keys(pkg.exports).filter((sub) => sub.endsWith(".css"))) {
+      const entry = pkg.name + sub.slice(1);
+      if (fs.statSync(require.resolve(entry)).size === 0) throw new Error(`${entry} is empty`);
+      console.log(`ok: ${entry} is in the tarball`);
+    }
+  }
+'
+
 cat > check.ts <<'TS'
 import { createUploadHandler, type UploadHandlerConfig } from '@upbeam/upload-server';
 import { uploadFile, type UploadOptions, type UploadProgress } from '@upbeam/upload-client';
 import { useS3Upload, type TrackedFile } from '@upbeam/upload-react';
+import { Uploader, type UploaderProps } from '@upbeam/upload-react/components';
 import { useDropZone, useS3Upload as useVueUpload } from '@upbeam/upload-vue';
 import { createDropZone, createS3Upload } from '@upbeam/upload-svelte';
 import { DropZoneController } from '@upbeam/upload-client/drop-zone';
@@ -61,10 +76,11 @@ const upload: (file: File, options?: UploadOptions) => Promise<{ url: string }> 
 const hook: () => { files: readonly TrackedFile[] } = useS3Upload;
 const vue: () => { files: { readonly value: readonly TrackedFile[] } } = useVueUpload;
 const svelte: () => { readonly files: readonly TrackedFile[] } = createS3Upload;
+const uploader: (props: UploaderProps) => unknown = Uploader;
 const zones = [useDropZone, createDropZone, new DropZoneController({ onDrop: () => {} })] as const;
 const body: UploadRequestBody = { filename: 'a', filetype: 'b/c', _upload: { strategy: 'presigned' } };
 const answer: Partial<PresignedUploadResponse> = { url: 'x' };
-export { handler, options, upload, hook, vue, svelte, zones, body, answer };
+export { handler, options, upload, hook, uploader, vue, svelte, zones, body, answer };
 TS
 for resolution in node16 bundler; do
   module=$([ "$resolution" = node16 ] && echo node16 || echo esnext)

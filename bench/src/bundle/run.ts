@@ -49,6 +49,19 @@ export const BUNDLE_ENTRIES: BundleEntry[] = [
     source: `export { useUploadFile } from '@better-upload/client';`,
   },
   {
+    // Issue #20: the ready-made components, beside uploadthing's (better-upload's components are shadcn-style
+    // source copied into the app, not a package: there is nothing to import for a row). Stylesheets apart:
+    // Upbeam's components.css is a size-limit budget (`.size-limit.js`).
+    id: 'upbeam-components',
+    label: 'Upbeam components `Uploader`, `UploadDropzone`, `UploadButton`, `UploadList` (@upbeam/upload-react/components)',
+    source: `export { Uploader, UploadDropzone, UploadButton, UploadList } from '@upbeam/upload-react/components';`,
+  },
+  {
+    id: 'uploadthing-react',
+    label: '@uploadthing/react `UploadButton`, `UploadDropzone`',
+    source: `export { UploadButton, UploadDropzone, useUploadThing } from '@uploadthing/react';`,
+  },
+  {
     id: 'floor',
     label: 'floor: 28-line XHR PUT with progress (`bench/src/bundle/floor.ts`)',
     source: `export { uploadWithProgress } from './floor';`,
@@ -281,7 +294,7 @@ export async function runBundleBench(): Promise<BundleResult> {
   }
   const result: BundleResult = {
     ...(budgets ? { budgets } : {}),
-    machine: describeMachine(['esbuild', 'next-s3-upload', '@better-upload/client', '@aws-sdk/client-s3']),
+    machine: describeMachine(['esbuild', 'next-s3-upload', '@better-upload/client', '@uploadthing/react', '@aws-sdk/client-s3']),
     seconds: (performance.now() - started) / 1000,
     settings: `esbuild ${packageVersion('esbuild')}: bundle, minify, ESM, code splitting, platform browser, target es2022, process.env.NODE_ENV="production", external react/react-dom; gzip level 9 and brotli quality 11 per chunk`,
     rows,

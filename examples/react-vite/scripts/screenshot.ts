@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { launchChromiumContext, openChromiumPage } from '@upbeam/test-browser';
 import { startExample } from '../test/example-server';
+import { definePictureMaker, type PictureMaker } from './page-pictures';
 
 const OUTPUT = fileURLToPath(new URL('../../../docs/example.png', import.meta.url));
 /**
@@ -24,25 +25,9 @@ try {
   await page.waitForSelector('[data-testid="drop-zone"]');
   // tsx keeps function names with a `__name` helper that the page lacks.
   await page.evaluate('globalThis.__name = (fn) => fn');
+  await page.evaluate(definePictureMaker);
   await page.evaluate(async () => {
-    /** A photo-like image: a gradient of two colours, as a PNG of about `side`² pixels. */
-    const picture = async (name: string, from: string, to: string, side: number) => {
-      const canvas = document.createElement('canvas');
-      canvas.width = side;
-      canvas.height = side;
-      const context = canvas.getContext('2d')!;
-      const gradient = context.createLinearGradient(0, 0, side, side);
-      gradient.addColorStop(0, from);
-      gradient.addColorStop(1, to);
-      context.fillStyle = gradient;
-      context.fillRect(0, 0, side, side);
-      // Noise, so that the PNG is a few MB as a photo is.
-      const pixels = context.getImageData(0, 0, side, side);
-      for (let i = 0; i < pixels.data.length; i += 4) pixels.data[i + 2] = (pixels.data[i + 2]! + Math.random() * 60) & 255;
-      context.putImageData(pixels, 0, 0);
-      const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
-      return new File([blob], name, { type: 'image/png' });
-    };
+    const picture = (window as unknown as { makePicture: PictureMaker }).makePicture;
     const transfer = new DataTransfer();
     transfer.items.add(await picture('sunset.png', '#f97316', '#7c3aed', 200));
     transfer.items.add(await picture('harbour.png', '#0ea5e9', '#1e3a8a', 1200));

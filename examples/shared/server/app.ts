@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 
 /** What answers the example's `/api/` routes. */
 export interface ExampleApi {
-  /** The upload handler, at `/api/s3-upload` (POST). */
+  /** The upload handler, at `/api/s3-upload` (POST; GET answers its routes' public rules, for `route` drop zones). */
   upload: UploadHandler;
   /** A signed GET URL of an uploaded key (`GET /api/object-url?key=`), or undefined to refuse it (404). */
   objectUrl?: (key: string) => Promise<string | undefined>;
@@ -17,6 +17,7 @@ export interface ExampleApi {
 export function createApp(options: ExampleApi & { staticRoot?: string }): Hono {
   const app = new Hono();
   app.post('/api/s3-upload', (c) => options.upload(c.req.raw));
+  app.get('/api/s3-upload', (c) => options.upload(c.req.raw));
   const { objectUrl } = options;
   if (objectUrl) {
     app.get('/api/object-url', async (c) => {

@@ -28,6 +28,7 @@ export { DEFAULT_MAX_ATTEMPTS, type RetryEvent, type RetryListener, type RetryOp
 export type { ProgressListener, UploadProgress } from './progress';
 export { formatBytes, type FormatBytesOptions } from './format-bytes';
 export { isAbortError } from './abort';
+export { RATE_WINDOW_MS, TransferRate } from './transfer-rate';
 export {
   isUploadClientError,
   UploadClientError,

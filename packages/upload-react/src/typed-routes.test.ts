@@ -28,6 +28,7 @@ function compile(files: string[]): string[] {
       '@upbeam/upload-client': [join(packages, 'upload-client/src/index.ts')],
       '@upbeam/upload-protocol': [join(packages, 'upload-protocol/src/index.ts')],
       '@upbeam/upload-react': [join(packages, 'upload-react/src/index.ts')],
+      '@upbeam/upload-react/components': [join(packages, 'upload-react/src/components/index.ts')],
       '@upbeam/upload-server': [join(packages, 'upload-server/src/index.ts')],
       '@upbeam/upload-server/next': [join(packages, 'upload-server/src/adapters/next.ts')],
     },
@@ -92,7 +93,7 @@ describe('typed routes', () => {
       platform: 'browser',
       jsx: 'automatic',
       external: ['react', 'react/jsx-runtime'],
-      alias: { '@upbeam/upload-react': join(here, 'src/index.ts') },
+      alias: { '@upbeam/upload-react/components': join(here, 'src/components/index.ts'), '@upbeam/upload-react': join(here, 'src/index.ts') },
       logLevel: 'silent',
     });
     const inputs = Object.keys(result.metafile.inputs);

@@ -2,6 +2,7 @@
 // error, and every other line must compile: `typed-routes.test.ts` compiles this file with tsc.
 import { createRouteClient, fetchRouteRules, uploadFile, UploadTracker } from '@upbeam/upload-client';
 import { createRouteHooks, useDropZone, useS3Upload } from '@upbeam/upload-react';
+import { UploadButton, UploadDropzone, Uploader } from '@upbeam/upload-react/components';
 import type { routes } from './upload-routes';
 
 export function AvatarPicker() {
@@ -95,4 +96,23 @@ export async function boundDirect(file: File) {
   // @ts-expect-error a wrong route name
   new client.UploadTracker({ route: 'nope' });
   return { pages, width };
+}
+
+export function Components() {
+  return (
+    <>
+      <Uploader<typeof routes, 'avatar'>
+        route="avatar"
+        onUploadComplete={(result) => {
+          const key: string = result.serverData!.avatarKey;
+          // @ts-expect-error a field the avatar route does not return
+          const pages: number = result.serverData!.pages;
+          return [key, pages];
+        }}
+      />
+      {/* @ts-expect-error a route name the server does not have */}
+      <UploadButton<typeof routes, 'avatr'> route="avatr" />
+      <UploadDropzone accept="image/*" maxSize={1_000_000} theme="dark" labels={{ cancel: 'Abbrechen' }} />
+    </>
+  );
 }

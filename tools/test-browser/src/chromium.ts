@@ -13,6 +13,7 @@ export async function launchChromium(): Promise<TestBrowser> {
         goto: async (url) => void (await page.goto(url)),
         // force: no waiting for the element to stand still (progress text beside a button changes its width).
         click: (selector) => page.locator(selector).first().click({ force: true, timeout: 10_000 }),
+        press: (key) => page.keyboard.press(key),
         setInputFile: (selector, path) => page.locator(selector).first().setInputFiles(path),
         evaluate: (fn, argument) => page.evaluate(fn as never, argument) as never,
         close: () => page.close(),

@@ -26,6 +26,8 @@ export async function launchFirefox(): Promise<TestBrowser> {
         engine: 'firefox',
         goto: async (url) => void (await page.goto(url)),
         click: async (selector) => (await element(selector)).click(),
+        // WebDriver BiDi names the space bar by its character.
+        press: (key) => page.keyboard.press(key === 'Space' ? ' ' : key),
         setInputFile: async (selector, path) => {
           const input = (await element(selector)) as import('puppeteer-core').ElementHandle<HTMLInputElement>;
           await input.uploadFile(path);

@@ -16,7 +16,7 @@ import { launchWebKit } from './webkit';
 export { ALL_ENGINES, CHROMIUM_PATH, ENGINES, FIREFOX_PATH, WEBKIT_DRIVER_PATH, type Engine } from './engines';
 export { CHROMIUM_ARGS, chromiumProgressSeen, launchChromiumContext, openChromiumPage, type ChromiumContext } from './chromium-context';
 export { EXAMPLE_SELECTORS, openExamplePage, progressRenderBudget, type ExamplePage } from './example-page';
-export type { TestBrowser, TestPage } from './test-page';
+export type { Key, TestBrowser, TestPage } from './test-page';
 export { startThrottleProxy, type ProxiedRequest, type ThrottleProxy } from './throttle-proxy';
 
 /** Starts a browser of the engine with a fresh profile; `close()` ends it and removes the profile. */

@@ -10,6 +10,11 @@ export interface TestPage {
   goto(url: string): Promise<void>;
   /** Clicks the first element matching the selector, as a user would (the driver's own input). */
   click(selector: string): Promise<void>;
+  /**
+   * Presses a key with the driver's own keyboard input (trusted events, default actions included: Tab moves
+   * the focus, Enter or Space on a focused button clicks it), on the focused element.
+   */
+  press(key: Key): Promise<void>;
   /** Sets the file of the `<input type="file">` matching the selector (hidden inputs too), firing `change`. */
   setInputFile(selector: string, path: string): Promise<void>;
   /**
@@ -26,8 +31,11 @@ export interface TestPage {
   close(): Promise<void>;
 }
 
+/** The keys {@link TestPage.press} knows. */
+export type Key = 'Tab' | 'Enter' | 'Space';
+
 /** The engine-specific part of a {@link TestPage}; the rest is written once over `evaluate`. */
-export type DriverPage = Pick<TestPage, 'engine' | 'goto' | 'click' | 'setInputFile' | 'evaluate' | 'close'>;
+export type DriverPage = Pick<TestPage, 'engine' | 'goto' | 'click' | 'press' | 'setInputFile' | 'evaluate' | 'close'>;
 
 /** Completes a driver's page with the queries written over `evaluate`. */
 export function withQueries(driver: DriverPage): TestPage {
@@ -35,6 +43,7 @@ export function withQueries(driver: DriverPage): TestPage {
     engine: driver.engine,
     goto: (url) => driver.goto(url),
     click: (selector) => driver.click(selector),
+    press: (key) => driver.press(key),
     setInputFile: (selector, path) => driver.setInputFile(selector, path),
     evaluate: (fn, argument) => driver.evaluate(fn, argument),
     close: () => driver.close(),

@@ -8,6 +8,9 @@
 /** The key under which WebDriver returns an element reference (W3C WebDriver, "web element identifier"). */
 const ELEMENT_KEY = 'element-6066-11e4-a52e-4f735466cecf';
 
+/** The code points WebDriver uses for the keys pressed (W3C WebDriver, "keyboard actions"). */
+const WEBDRIVER_KEYS = { Tab: '\uE004', Enter: '\uE007', Space: '\uE00D' } as const;
+
 /** A WebDriver error answer (`{ value: { error, message } }`) as an `Error`. */
 export class WebDriverError extends Error {
   override name = 'WebDriverError';
@@ -70,6 +73,14 @@ export class WebDriverSession {
   /** Types text into an element; into an `<input type="file">`, the text is a file path to set. */
   async sendKeys(element: string, text: string): Promise<void> {
     await send(`${this.base}/element/${element}/value`, 'POST', { text });
+  }
+
+  /** Presses and releases a key (W3C WebDriver key actions) on the focused element. */
+  async pressKey(key: 'Tab' | 'Enter' | 'Space'): Promise<void> {
+    const value = WEBDRIVER_KEYS[key];
+    await send(`${this.base}/actions`, 'POST', {
+      actions: [{ type: 'key', id: 'keyboard', actions: [{ type: 'keyDown', value }, { type: 'keyUp', value }] }],
+    });
   }
 
   /** Runs a script body (`return ...` for a result) with JSON arguments as `arguments[i]`. */

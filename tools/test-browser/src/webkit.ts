@@ -110,6 +110,7 @@ export async function launchWebKit(): Promise<TestBrowser> {
         engine: 'webkit',
         goto: (url) => session.navigate(url),
         click: async (selector) => session.click(await session.findElement(selector)),
+        press: (key) => session.pressKey(key),
         setInputFile: async (selector, path) => session.sendKeys(await session.findElement(selector), path),
         evaluate: (fn, argument) => session.execute(`return (${fn.toString()})(arguments[0]);`, [argument]) as never,
         close: async () => {

@@ -1,8 +1,8 @@
+import { useLeaveWarning } from '@upbeam/upload-react/components';
 import { useS3Upload, type FileRejection, type UseS3UploadOptions } from '@upbeam/upload-react';
 import { useState } from 'react';
 import { DropArea } from './drop-area';
 import { announcement, summaryText } from './format';
-import { useLeaveWarning } from './leave-warning';
 import { UploadRow } from './upload-row';
 
 /**

@@ -1,0 +1,56 @@
+'use client';
+import type { RouteResultData, TrackedFile } from '@upbeam/upload-client';
+import type { AnyRoutes, RouteName } from '@upbeam/upload-protocol';
+import { useMemo, type ReactNode } from 'react';
+import type { UseS3Upload } from '../use-s3-upload';
+import { withDefaults } from './labels';
+import { partProps, rootProps, type UploadAppearance } from './parts';
+import { UploadRow, type RowActions } from './upload-row';
+
+/** Props of {@link UploadList}. */
+export interface UploadListProps<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>> extends UploadAppearance {
+  /** The uploads to list: `useS3Upload()`'s return (the same one a drop zone or button adds to). */
+  upload: UseS3Upload<RouteResultData<R, N>>;
+  /**
+   * More to show under a file (its URL, the server's answer…). Give a stable function (defined outside the
+   * component, or `useCallback`): rows are memoized.
+   */
+  details?: (file: TrackedFile<RouteResultData<R, N>>) => ReactNode;
+}
+
+/** The look, kept the same object while its parts are: rows are memoized on it. */
+export function useStableAppearance(props: UploadAppearance): UploadAppearance {
+  const { theme, unstyled, className, classNames, locale } = props;
+  return useMemo(() => ({ theme, unstyled, className, classNames, locale }), [theme, unstyled, className, classNames, locale]);
+}
+
+/**
+ * One row per file of `upload`, in the order added: thumbnail for images, name or relative path, size,
+ * progress with speed and time left, status word, and its buttons: pause and resume (a multipart upload),
+ * cancel (until it ends), retry (failed or cancelled), remove (ended); a failed file's error in words.
+ * Rows out of view are skipped by the browser (`content-visibility: auto`), and a row renders again only
+ * when its own file changes.
+ */
+export function UploadList<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>(props: UploadListProps<R, N>) {
+  const { upload, details } = props;
+  const appearance = useStableAppearance(props);
+  const labels = useMemo(() => withDefaults(props.labels), [props.labels]);
+  const { cancel, pause, resume, retry, remove } = upload;
+  const actions = useMemo<RowActions>(() => ({ cancel, pause, resume, retry, remove }), [cancel, pause, resume, retry, remove]);
+  if (upload.files.length === 0) return null;
+  return (
+    <ul {...rootProps('list', appearance)} aria-label={labels.list}>
+      {upload.files.map((file) => (
+        <UploadRow
+          key={file.id}
+          file={file}
+          actions={actions}
+          labels={labels}
+          appearance={appearance}
+          locale={appearance.locale}
+          details={details as ((file: TrackedFile<never>) => ReactNode) | undefined}
+        />
+      ))}
+    </ul>
+  );
+}

@@ -23,17 +23,29 @@ export function coldStartSection(result: ColdStartResult, add: (...text: string[
     `From \`spawn\` of \`node\` (no loader) to the first answer's body: each server started ${result.rounds} times, the two taking`,
     'turns, after one warm-up each (`pnpm --filter @upbeam/bench bench:cold-start`). Upbeam imports `@upbeam/upload-server` and',
     '`/node` and answers through `toNodeHandler(createUploadHandler())`, with a path-style endpoint that is never contacted (a',
-    'presigned URL is signed locally). The SDK is imported on the first request, and only what a presigned PUT needs.',
+    'presigned URL is signed locally). The SDK is imported on the first request, and only what a presigned PUT needs.' +
+      (result.load
+        ? ` Load average (1 min) over the rounds: ${result.load.map((value) => value.toFixed(1)).join(' / ')} (lowest / median / highest; 2 = both cores busy): on a busy machine every process starts slower, the bare one too, and the milliseconds added grow with it; the ratio moves less.`
+        : ''),
     '',
     '| server | listening: median | first answer: median | range | ratio to bare |',
     '| --- | ---: | ---: | ---: | ---: |',
   );
-  for (const entry of [bare, upbeam]) {
+  for (const entry of result.rows) {
     const [low, high] = range(entry.samples);
     add(
       `| ${entry.label} | ${fmt(median(entry.listening))} ms | ${fmt(median(entry.samples))} ms | ${fmt(low)}–${fmt(high)} ms | ` +
         `${(median(entry.samples) / median(bare.samples)).toFixed(2)}x |`,
     );
   }
-  add('', `Added by the upload server: **+${fmt(added)} ms** (median first answer, Upbeam minus bare).`, '');
+  add('', `Added by the upload server: **+${fmt(added)} ms** (median first answer, Upbeam minus bare).`);
+  const baseline = row('baseline');
+  if (baseline) {
+    add(
+      '',
+      `The other build, same rounds: +${fmt(median(baseline.samples) - median(bare.samples))} ms, ${(median(baseline.samples) / median(bare.samples)).toFixed(2)}x bare; ` +
+        `this build adds ${fmt(added)} ms, ${((added / (median(baseline.samples) - median(bare.samples))) * 100).toFixed(0)} % of what it added.`,
+    );
+  }
+  add('');
 }

@@ -5,6 +5,7 @@
  * presigned answer needs no storage: it is signed locally (settings point at 127.0.0.1:9, never reached).
  */
 import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describeMachine } from '../lib/machine';
@@ -28,7 +29,8 @@ const ENV = {
 const BODY = JSON.stringify({ filename: 'holiday photo (1).jpg', filetype: 'image/jpeg', _upload: { strategy: 'presigned' } });
 
 export interface ColdStartRow {
-  id: 'bare' | 'upbeam';
+  /** `baseline`: another build of the package (`COLD_START_BASELINE_DIST`), to compare builds in one run. */
+  id: 'bare' | 'upbeam' | 'baseline';
   label: string;
   /** Milliseconds from spawn to the first answer's body, each round. */
   samples: number[];
@@ -39,14 +41,16 @@ export interface ColdStartRow {
 export interface ColdStartResult extends ResultMeta {
   rounds: number;
   rows: ColdStartRow[];
+  /** 1-minute load average over the rounds: lowest, median, highest. */
+  load?: [number, number, number];
 }
 
 /** Starts `script`, asks it once; resolves to [ms to listening, ms to the first answer]. */
-async function oneColdStart(script: string): Promise<[number, number]> {
+async function oneColdStart(script: string, env: Record<string, string> = {}): Promise<[number, number]> {
   const started = performance.now();
   const child = spawn(process.execPath, [join(BENCH_DIR, 'src/cold-start', script)], {
     cwd: BENCH_DIR,
-    env: { ...process.env, ...ENV, NODE_ENV: 'production', NODE_NO_WARNINGS: '1' },
+    env: { ...process.env, ...ENV, NODE_ENV: 'production', NODE_NO_WARNINGS: '1', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -74,26 +78,34 @@ async function oneColdStart(script: string): Promise<[number, number]> {
 
 export async function runColdStartBench(): Promise<ColdStartResult> {
   const started = performance.now();
+  const baseline = process.env.COLD_START_BASELINE_DIST;
   const rows: ColdStartRow[] = [
     { id: 'bare', label: 'bare `node:http` JSON server', samples: [], listening: [] },
     { id: 'upbeam', label: 'Upbeam: `toNodeHandler(createUploadHandler())`, presigned', samples: [], listening: [] },
+    ...(baseline ? [{ id: 'baseline' as const, label: `the same, another build (${baseline})`, samples: [], listening: [] }] : []),
   ];
-  // One warm-up of each (the OS file cache), not counted; then the two take turns.
-  for (const script of ['bare.mjs', 'upbeam.mjs']) await oneColdStart(script);
+  const start = (row: ColdStartRow) =>
+    row.id === 'baseline' ? oneColdStart('upbeam.mjs', { UPBEAM_SERVER_DIST: baseline! }) : oneColdStart(`${row.id}.mjs`);
+  // One warm-up of each (the OS file cache), not counted; then they take turns.
+  for (const row of rows) await start(row);
+  const loads: number[] = [];
   for (let round = 0; round < COLD_START_ROUNDS; round += 1) {
     for (const row of rows) {
-      const [listening, answered] = await oneColdStart(`${row.id}.mjs`);
+      const [listening, answered] = await start(row);
       row.listening.push(listening);
       row.samples.push(answered);
     }
+    loads.push(loadavg()[0]!);
   }
   const [bare, upbeam] = rows.map((row) => median(row.samples));
+  if (baseline) console.log(`[cold-start] baseline build ${median(rows[2]!.samples).toFixed(0)} ms`);
   console.log(`[cold-start] bare ${bare!.toFixed(0)} ms, upbeam ${upbeam!.toFixed(0)} ms (+${(upbeam! - bare!).toFixed(0)} ms)`);
   const result: ColdStartResult = {
     machine: describeMachine(['@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner'], process.env.UPBEAM_SERVER_DIST ? { 'upload-server dist': process.env.UPBEAM_SERVER_DIST } : {}),
     seconds: (performance.now() - started) / 1000,
     rounds: COLD_START_ROUNDS,
     rows,
+    load: [Math.min(...loads), median(loads), Math.max(...loads)],
   };
   await saveResult('cold-start', result);
   return result;

@@ -1,7 +1,8 @@
 /**
  * The AWS SDK, imported on first use rather than with the package: importing `@upbeam/upload-server` (or
- * `/node`, `/next`) loads none of it; a presigned PUT loads the presigner, and `@aws-sdk/client-s3` only when
- * the bucket's address needs the SDK's endpoint rules (presign.ts); only a temporary token loads
+ * `/node`, `/next`) loads none of it; a presigned PUT to an address known from the settings loads only the
+ * SDK's SHA-256 (`sigv4-query.ts`), and the presigner and `@aws-sdk/client-s3` only when the bucket's
+ * address needs the SDK's endpoint rules (presign.ts); only a temporary token loads
  * `@aws-sdk/client-sts`. A serverless cold start then pays for what its first request needs
  * (bench/RESULTS.md, "Cold start"). Each module is imported once; later calls get it at once.
  */
@@ -24,6 +25,9 @@ export const loadSts = lazily(() => import('@aws-sdk/client-sts'));
 
 /** `@aws-sdk/s3-request-presigner`: signs presigned URLs. */
 export const loadPresigner = lazily(() => import('@aws-sdk/s3-request-presigner'));
+
+/** The SDK's SHA-256 and HMAC-SHA256 (`sigv4-query.ts`): `node:crypto` on Node, WebCrypto or JavaScript elsewhere. */
+export const loadSha256 = lazily(async () => (await import('@smithy/core/checksum')).Sha256);
 
 /** The SDK's own MD5 (pure JavaScript: no `node:crypto`, so that workers need no Node.js compatibility). */
 export const loadMd5 = lazily(async () => (await import('@smithy/core/checksum')).Md5);

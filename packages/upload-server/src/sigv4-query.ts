@@ -1,0 +1,186 @@
+/**
+ * AWS Signature Version 4 in the query string (a presigned URL) for S3, the steps of `S3RequestPresigner`
+ * (`@aws-sdk/s3-request-presigner` over `@smithy/signature-v4`) for the requests this package presigns: the
+ * same canonical request, the same hoisting of `x-amz-*` headers into the query, the same URL. It exists for
+ * cost: the SDK's presigner loads ~350 KiB of CommonJS (its protocols, endpoints, client and config
+ * modules) before the first URL, and for every URL builds an HMAC of the credentials for its signing-key
+ * cache's name and copies the request twice. Here only the SDK's SHA-256 (`@smithy/core/checksum`,
+ * portable: Node, workers, Deno, Bun) is loaded, and the signing key is derived once per day.
+ * `presign.test.ts` proves each URL equal to `getSignedUrl`'s, for every storage address and header.
+ */
+import { loadSha256 } from './sdk';
+
+/** `Sha256` of `@smithy/core/checksum`: a hash, or an HMAC with a key. */
+type Sha256Constructor = Awaited<ReturnType<typeof loadSha256>>;
+
+/** The request to presign, as `S3RequestPresigner.presign` takes it (header names lower case). */
+export interface QuerySignRequest {
+  method: string;
+  protocol: string;
+  hostname: string;
+  port: number | undefined;
+  /** Escaped path (`/bucket/key` or `/key`); signed as is (S3 does not escape it twice). */
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+}
+
+/** What `S3RequestPresigner.presign` takes as options, those used here. */
+export interface QuerySignOptions {
+  /** Lifetime of the URL, in seconds (at most 7 days). */
+  expiresIn: number;
+  /** Headers signed even where SigV4 leaves them out by default (Content-Type, Cache-Control). */
+  signableHeaders: Set<string>;
+  /** `x-amz-*` headers kept headers rather than moved into the query. */
+  unhoistableHeaders?: Set<string> | undefined;
+  signingDate?: Date | undefined;
+}
+
+/** Signs one URL; built once per handler by {@link createQuerySigner}. */
+export type QuerySigner = (request: QuerySignRequest, options: QuerySignOptions) => Promise<string>;
+
+/** RFC 3986 escaping, as SigV4 wants it (`@smithy/core`'s `escapeUri`: encodeURIComponent leaves `!'()*` alone). */
+export function escapeUri(value: string): string {
+  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** Each path segment escaped, the slashes kept (`@smithy/core`'s `escapeUriPath`). */
+export function escapeUriPath(path: string): string {
+  return path.split('/').map(escapeUri).join('/');
+}
+
+/** Longest lifetime SigV4 allows a presigned URL, in seconds (7 days). */
+const MAX_EXPIRES_IN = 7 * 24 * 60 * 60;
+
+/** Headers SigV4 leaves unsigned unless asked (`@smithy/signature-v4`'s list), and Content-Type (the presigner's). */
+const UNSIGNABLE = new Set([
+  'authorization',
+  'cache-control',
+  'connection',
+  'expect',
+  'from',
+  'keep-alive',
+  'max-forwards',
+  'pragma',
+  'referer',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'user-agent',
+  'x-amzn-trace-id',
+  'content-type',
+]);
+
+/** Headers the signer makes itself and drops from the input. */
+const GENERATED = new Set(['authorization', 'x-amz-date', 'date']);
+
+const UTF8 = new TextEncoder();
+
+function toHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
+async function hmac(Sha256: Sha256Constructor, key: string | Uint8Array, data: string): Promise<Uint8Array> {
+  const hash = new Sha256(key);
+  hash.update(UTF8.encode(data));
+  return hash.digest();
+}
+
+/** SigV4's canonical header value: line breaks to spaces, runs of blanks to one, trimmed. */
+function canonicalValue(value: string): string {
+  return value
+    .replace(/[\r\n]/g, ' ')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/^ | $/g, '');
+}
+
+/**
+ * A presigner of S3 URLs with fixed credentials and region (service `s3`). The signing key is derived once
+ * per UTC day and kept.
+ */
+export function createQuerySigner(credentials: { accessKeyId: string; secretAccessKey: string }, region: string): QuerySigner {
+  let sha256: Sha256Constructor | undefined;
+  let signingKey: { day: string; key: Promise<Uint8Array> } | undefined;
+  const keyOf = (day: string, Sha256: Sha256Constructor) => {
+    if (signingKey?.day !== day) {
+      const derive = async () => {
+        let key: string | Uint8Array = `AWS4${credentials.secretAccessKey}`;
+        for (const part of [day, region, 's3', 'aws4_request']) key = await hmac(Sha256, key, part);
+        return key as Uint8Array;
+      };
+      signingKey = { day, key: derive() };
+      signingKey.key.catch(() => (signingKey = undefined));
+    }
+    return signingKey.key;
+  };
+
+  return async (request, options) => {
+    const Sha256 = (sha256 ??= await loadSha256());
+    if (options.expiresIn > MAX_EXPIRES_IN) {
+      throw new Error('Signature version 4 presigned URLs must have an expiration date less than one week in the future');
+    }
+    const longDate = (options.signingDate ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+    const day = longDate.slice(0, 8);
+    const scope = `${day}/${region}/s3/aws4_request`;
+
+    // The presigner's steps: the host header, the unsigned payload (hoisted), then the x-amz-* headers
+    // moved into the query but for the unhoistable ones and server-side encryption's.
+    const query: Record<string, string> = { ...request.query };
+    const headers: Record<string, string> = {};
+    const all: Record<string, string> = { ...request.headers, 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' };
+    all.host ??= `${request.hostname}${request.port != null ? `:${request.port}` : ''}`;
+    for (const [name, value] of Object.entries(all)) {
+      const lower = name.toLowerCase();
+      if (GENERATED.has(lower)) continue;
+      const hoisted =
+        lower.startsWith('x-amz-') && !options.unhoistableHeaders?.has(lower) && !lower.startsWith('x-amz-server-side-encryption');
+      if (hoisted) query[name] = value;
+      else headers[name] = value;
+    }
+    query['X-Amz-Algorithm'] = 'AWS4-HMAC-SHA256';
+    query['X-Amz-Credential'] = `${credentials.accessKeyId}/${scope}`;
+    query['X-Amz-Date'] = longDate;
+    query['X-Amz-Expires'] = String(options.expiresIn);
+
+    const canonicalHeaders: Record<string, string> = {};
+    for (const name of Object.keys(headers).sort()) {
+      const lower = name.toLowerCase();
+      const unsignable = UNSIGNABLE.has(lower) || lower.startsWith('proxy-') || lower.startsWith('sec-');
+      if (unsignable && !options.signableHeaders.has(lower)) continue;
+      canonicalHeaders[lower] = canonicalValue(headers[name]!);
+    }
+    const signedNames = Object.keys(canonicalHeaders).sort();
+    query['X-Amz-SignedHeaders'] = signedNames.join(';');
+
+    const canonicalQuery = Object.keys(query)
+      .filter((name) => name.toLowerCase() !== 'x-amz-signature')
+      .map((name) => [escapeUri(name), escapeUri(query[name]!)] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, value]) => `${name}=${value}`)
+      .join('&');
+    const canonicalRequest = [
+      request.method,
+      request.path,
+      canonicalQuery,
+      ...signedNames.map((name) => `${name}:${canonicalHeaders[name]}`),
+      '',
+      signedNames.join(';'),
+      'UNSIGNED-PAYLOAD',
+    ].join('\n');
+    const hash = new Sha256();
+    hash.update(UTF8.encode(canonicalRequest));
+    const stringToSign = `AWS4-HMAC-SHA256\n${longDate}\n${scope}\n${toHex(await hash.digest())}`;
+    query['X-Amz-Signature'] = toHex(await hmac(Sha256, await keyOf(day, Sha256), stringToSign));
+
+    // As the SDK's formatUrl: the raw names sorted, each name and value escaped.
+    const search = Object.keys(query)
+      .sort()
+      .map((name) => `${escapeUri(name)}=${escapeUri(query[name]!)}`)
+      .join('&');
+    const protocol = request.protocol.endsWith(':') ? request.protocol : `${request.protocol}:`;
+    return `${protocol}//${request.hostname}${request.port ? `:${request.port}` : ''}${request.path}?${search}`;
+  };
+}

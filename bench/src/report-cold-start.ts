@@ -28,17 +28,22 @@ export function coldStartSection(result: ColdStartResult, add: (...text: string[
         ? ` Load average (1 min) over the rounds: ${result.load.map((value) => value.toFixed(1)).join(' / ')} (lowest / median / highest; 2 = both cores busy): on a busy machine every process starts slower, the bare one too, and the milliseconds added grow with it; the ratio moves less.`
         : ''),
     '',
-    '| server | listening: median | first answer: median | range | ratio to bare |',
-    '| --- | ---: | ---: | ---: | ---: |',
+    '| server | listening: median | first answer: median | range | ratio to bare | CPU to the first answer: median | CPU: ratio to bare |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const entry of result.rows) {
     const [low, high] = range(entry.samples);
     add(
       `| ${entry.label} | ${fmt(median(entry.listening))} ms | ${fmt(median(entry.samples))} ms | ${fmt(low)}–${fmt(high)} ms | ` +
-        `${(median(entry.samples) / median(bare.samples)).toFixed(2)}x |`,
+        `${(median(entry.samples) / median(bare.samples)).toFixed(2)}x | ${entry.cpu ? `${fmt(median(entry.cpu))} ms` : 'n/a'} | ` +
+        `${entry.cpu && bare.cpu ? `${(median(entry.cpu) / median(bare.cpu)).toFixed(2)}x` : 'n/a'} |`,
     );
   }
-  add('', `Added by the upload server: **+${fmt(added)} ms** (median first answer, Upbeam minus bare).`);
+  add(
+    '',
+    `Added by the upload server: **+${fmt(added)} ms** (median first answer, Upbeam minus bare)` +
+      (upbeam.cpu && bare.cpu ? `; in CPU time, +${fmt(median(upbeam.cpu) - median(bare.cpu))} ms.` : '.'),
+  );
   const baseline = row('baseline');
   if (baseline) {
     add(

@@ -4,14 +4,11 @@
  * same canonical request, the same hoisting of `x-amz-*` headers into the query, the same URL. It exists for
  * cost: the SDK's presigner loads ~350 KiB of CommonJS (its protocols, endpoints, client and config
  * modules) before the first URL, and for every URL builds an HMAC of the credentials for its signing-key
- * cache's name and copies the request twice. Here only the SDK's SHA-256 (`@smithy/core/checksum`,
- * portable: Node, workers, Deno, Bun) is loaded, and the signing key is derived once per day.
+ * cache's name and copies the request twice. Here the hashes are the runtime's built-in `node:crypto`, or
+ * the SDK's portable SHA-256 where there is none (`loadSha256`), and the signing key is derived once per day.
  * `presign.test.ts` proves each URL equal to `getSignedUrl`'s, for every storage address and header.
  */
-import { loadSha256 } from './sdk';
-
-/** `Sha256` of `@smithy/core/checksum`: a hash, or an HMAC with a key. */
-type Sha256Constructor = Awaited<ReturnType<typeof loadSha256>>;
+import { loadSha256, type Sha256Constructor } from './sdk';
 
 /** The request to presign, as `S3RequestPresigner.presign` takes it (header names lower case). */
 export interface QuerySignRequest {

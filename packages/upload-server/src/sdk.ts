@@ -33,10 +33,21 @@ export interface Sha256Hash {
 }
 export type Sha256Constructor = new (secret?: string | Uint8Array) => Sha256Hash;
 
+/**
+ * `true` in the build for Workers and edge runtimes (`define` in tsup.config.ts), where `node:crypto` is not
+ * asked for: Next.js's edge runtime has a `process.getBuiltinModule` that throws. Undeclared elsewhere.
+ */
+declare const UPBEAM_WORKER_BUILD: boolean;
+
 /** The `node:crypto` the runtime has built in (Node >= 20.16, Bun, Deno), got without an import; else undefined. */
 function builtinCrypto(): typeof import('node:crypto') | undefined {
-  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
-  return getBuiltinModule?.('node:crypto') as typeof import('node:crypto') | undefined;
+  if (typeof UPBEAM_WORKER_BUILD !== 'undefined' && UPBEAM_WORKER_BUILD) return undefined;
+  try {
+    const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+    return getBuiltinModule?.('node:crypto') as typeof import('node:crypto') | undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

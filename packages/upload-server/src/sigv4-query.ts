@@ -36,9 +36,14 @@ export interface QuerySignOptions {
 /** Signs one URL; built once per handler by {@link createQuerySigner}. */
 export type QuerySigner = (request: QuerySignRequest, options: QuerySignOptions) => Promise<string>;
 
+/** What encodeURIComponent leaves alone and RFC 3986 reserves. */
+const SUB_DELIMS = /[!'()*]/g;
+
 /** RFC 3986 escaping, as SigV4 wants it (`@smithy/core`'s `escapeUri`: encodeURIComponent leaves `!'()*` alone). */
 export function escapeUri(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(value);
+  SUB_DELIMS.lastIndex = 0;
+  return SUB_DELIMS.test(encoded) ? encoded.replace(SUB_DELIMS, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`) : encoded;
 }
 
 /** Each path segment escaped, the slashes kept (`@smithy/core`'s `escapeUriPath`). */
@@ -74,9 +79,12 @@ const GENERATED = new Set(['authorization', 'x-amz-date', 'date']);
 
 const UTF8 = new TextEncoder();
 
+/** Two hex digits of each byte value. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
 function toHex(bytes: Uint8Array): string {
   let hex = '';
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
+  for (let index = 0; index < bytes.length; index++) hex += HEX[bytes[index]!];
   return hex;
 }
 
@@ -84,6 +92,13 @@ async function hmac(Sha256: Sha256Constructor, key: string | Uint8Array, data: s
   const hash = new Sha256(key);
   hash.update(UTF8.encode(data));
   return hash.digest();
+}
+
+/** Sorts `name=value` pairs by their (escaped) name, as the canonical query wants. */
+function byName(a: string, b: string): number {
+  const nameA = a.slice(0, a.indexOf('='));
+  const nameB = b.slice(0, b.indexOf('='));
+  return nameA < nameB ? -1 : nameA > nameB ? 1 : 0;
 }
 
 /** SigV4's canonical header value: line breaks to spaces, runs of blanks to one, trimmed. */
@@ -127,16 +142,17 @@ export function createQuerySigner(credentials: { accessKeyId: string; secretAcce
     // moved into the query but for the unhoistable ones and server-side encryption's.
     const query: Record<string, string> = { ...request.query };
     const headers: Record<string, string> = {};
-    const all: Record<string, string> = { ...request.headers, 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' };
-    all.host ??= `${request.hostname}${request.port != null ? `:${request.port}` : ''}`;
-    for (const [name, value] of Object.entries(all)) {
+    const place = (name: string, value: string) => {
       const lower = name.toLowerCase();
-      if (GENERATED.has(lower)) continue;
+      if (GENERATED.has(lower)) return;
       const hoisted =
         lower.startsWith('x-amz-') && !options.unhoistableHeaders?.has(lower) && !lower.startsWith('x-amz-server-side-encryption');
       if (hoisted) query[name] = value;
       else headers[name] = value;
-    }
+    };
+    for (const name in request.headers) place(name, request.headers[name]!);
+    place('X-Amz-Content-Sha256', 'UNSIGNED-PAYLOAD');
+    headers.host ??= `${request.hostname}${request.port != null ? `:${request.port}` : ''}`;
     query['X-Amz-Algorithm'] = 'AWS4-HMAC-SHA256';
     query['X-Amz-Credential'] = `${credentials.accessKeyId}/${scope}`;
     query['X-Amz-Date'] = longDate;
@@ -150,32 +166,24 @@ export function createQuerySigner(credentials: { accessKeyId: string; secretAcce
       canonicalHeaders[lower] = canonicalValue(headers[name]!);
     }
     const signedNames = Object.keys(canonicalHeaders).sort();
-    query['X-Amz-SignedHeaders'] = signedNames.join(';');
+    const signedList = signedNames.join(';');
+    query['X-Amz-SignedHeaders'] = signedList;
 
-    const canonicalQuery = Object.keys(query)
-      .filter((name) => name.toLowerCase() !== 'x-amz-signature')
-      .map((name) => [escapeUri(name), escapeUri(query[name]!)] as const)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([name, value]) => `${name}=${value}`)
-      .join('&');
-    const canonicalRequest = [
-      request.method,
-      request.path,
-      canonicalQuery,
-      ...signedNames.map((name) => `${name}:${canonicalHeaders[name]}`),
-      '',
-      signedNames.join(';'),
-      'UNSIGNED-PAYLOAD',
-    ].join('\n');
+    // Each name and value escaped once; the canonical query sorts the escaped names, the URL the raw ones
+    // (as the SDK's formatUrl), the same order unless a name needs escaping.
+    const escaped = new Map<string, string>();
+    for (const name in query) escaped.set(name, `${escapeUri(name)}=${escapeUri(query[name]!)}`);
+    const canonicalQuery = [...escaped.values()].sort(byName).join('&');
+    let canonicalRequest = `${request.method}\n${request.path}\n${canonicalQuery}\n`;
+    for (const name of signedNames) canonicalRequest += `${name}:${canonicalHeaders[name]}\n`;
+    canonicalRequest += `\n${signedList}\nUNSIGNED-PAYLOAD`;
     const hash = new Sha256();
     hash.update(UTF8.encode(canonicalRequest));
     const stringToSign = `AWS4-HMAC-SHA256\n${longDate}\n${scope}\n${toHex(await hash.digest())}`;
-    query['X-Amz-Signature'] = toHex(await hmac(Sha256, await keyOf(day, Sha256), stringToSign));
-
-    // As the SDK's formatUrl: the raw names sorted, each name and value escaped.
-    const search = Object.keys(query)
+    escaped.set('X-Amz-Signature', `X-Amz-Signature=${toHex(await hmac(Sha256, await keyOf(day, Sha256), stringToSign))}`);
+    const search = [...escaped.keys()]
       .sort()
-      .map((name) => `${escapeUri(name)}=${escapeUri(query[name]!)}`)
+      .map((name) => escaped.get(name))
       .join('&');
     const protocol = request.protocol.endsWith(':') ? request.protocol : `${request.protocol}:`;
     return `${protocol}//${request.hostname}${request.port ? `:${request.port}` : ''}${request.path}?${search}`;

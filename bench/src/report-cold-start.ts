@@ -15,7 +15,11 @@ export function coldStartSection(result: ColdStartResult, add: (...text: string[
   headline.push(
     `- **Cold start**: a fresh Node process answers its first presigned preparation in ${fmt(median(upbeam.samples))} ms ` +
       `through Upbeam's node adapter, ${fmt(median(bare.samples))} ms as a bare \`node:http\` server: ${times.toFixed(2)}x, ` +
-      `+${fmt(added)} ms (target: at most +${ADDED_TARGET_MS} ms: ${added <= ADDED_TARGET_MS ? 'met' : '**not met**'}).`,
+      `+${fmt(added)} ms (target: at most +${ADDED_TARGET_MS} ms: ${added <= ADDED_TARGET_MS ? 'met' : '**not met**'}` +
+      (result.load ? ` at a load average of ${result.load[1].toFixed(1)}` : '') +
+      (upbeam.cpu && bare.cpu ? `; in CPU time to the first answer +${fmt(median(upbeam.cpu) - median(bare.cpu))} ms, ${(median(upbeam.cpu) / median(bare.cpu)).toFixed(2)}x` : '') +
+      (row('baseline') ? `; the other build in the same rounds: +${fmt(median(row('baseline')!.samples) - median(bare.samples))} ms` + (row('baseline')!.cpu && bare.cpu ? `, +${fmt(median(row('baseline')!.cpu!) - median(bare.cpu))} ms CPU` : '') : '') +
+      ').',
   );
   add(
     '## 2b. Cold start: a fresh process to its first presigned answer',

@@ -136,6 +136,16 @@ function bundleSection(result: BundleResult, headline: string[]): void {
 /** The issue's target: Upbeam's presigned preparation answers at least this share of the bare node:http ceiling. */
 const PREPARE_TARGET = 0.2;
 
+/**
+ * Met only when both ratios reach the target: on a busy machine the req/s of the ceiling swings by tens of
+ * times from run to run, and the CPU time per request says what each request costs.
+ */
+function targetVerdict(share: number, cpuShare: number): string {
+  if (share >= PREPARE_TARGET && cpuShare >= PREPARE_TARGET) return 'met';
+  if (cpuShare < PREPARE_TARGET) return '**not met** by CPU per request';
+  return '**not met** in req/s';
+}
+
 function prepareSection(result: PrepareResult, headline: string[]): void {
   const row = (id: string) => result.rows.find((entry) => entry.id === id);
   const rps = (id: string) => row(id)?.median.requestsPerSecond;
@@ -145,7 +155,7 @@ function prepareSection(result: PrepareResult, headline: string[]): void {
     headline.push(
       `- **Preparation endpoint**: Upbeam presigned answers ${fmt(rps('upbeam-presigned'))} req/s, ` +
         `${ratio(rps('upbeam-presigned'), rps('bare-http'))} a bare \`node:http\` JSON handler (${fmt(rps('bare-http'))} req/s; ` +
-        `by CPU per request ${ratio(cpuShare, 1)}; target >= ${PREPARE_TARGET}×: ${share >= PREPARE_TARGET ? 'met' : '**not met**'}), ` +
+        `by CPU per request ${ratio(cpuShare, 1)}; target >= ${PREPARE_TARGET}×: ${targetVerdict(share, cpuShare)}), ` +
         `${ratio(rps('upbeam-presigned'), rps('getsignedurl'))} \`getSignedUrl\` with a new command per request, ` +
         `${ratio(rps('upbeam-presigned'), rps('next-presigned'))} next-s3-upload's route; temporary-token ` +
         `${fmt(rps('upbeam-token'))} req/s, ${ratio(rps('upbeam-token'), rps('next-token'))} next-s3-upload's. ` +

@@ -27,13 +27,20 @@ export interface LoadFigures {
 }
 
 const settings = JSON.parse(process.argv[2] ?? '{}') as LoadSettings;
-const result = await autocannon({
-  url: settings.url,
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: settings.body,
-  connections: settings.connections,
-  ...(settings.amount ? { amount: settings.amount, timeout: settings.seconds } : { duration: settings.seconds }),
+const result = await new Promise<autocannon.Result>((resolve, reject) => {
+  const instance = autocannon(
+    {
+      url: settings.url,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: settings.body,
+      connections: settings.connections,
+      ...(settings.amount ? { amount: settings.amount } : { duration: settings.seconds }),
+    },
+    (error, figures) => (error ? reject(error as Error) : resolve(figures)),
+  );
+  // autocannon bounds a count of requests by nothing else: `seconds` does.
+  if (settings.amount) setTimeout(() => instance.stop(), settings.seconds * 1000).unref();
 });
 const figures: LoadFigures = {
   requests: result.requests.total,

@@ -23,7 +23,7 @@ async function control(url: string, path: string): Promise<void> {
 
 export async function profilePresigned(url: string, body: Record<string, unknown>): Promise<ProfileSummary & { requests: number; command: string }> {
   await control(url, 'profile/start');
-  const figures = await loadOnce({ url, body: JSON.stringify(body), connections: 10, seconds: 60, amount: PROFILE_REQUESTS });
+  const figures = await loadOnce({ url, body: JSON.stringify(body), connections: 10, seconds: 30, amount: PROFILE_REQUESTS });
   await control(url, `profile/stop?file=${encodeURIComponent(PROFILE_FILE)}`);
   const profile = JSON.parse(await readFile(PROFILE_FILE, 'utf8')) as CpuProfile;
   return {

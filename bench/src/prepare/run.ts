@@ -182,9 +182,9 @@ export async function runPrepareBench(): Promise<PrepareResult> {
       }
     }
     // A warm-up each, not recorded: a count of requests (the JIT optimizes after a count of calls, which a
-    // slow variant on a busy machine did not reach in 1 s), at most 20 s.
+    // slow variant on a busy machine did not reach in 1 s), at most 10 s.
     for (const variant of PREPARE_VARIANTS) {
-      await loadOnce({ url: servers.get(variant.id)!, body: JSON.stringify(variant.body), connections: PREPARE_CONNECTIONS, seconds: 20, amount: PREPARE_WARMUP_REQUESTS });
+      await loadOnce({ url: servers.get(variant.id)!, body: JSON.stringify(variant.body), connections: PREPARE_CONNECTIONS, seconds: 10, amount: PREPARE_WARMUP_REQUESTS });
     }
 
     const samples = new Map<string, PrepareSample[]>(PREPARE_VARIANTS.map((variant) => [variant.id, []]));
@@ -222,7 +222,7 @@ export async function runPrepareBench(): Promise<PrepareResult> {
       seconds: (performance.now() - started) / 1000,
       settings:
         `autocannon ${packageVersion('autocannon')}, ${PREPARE_CONNECTIONS} connections, ${PREPARE_SECONDS} s per run, ${PREPARE_ROUNDS} rounds ` +
-        `(variants in turn, order rotated each round; a warm-up of ${PREPARE_WARMUP_REQUESTS} requests each first), POST of a ~100-byte JSON body on 127.0.0.1; ` +
+        `(variants in turn, order rotated each round; a warm-up of ${PREPARE_WARMUP_REQUESTS} requests or 10 s each first), POST of a ~100-byte JSON body on 127.0.0.1; ` +
         (HAS_TASKSET
           ? 'each server in its own process pinned to core 1, autocannon in a process of its own and the STS stub on core 0'
           : 'each server and autocannon in processes of their own, no core pinning (taskset missing)') +

@@ -88,11 +88,26 @@ const ALL_VARIANTS: Variant[] = [
 
 /**
  * The variants measured: all, or those named in `PREPARE_ONLY` (comma-separated ids, for a quick look
- * while working; `upbeam-presigned` is always kept, for the profile).
+ * while working; `upbeam-presigned` is always kept, for the profile), and Upbeam presigned from another
+ * build when `PREPARE_BASELINE_DIST` names its dist/ folder.
  */
+const BASELINE: Variant[] = process.env.PREPARE_BASELINE_DIST
+  ? [
+      {
+        id: 'upbeam-presigned-baseline',
+        label: `Upbeam presigned, another build (${process.env.PREPARE_BASELINE_DIST})`,
+        body: { ...FILE, filesize: 2_345_678, _upload: { strategy: 'presigned' } },
+        expect: 'url',
+        env: { PREPARE_BASELINE_DIST: process.env.PREPARE_BASELINE_DIST },
+      },
+    ]
+  : [];
+
 export const PREPARE_VARIANTS = process.env.PREPARE_ONLY
-  ? ALL_VARIANTS.filter((variant) => variant.id === 'upbeam-presigned' || process.env.PREPARE_ONLY!.split(',').includes(variant.id))
-  : ALL_VARIANTS;
+  ? [...ALL_VARIANTS, ...BASELINE].filter(
+      (variant) => variant.id === 'upbeam-presigned' || variant.id === 'upbeam-presigned-baseline' || process.env.PREPARE_ONLY!.split(',').includes(variant.id),
+    )
+  : [...ALL_VARIANTS, ...BASELINE];
 
 export interface PrepareSample {
   requestsPerSecond: number;

@@ -57,6 +57,15 @@ const VARIANTS: Record<string, () => RequestListener> = {
       return new Response(FIXED_ANSWER, { headers: { 'content-type': 'application/json' } });
     }),
   'upbeam-presigned': () => fetchListener(createUploadHandler({ ...BENCH_STORAGE, ...silent })),
+  /** Upbeam presigned from another build (`PREPARE_BASELINE_DIST`: its dist/ folder), to compare builds in one run. */
+  'upbeam-presigned-baseline': () => {
+    const listener = (async () => {
+      const dist = requiredEnv('PREPARE_BASELINE_DIST');
+      const [{ createUploadHandler: create }, { toNodeHandler: toNode }] = await Promise.all([import(`${dist}/index.js`), import(`${dist}/adapters/node.js`)]);
+      return toNode(create({ ...BENCH_STORAGE, ...silent }), { onError: logError }) as RequestListener;
+    })();
+    return (request, response) => void listener.then((listen) => listen(request, response));
+  },
   'upbeam-token': () =>
     fetchListener(createUploadHandler({ ...BENCH_STORAGE, ...silent, stsEndpoint: requiredEnv('STS_STUB_URL') })),
   /** What next-s3-upload does per request, on one shared client: `getSignedUrl` with a new command. */

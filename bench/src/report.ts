@@ -133,13 +133,29 @@ function bundleSection(result: BundleResult, headline: string[]): void {
   add('');
 }
 
+/** The issue's target: Upbeam's presigned preparation answers at least this share of the bare node:http ceiling. */
+const PREPARE_TARGET = 0.2;
+
+/**
+ * Met only when both ratios reach the target: on a busy machine the req/s of the ceiling swings by tens of
+ * times from run to run, and the CPU time per request says what each request costs.
+ */
+function targetVerdict(share: number, cpuShare: number): string {
+  if (share >= PREPARE_TARGET && cpuShare >= PREPARE_TARGET) return 'met';
+  if (cpuShare < PREPARE_TARGET) return '**not met** by CPU per request';
+  return '**not met** in req/s';
+}
+
 function prepareSection(result: PrepareResult, headline: string[]): void {
   const row = (id: string) => result.rows.find((entry) => entry.id === id);
   const rps = (id: string) => row(id)?.median.requestsPerSecond;
   if (row('upbeam-presigned') && row('bare-http')) {
+    const share = rps('upbeam-presigned')! / rps('bare-http')!;
+    const cpuShare = row('bare-http')!.median.cpuMicrosPerRequest! / row('upbeam-presigned')!.median.cpuMicrosPerRequest!;
     headline.push(
       `- **Preparation endpoint**: Upbeam presigned answers ${fmt(rps('upbeam-presigned'))} req/s, ` +
-        `${ratio(rps('upbeam-presigned'), rps('bare-http'))} a bare \`node:http\` JSON handler (${fmt(rps('bare-http'))} req/s), ` +
+        `${ratio(rps('upbeam-presigned'), rps('bare-http'))} a bare \`node:http\` JSON handler (${fmt(rps('bare-http'))} req/s; ` +
+        `by CPU per request ${ratio(cpuShare, 1)}; target >= ${PREPARE_TARGET}×: ${targetVerdict(share, cpuShare)}), ` +
         `${ratio(rps('upbeam-presigned'), rps('getsignedurl'))} \`getSignedUrl\` with a new command per request, ` +
         `${ratio(rps('upbeam-presigned'), rps('next-presigned'))} next-s3-upload's route; temporary-token ` +
         `${fmt(rps('upbeam-token'))} req/s, ${ratio(rps('upbeam-token'), rps('next-token'))} next-s3-upload's. ` +
@@ -149,31 +165,63 @@ function prepareSection(result: PrepareResult, headline: string[]): void {
   }
   add('## 2. Preparation endpoint throughput', '', result.settings + '.', '');
   add(
-    'Median of the rounds; req/s = requests answered / seconds of load; latency from autocannon, whole milliseconds.',
-    'Every server answered one checked request before the load (a URL, or credentials from the STS stub); failures',
-    'under load are counted.',
+    'Median of the rounds; req/s = requests answered / seconds of load; latency from autocannon, whole milliseconds;',
+    "CPU/request = the server process's own CPU time (user + system) over the run / requests answered, which other",
+    "processes on the machine change much less than req/s. Every server answered one checked request before the load (a",
+    'URL, or credentials from the STS stub); failures under load are counted.' +
+      (result.load ? ` Load average (1 min) at the end of each run: ${result.load.map((value) => value.toFixed(1)).join(' / ')} (lowest / median / highest; 2 = both cores busy).` : ''),
     '',
-    '| handler | req/s | (min–max) | p50 ms | p99 ms | failures | / bare node:http | / bare Fetch |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| handler | req/s | (min–max) | CPU/request | p50 ms | p99 ms | failures | / bare node:http | / bare Fetch | by CPU: / bare node:http |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
+  const cpu = (id: string) => row(id)?.median.cpuMicrosPerRequest;
   for (const entry of result.rows) {
     const [low, high] = range(entry.samples.map((sample) => sample.requestsPerSecond));
     const failures = entry.samples.reduce((sum, sample) => sum + sample.failures, 0);
+    const micros = entry.median.cpuMicrosPerRequest;
     add(
-      `| ${entry.label} | ${fmt(entry.median.requestsPerSecond)} | ${fmt(low)}–${fmt(high)} | ${fmt(entry.median.p50)} | ${fmt(entry.median.p99)} | ${failures} | ` +
-        `${ratio(entry.median.requestsPerSecond, rps('bare-http'))} | ${ratio(entry.median.requestsPerSecond, rps('bare-fetch'))} |`,
+      `| ${entry.label} | ${fmt(entry.median.requestsPerSecond)} | ${fmt(low)}–${fmt(high)} | ${micros === undefined ? 'n/a' : `${fmt(micros)} µs`} | ` +
+        `${fmt(entry.median.p50)} | ${fmt(entry.median.p99)} | ${failures} | ` +
+        `${ratio(entry.median.requestsPerSecond, rps('bare-http'))} | ${ratio(entry.median.requestsPerSecond, rps('bare-fetch'))} | ` +
+        `${ratio(cpu('bare-http'), micros)} |`,
     );
   }
-  add('', '| ratio (req/s) | |', '| --- | ---: |');
+  add('', '| ratio (req/s; by CPU/request in parentheses) | |', '| --- | ---: |');
   const pairs: [string, string, string][] = [
-    ['upbeam-presigned', 'bare-http', 'Upbeam presigned / bare `node:http` (ceiling)'],
+    ['upbeam-presigned', 'bare-http', `Upbeam presigned / bare \`node:http\` (ceiling; target >= ${PREPARE_TARGET})`],
     ['upbeam-presigned', 'bare-fetch', 'Upbeam presigned / bare Fetch handler (adapter ceiling)'],
+    ['bare-fetch', 'bare-http', 'bare Fetch handler through `toNodeHandler` / bare `node:http` (the adapter alone)'],
     ['upbeam-presigned', 'getsignedurl', 'Upbeam presigned / `getSignedUrl` + new command per request'],
     ['upbeam-presigned', 'next-presigned', 'Upbeam presigned / next-s3-upload presigned'],
     ['upbeam-token', 'next-token', 'Upbeam temporary-token / next-s3-upload temporary-token'],
     ['prepared-signer', 'upbeam-presigned', 'prototype with one prepared signer / Upbeam presigned'],
   ];
-  for (const [a, b, label] of pairs) if (row(a) && row(b)) add(`| ${label} | ${ratio(rps(a), rps(b))} |`);
+  for (const [a, b, label] of pairs) if (row(a) && row(b)) add(`| ${label} | ${ratio(rps(a), rps(b))} (${ratio(cpu(b), cpu(a))}) |`);
+  add('');
+  if (result.profile) profileSection(result.profile);
+}
+
+/** Where Upbeam's presigned preparation spends its CPU: the top frames and packages of the profile. */
+function profileSection(profile: NonNullable<PrepareResult['profile']>): void {
+  const share = (value: number) => `${(value * 100).toFixed(1)} %`;
+  add(
+    '### CPU profile of the presigned preparation',
+    '',
+    `${profile.command}: ${fmt(profile.busyMs)} ms busy (${fmt((profile.busyMs * 1000) / profile.requests)} µs per request, ` +
+      `the profiler's own cost included), ${fmt(profile.idleMs)} ms idle. Self time, share of the busy time; the raw profile is ` +
+      '`bench/results/prepare-presigned.cpuprofile` (not committed: open it in Chrome DevTools).',
+    '',
+    '| frame (self time) | share | | package (self time) | share |',
+    '| --- | ---: | --- | --- | ---: |',
+  );
+  const rows = Math.max(profile.top.length, profile.byPackage.length);
+  for (let index = 0; index < rows; index++) {
+    const frame = profile.top[index];
+    const pkg = profile.byPackage[index];
+    add(
+      `| ${frame ? `\`${frame.frame}\`` : ''} | ${frame ? share(frame.share) : ''} | | ${pkg ? `\`${pkg.frame}\`` : ''} | ${pkg ? share(pkg.share) : ''} |`,
+    );
+  }
   add('');
 }
 

@@ -1,23 +1,31 @@
 /**
  * Benchmark 2, preparation endpoint throughput: requests per second and p50/p99 latency under autocannon
  * on loopback, for Upbeam's handler (both strategies), the ceilings (a bare node:http JSON handler, and
- * the same through the Fetch adapter every handler here uses), the way the library we replace signs
- * (`getSignedUrl` with a new command per request) and next-s3-upload's own route. Each server runs in its
- * own process pinned to core 1; autocannon runs here, on core 0, with the STS stub. The variants take
- * turns, round after round, so that a noisy moment hits them all alike.
+ * a bare Fetch handler through the node adapter every handler here uses: Upbeam's `toNodeHandler`), the
+ * way the library we replace signs (`getSignedUrl` with a new command per request) and next-s3-upload's
+ * own route. Each server runs in its own process pinned to core 1; autocannon runs in a process of its
+ * own (`load.ts`) on core 0, with the STS stub. The variants take turns, round after round, so that a
+ * noisy moment hits them all alike; each server's own CPU time per request is measured beside its req/s,
+ * which a busy machine changes much less. Last, a CPU profile of Upbeam's presigned preparation
+ * (`profile.ts`).
  */
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { startChild, HAS_TASKSET, type Child } from '../lib/child';
 import { describeMachine, packageVersion } from '../lib/machine';
 import { BENCH_DIR } from '../lib/paths';
 import { saveResult, type ResultMeta } from '../lib/results';
+import type { ProfileSummary } from '../lib/cpu-profile';
 import { median } from '../lib/stats';
+import { loadOnce, serverCpuMicros } from './drive';
+import { profilePresigned } from './profile';
 
 /** Rounds of measurement (the median is reported); each round runs every variant once. */
 export const PREPARE_ROUNDS = Number(process.env.ROUNDS ?? 5);
 /** Seconds of load per variant and round. */
 export const PREPARE_SECONDS = Number(process.env.SECONDS_PER_RUN ?? 3);
+/** Requests of each variant's warm-up. */
+export const PREPARE_WARMUP_REQUESTS = 5_000;
 /** Concurrent connections autocannon keeps open. */
 export const PREPARE_CONNECTIONS = 10;
 
@@ -32,11 +40,11 @@ interface Variant {
 
 const FILE = { filename: 'holiday photo (1).jpg', filetype: 'image/jpeg' };
 
-export const PREPARE_VARIANTS: Variant[] = [
+const ALL_VARIANTS: Variant[] = [
   { id: 'bare-http', label: 'ceiling: bare `node:http` JSON handler', body: { ...FILE, _upload: { strategy: 'presigned' } }, expect: 'url' },
   {
     id: 'bare-fetch',
-    label: 'ceiling: bare Fetch JSON handler (same adapter as below)',
+    label: 'ceiling: bare Fetch JSON handler through `toNodeHandler` (the adapter of every Fetch handler below)',
     body: { ...FILE, _upload: { strategy: 'presigned' } },
     expect: 'url',
   },
@@ -78,24 +86,55 @@ export const PREPARE_VARIANTS: Variant[] = [
   },
 ];
 
+/**
+ * The variants measured: all, or those named in `PREPARE_ONLY` (comma-separated ids, for a quick look
+ * while working; `upbeam-presigned` is always kept, for the profile), and Upbeam presigned from another
+ * build when `PREPARE_BASELINE_DIST` names its dist/ folder.
+ */
+const BASELINE: Variant[] = process.env.PREPARE_BASELINE_DIST
+  ? [
+      {
+        id: 'upbeam-presigned-baseline',
+        label: `Upbeam presigned, another build (${process.env.PREPARE_BASELINE_DIST})`,
+        body: { ...FILE, filesize: 2_345_678, _upload: { strategy: 'presigned' } },
+        expect: 'url',
+        env: { PREPARE_BASELINE_DIST: process.env.PREPARE_BASELINE_DIST },
+      },
+    ]
+  : [];
+
+export const PREPARE_VARIANTS = process.env.PREPARE_ONLY
+  ? [...ALL_VARIANTS, ...BASELINE].filter(
+      (variant) => variant.id === 'upbeam-presigned' || variant.id === 'upbeam-presigned-baseline' || process.env.PREPARE_ONLY!.split(',').includes(variant.id),
+    )
+  : [...ALL_VARIANTS, ...BASELINE];
+
 export interface PrepareSample {
   requestsPerSecond: number;
   p50: number;
   p99: number;
   requests: number;
   failures: number;
+  /** The server process's CPU time (user + system) per request answered, in microseconds. */
+  cpuMicrosPerRequest?: number;
+  /** 1-minute load average when the run ended. */
+  load?: number;
 }
 
 export interface PrepareRow {
   id: string;
   label: string;
   samples: PrepareSample[];
-  median: { requestsPerSecond: number; p50: number; p99: number };
+  median: { requestsPerSecond: number; p50: number; p99: number; cpuMicrosPerRequest?: number };
 }
 
 export interface PrepareResult extends ResultMeta {
   settings: string;
   rows: PrepareRow[];
+  /** 1-minute load average over the rounds: lowest, median, highest. */
+  load?: [number, number, number];
+  /** Where Upbeam's presigned preparation spends its CPU (`profile.ts`). */
+  profile?: ProfileSummary & { requests: number; command: string };
 }
 
 async function post(url: string, body: unknown): Promise<{ status: number; answer: Record<string, unknown> }> {
@@ -113,20 +152,17 @@ async function stubServed(stubUrl: string): Promise<number> {
 }
 
 async function load(url: string, variant: Variant, seconds: number): Promise<PrepareSample> {
-  const result = await autocannon({
-    url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(variant.body),
-    connections: PREPARE_CONNECTIONS,
-    duration: seconds,
-  });
+  const cpuBefore = await serverCpuMicros(url);
+  const figures = await loadOnce({ url, body: JSON.stringify(variant.body), connections: PREPARE_CONNECTIONS, seconds });
+  const cpu = (await serverCpuMicros(url)) - cpuBefore;
   return {
-    requestsPerSecond: result.requests.total / seconds,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-    failures: result.non2xx + result.errors + result.timeouts,
+    requestsPerSecond: figures.requests / figures.seconds,
+    p50: figures.p50,
+    p99: figures.p99,
+    requests: figures.requests,
+    failures: figures.failures,
+    cpuMicrosPerRequest: cpu / figures.requests,
+    load: loadavg()[0]!,
   };
 }
 
@@ -160,8 +196,11 @@ export async function runPrepareBench(): Promise<PrepareResult> {
         throw new Error(`${variant.id} did not ask the local STS stub`);
       }
     }
-    // One short warm-up each (JIT, connection pools), not recorded.
-    for (const variant of PREPARE_VARIANTS) await load(servers.get(variant.id)!, variant, 1);
+    // A warm-up each, not recorded: a count of requests (the JIT optimizes after a count of calls, which a
+    // slow variant on a busy machine did not reach in 1 s), at most 10 s.
+    for (const variant of PREPARE_VARIANTS) {
+      await loadOnce({ url: servers.get(variant.id)!, body: JSON.stringify(variant.body), connections: PREPARE_CONNECTIONS, seconds: 10, amount: PREPARE_WARMUP_REQUESTS });
+    }
 
     const samples = new Map<string, PrepareSample[]>(PREPARE_VARIANTS.map((variant) => [variant.id, []]));
     for (let round = 0; round < PREPARE_ROUNDS; round++) {
@@ -171,7 +210,9 @@ export async function runPrepareBench(): Promise<PrepareResult> {
         const sample = await load(servers.get(variant.id)!, variant, PREPARE_SECONDS);
         samples.get(variant.id)!.push(sample);
         console.log(
-          `[prepare] round ${round + 1}/${PREPARE_ROUNDS} ${variant.id}: ${sample.requestsPerSecond.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.failures ? `, ${sample.failures} failures` : ''}`,
+          `[prepare] round ${round + 1}/${PREPARE_ROUNDS} ${variant.id}: ${sample.requestsPerSecond.toFixed(0)} req/s, ` +
+            `${sample.cpuMicrosPerRequest?.toFixed(0)} µs CPU/request, p50 ${sample.p50} ms, p99 ${sample.p99} ms, load ${sample.load?.toFixed(1)}` +
+            `${sample.failures ? `, ${sample.failures} failures` : ''}`,
         );
       }
     }
@@ -185,18 +226,25 @@ export async function runPrepareBench(): Promise<PrepareResult> {
           requestsPerSecond: median(list.map((s) => s.requestsPerSecond)),
           p50: median(list.map((s) => s.p50)),
           p99: median(list.map((s) => s.p99)),
+          cpuMicrosPerRequest: median(list.map((s) => s.cpuMicrosPerRequest ?? Number.NaN)),
         },
       };
     });
+    const loads = [...samples.values()].flat().map((sample) => sample.load!);
+    const profile = await profilePresigned(servers.get('upbeam-presigned')!, PREPARE_VARIANTS.find((v) => v.id === 'upbeam-presigned')!.body);
     const result: PrepareResult = {
-      machine: describeMachine(['autocannon', '@hono/node-server', '@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner', 'next-s3-upload']),
+      machine: describeMachine(['autocannon', '@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner', 'next-s3-upload']),
       seconds: (performance.now() - started) / 1000,
       settings:
         `autocannon ${packageVersion('autocannon')}, ${PREPARE_CONNECTIONS} connections, ${PREPARE_SECONDS} s per run, ${PREPARE_ROUNDS} rounds ` +
-        `(variants in turn, order rotated each round; one 1 s warm-up each first), POST of a ~100-byte JSON body on 127.0.0.1; ` +
-        (HAS_TASKSET ? 'each server in its own process pinned to core 1, autocannon and the STS stub on core 0' : 'no core pinning (taskset missing)') +
+        `(variants in turn, order rotated each round; a warm-up of ${PREPARE_WARMUP_REQUESTS} requests or 10 s each first), POST of a ~100-byte JSON body on 127.0.0.1; ` +
+        (HAS_TASKSET
+          ? 'each server in its own process pinned to core 1, autocannon in a process of its own and the STS stub on core 0'
+          : 'each server and autocannon in processes of their own, no core pinning (taskset missing)') +
         '; NODE_ENV=production',
       rows,
+      load: [Math.min(...loads), median(loads), Math.max(...loads)],
+      profile,
     };
     await saveResult('prepare', result);
     return result;

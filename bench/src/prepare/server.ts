@@ -1,19 +1,22 @@
 /**
  * One preparation endpoint per process, for the preparation benchmark: `tsx server.ts VARIANT` listens on
- * 127.0.0.1 (a free port) and prints `{"port":N}`. Every Fetch handler is mounted with the same adapter
- * (@hono/node-server's `getRequestListener`), so that the adapter's cost is the same for all and is
- * measured on its own by `bare-fetch`. STS, where a variant needs it, is the local stub at STS_STUB_URL.
+ * 127.0.0.1 (a free port) and prints `{"port":N}`. Every Fetch handler is mounted with the same adapter,
+ * Upbeam's own `toNodeHandler` (as an app on node:http or Express mounts it), so that the adapter's cost is
+ * the same for all and is measured on its own by `bare-fetch`. STS, where a variant needs it, is the local
+ * stub at STS_STUB_URL. The benchmark's own requests (`/__bench/...`: CPU time, profiler) are answered
+ * before the variant's handler (`./bench-control.ts`).
  */
 import '../lib/loopback-guard';
 import { randomUUID } from 'node:crypto';
 import { createServer, type RequestListener } from 'node:http';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { getRequestListener } from '@hono/node-server';
 import { createUploadHandler } from '@upbeam/upload-server';
+import { toNodeHandler } from '@upbeam/upload-server/node';
 import { nanoid } from 'nanoid';
 import { APIRoute } from 'next-s3-upload';
 import { nextPagesRoute, readBody } from '../lib/next-pages-route';
+import { withBenchControl } from './bench-control';
 import { checkPreparedSigner, createPreparedSigner } from './prepared-signer';
 
 /** Storage settings of every variant: presigning needs no network; STS goes to the local stub. */
@@ -33,10 +36,12 @@ const FIXED_ANSWER = JSON.stringify({
   headers: { 'Content-Type': 'image/jpeg', 'Cache-Control': 'max-age=630720000' },
 });
 
-const fetchListener = (handler: (request: Request) => Promise<Response>): RequestListener =>
-  getRequestListener(handler) as unknown as RequestListener;
+const logError = (error: unknown) => console.error('[prepare server]', error);
 
-const silent = { onError: (error: unknown) => console.error('[prepare server]', error) };
+const fetchListener = (handler: (request: Request) => Promise<Response>): RequestListener =>
+  toNodeHandler(handler, { onError: logError }) as RequestListener;
+
+const silent = { onError: logError };
 
 /** The handlers under test, by name. */
 const VARIANTS: Record<string, () => RequestListener> = {
@@ -52,6 +57,15 @@ const VARIANTS: Record<string, () => RequestListener> = {
       return new Response(FIXED_ANSWER, { headers: { 'content-type': 'application/json' } });
     }),
   'upbeam-presigned': () => fetchListener(createUploadHandler({ ...BENCH_STORAGE, ...silent })),
+  /** Upbeam presigned from another build (`PREPARE_BASELINE_DIST`: its dist/ folder), to compare builds in one run. */
+  'upbeam-presigned-baseline': () => {
+    const listener = (async () => {
+      const dist = requiredEnv('PREPARE_BASELINE_DIST');
+      const [{ createUploadHandler: create }, { toNodeHandler: toNode }] = await Promise.all([import(`${dist}/index.js`), import(`${dist}/adapters/node.js`)]);
+      return toNode(create({ ...BENCH_STORAGE, ...silent }), { onError: logError }) as RequestListener;
+    })();
+    return (request, response) => void listener.then((listen) => listen(request, response));
+  },
   'upbeam-token': () =>
     fetchListener(createUploadHandler({ ...BENCH_STORAGE, ...silent, stsEndpoint: requiredEnv('STS_STUB_URL') })),
   /** What next-s3-upload does per request, on one shared client: `getSignedUrl` with a new command. */
@@ -98,7 +112,7 @@ if (!make) {
   process.exit(2);
 }
 if (variant === 'prepared-signer') await checkPreparedSigner(BENCH_STORAGE);
-const server = createServer(make());
+const server = createServer(withBenchControl(make()));
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();

@@ -4,8 +4,9 @@ import { createCommandPresigner, createPresigner, type PresignInput } from './pr
 import { resolveStorageSettings, type StorageSettings } from './settings';
 import { createStorageClient } from './storage-client';
 
-// The fast presigner (address resolved once, one S3RequestPresigner) must sign exactly what getSignedUrl
-// with a PutObjectCommand signs, for every kind of storage address and every optional header.
+// The fast presigner (address resolved once; signed by sigv4-query.ts, or one S3RequestPresigner for a
+// probed address) must sign exactly what getSignedUrl with a PutObjectCommand signs, byte for byte, for
+// every kind of storage address and every optional header.
 
 const base = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', bucket: 'my-bucket', region: 'eu-west-1' };
 
@@ -60,6 +61,7 @@ describe.each(storages)('fast presigner = getSignedUrl: %s', (_, storage) => {
     const signingDate = new Date('2026-11-22T10:00:00Z');
     const [ours, theirs] = await Promise.all([fast({ ...input, signingDate }), reference({ ...input, signingDate })]);
     expect(normalized(ours.url)).toEqual(normalized(theirs.url));
+    expect(ours.url).toBe(theirs.url);
     expect(ours.headers).toEqual(theirs.headers);
   });
 });
@@ -82,6 +84,7 @@ describe.each(storages)('fast UploadPart presigner = getSignedUrl(UploadPartComm
     const signingDate = new Date('2026-11-22T10:00:00Z');
     const [ours, theirs] = await Promise.all([fast({ ...input, signingDate }), reference({ ...input, signingDate })]);
     expect(normalized(ours.url)).toEqual(normalized(theirs.url));
+    expect(ours.url).toBe(theirs.url);
     expect(ours.headers).toEqual(theirs.headers);
     const url = new URL(ours.url);
     expect(url.searchParams.get('partNumber')).toBe(String(input.partNumber));
@@ -112,5 +115,26 @@ describe('presigner for an access-point ARN', () => {
     const settings = resolveStorageSettings({ ...base, bucket: 'arn:aws:s3:eu-west-1:123456789012:accesspoint/uploads' }, {});
     const { url } = await createPresigner(settings, () => createStorageClient(settings))({ key: 'a', contentType: 'a/b', expiresIn: 60 });
     expect(new URL(url).hostname).toBe('uploads-123456789012.s3-accesspoint.eu-west-1.amazonaws.com');
+  });
+});
+
+describe('sigv4-query: the signing key kept per day', () => {
+  it('signs across midnight UTC with each day its own key, as getSignedUrl does', async () => {
+    const settings = resolveStorageSettings(base, {});
+    const client = await createStorageClient(settings);
+    const fast = createPresigner(settings, async () => client);
+    const reference = createCommandPresigner(settings, client);
+    const input = { key: 'next-s3-uploads/abc/photo.jpg', contentType: 'image/jpeg', expiresIn: 3600 };
+    for (const at of ['2026-11-22T23:59:59Z', '2026-11-23T00:00:01Z', '2026-11-22T12:00:00Z']) {
+      const signingDate = new Date(at);
+      const [ours, theirs] = await Promise.all([fast({ ...input, signingDate }), reference({ ...input, signingDate })]);
+      expect(ours.url).toBe(theirs.url);
+    }
+  });
+
+  it('refuses a lifetime over 7 days, as the SDK does', async () => {
+    const settings = resolveStorageSettings(base, {});
+    const fast = createPresigner(settings, () => createStorageClient(settings));
+    await expect(fast({ key: 'a', contentType: 'a/b', expiresIn: 7 * 24 * 3600 + 1 })).rejects.toThrow(/less than one week/);
   });
 });

@@ -3,6 +3,7 @@ import type { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { OBJECT_CACHE_CONTROL } from '@upbeam/upload-protocol';
 import { loadMd5, loadPresigner, loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
+import { createQuerySigner, escapeUriPath, type QuerySigner } from './sigv4-query';
 
 /** Lifetime of a presigned PUT URL, in seconds (SPEC 7.3; the SDK's own default is 900). */
 export const PRESIGNED_URL_EXPIRES_IN = 3600;
@@ -84,11 +85,9 @@ export interface UrlSignRequest {
 /** Presigns `PUT` URLs of the bucket's objects without a command stack: see {@link createPresigner}. */
 export type UrlSigner = (request: UrlSignRequest) => Promise<string>;
 
-/** The SDK's parts of the fast path, imported with the first URL (`sdk.ts`). */
-interface FastSigning {
-  presigner: S3RequestPresigner;
-  escapeUriPath: (path: string) => string;
-  formatUrl: (request: Awaited<ReturnType<S3RequestPresigner['presign']>>) => string;
+/** The presigner of {@link QuerySigner}'s shape on an `S3RequestPresigner` (the SDK's), for addresses the probe found. */
+function sdkQuerySigner(presigner: S3RequestPresigner, formatUrl: (request: Awaited<ReturnType<S3RequestPresigner['presign']>>) => string): QuerySigner {
+  return async (request, options) => formatUrl(await presigner.presign(request, options));
 }
 
 /** The handler's S3 client, built on first use (`createStorageClient`): only the probe and the command path need it. */
@@ -119,26 +118,24 @@ function knownBase(settings: ResolvedStorageSettings): ObjectBase | undefined {
 
 /**
  * The bucket's address and what signs every URL. An address known from the settings ({@link knownBase})
- * needs no S3 client: the presigner is built from the settings, and `@aws-sdk/client-s3` is not loaded for
- * a presigned PUT (cold start). Any other address comes from one probe URL signed the command way on the
- * client, whose config the presigner then shares.
+ * needs no S3 client and no SDK presigner: URLs are signed by `sigv4-query.ts` with the settings'
+ * credentials, and only the SDK's SHA-256 is loaded for a presigned PUT (cold start). Any other address
+ * comes from one probe URL signed the command way on the client, whose config the SDK's presigner then
+ * shares.
  */
-async function resolveSigning(settings: ResolvedStorageSettings, client: StorageClientSource): Promise<{ where: ObjectBase; signing: FastSigning }> {
+async function resolveSigning(settings: ResolvedStorageSettings, client: StorageClientSource): Promise<{ where: ObjectBase; sign: QuerySigner }> {
   const known = knownBase(settings);
+  if (known) {
+    const credentials = { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey };
+    return { where: known, sign: createQuerySigner(credentials, settings.region) };
+  }
   // Imported side by side: one after the other, they took ~20 ms more.
-  const [{ getSignedUrl, S3RequestPresigner }, { formatUrl }, { escapeUriPath }, checksum] = await Promise.all([
+  const [{ getSignedUrl, S3RequestPresigner }, { formatUrl }, s3, { PutObjectCommand }] = await Promise.all([
     loadPresigner(),
     import('@aws-sdk/core/util'),
-    import('@smithy/core/protocols'),
-    known ? import('@smithy/core/checksum') : undefined,
+    client(),
+    loadS3(),
   ]);
-  if (known && checksum) {
-    const { Sha256 } = checksum;
-    const credentials = { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey };
-    const presigner = new S3RequestPresigner({ region: settings.region, credentials, sha256: Sha256 });
-    return { where: known, signing: { presigner, escapeUriPath, formatUrl } };
-  }
-  const [s3, { PutObjectCommand }] = await Promise.all([client(), loadS3()]);
   const url = new URL(await getSignedUrl(s3, new PutObjectCommand({ Bucket: settings.bucket, Key: PROBE_KEY }), { expiresIn: 60 }));
   const where = {
     protocol: url.protocol,
@@ -146,20 +143,20 @@ async function resolveSigning(settings: ResolvedStorageSettings, client: Storage
     port: url.port === '' ? undefined : Number(url.port),
     prefix: url.pathname.slice(0, -PROBE_KEY.length),
   };
-  return { where, signing: { presigner: new S3RequestPresigner({ ...s3.config }), escapeUriPath, formatUrl } };
+  return { where, sign: sdkQuerySigner(new S3RequestPresigner({ ...s3.config }), formatUrl) };
 }
 
 /**
  * The fast path shared by the PutObject and UploadPart presigners: the bucket's address is resolved once
  * ({@link resolveSigning}: from the settings, or one `getSignedUrl` for a probe key, where the SDK's
- * endpoint rules decide host, path style and port), and each URL is then signed with one
- * `S3RequestPresigner` built once, with its signing-key cache. Undefined for an access-point ARN bucket,
- * whose address only the command path resolves.
+ * endpoint rules decide host, path style and port), and each URL is then signed by one signer built once
+ * (`sigv4-query.ts`, or the SDK's `S3RequestPresigner` for a probed address), with its signing key kept.
+ * Undefined for an access-point ARN bucket, whose address only the command path resolves.
  */
 export function createUrlSigner(settings: ResolvedStorageSettings, client: StorageClientSource): UrlSigner | undefined {
   if (settings.bucket.startsWith('arn:')) return undefined;
   // Resolved once, then read without awaiting; a failure is forgotten and tried again next time.
-  let ready: { where: ObjectBase; signing: FastSigning } | undefined;
+  let ready: { where: ObjectBase; sign: QuerySigner } | undefined;
   let resolving: Promise<NonNullable<typeof ready>> | undefined;
   const resolve = () =>
     (resolving ??= resolveSigning(settings, client).then(
@@ -170,10 +167,9 @@ export function createUrlSigner(settings: ResolvedStorageSettings, client: Stora
       },
     ));
   return async (input) => {
-    const { where, signing } = ready ?? (await resolve());
-    const { presigner, escapeUriPath, formatUrl } = signing;
+    const { where, sign } = ready ?? (await resolve());
     const path = `${where.prefix}${escapeUriPath(input.key)}`;
-    const request = await presigner.presign(
+    return sign(
       { method: 'PUT', protocol: where.protocol, hostname: where.hostname, port: where.port, path, query: input.query, headers: input.headers },
       {
         expiresIn: input.expiresIn,
@@ -182,7 +178,6 @@ export function createUrlSigner(settings: ResolvedStorageSettings, client: Stora
         ...(input.signingDate ? { signingDate: input.signingDate } : {}),
       },
     );
-    return formatUrl(request);
   };
 }
 
@@ -190,8 +185,8 @@ export function createUrlSigner(settings: ResolvedStorageSettings, client: Stora
  * Builds the presigner of one handler around its long-lived `S3Client` ({@link createStorageClient}).
  *
  * Fast path ({@link createUrlSigner}): no command middleware stack per request. `getSignedUrl` built a
- * presigner and ran the whole stack for every URL (the preparation benchmark's figures are in bench/RESULTS.md,
- * "One-off measurements behind design choices"). Access-point ARN buckets keep the `getSignedUrl` path. `presign.test.ts` proves both give the
+ * presigner and ran the whole stack for every URL; the SDK's presigner itself cost more than the rest of the
+ * handler (bench/RESULTS.md, "CPU profile of the presigned preparation"). Access-point ARN buckets keep the `getSignedUrl` path. `presign.test.ts` proves both give the
  * same URL.
  *
  * `getSignedUrl` signs only `host` by default, which would let the browser store any Content-Type (an

@@ -1,7 +1,8 @@
 /**
  * The AWS SDK, imported on first use rather than with the package: importing `@upbeam/upload-server` (or
- * `/node`, `/next`) loads none of it; a presigned PUT loads the presigner, and `@aws-sdk/client-s3` only when
- * the bucket's address needs the SDK's endpoint rules (presign.ts); only a temporary token loads
+ * `/node`, `/next`) loads none of it; a presigned PUT to an address known from the settings loads only the
+ * SDK's SHA-256 (`sigv4-query.ts`), and the presigner and `@aws-sdk/client-s3` only when the bucket's
+ * address needs the SDK's endpoint rules (presign.ts); only a temporary token loads
  * `@aws-sdk/client-sts`. A serverless cold start then pays for what its first request needs
  * (bench/RESULTS.md, "Cold start"). Each module is imported once; later calls get it at once.
  */
@@ -24,6 +25,53 @@ export const loadSts = lazily(() => import('@aws-sdk/client-sts'));
 
 /** `@aws-sdk/s3-request-presigner`: signs presigned URLs. */
 export const loadPresigner = lazily(() => import('@aws-sdk/s3-request-presigner'));
+
+/** SHA-256 and HMAC-SHA256 as `sigv4-query.ts` uses them: `new Sha256(key?)`, `update(bytes)`, `digest()`. */
+export interface Sha256Hash {
+  update(data: Uint8Array): void;
+  digest(): Promise<Uint8Array>;
+}
+export type Sha256Constructor = new (secret?: string | Uint8Array) => Sha256Hash;
+
+/**
+ * `true` in the build for Workers and edge runtimes (`define` in tsup.config.ts), where `node:crypto` is not
+ * asked for: Next.js's edge runtime has a `process.getBuiltinModule` that throws. Undeclared elsewhere.
+ */
+declare const UPBEAM_WORKER_BUILD: boolean;
+
+/** The `node:crypto` the runtime has built in (Node >= 20.16, Bun, Deno), got without an import; else undefined. */
+function builtinCrypto(): typeof import('node:crypto') | undefined {
+  if (typeof UPBEAM_WORKER_BUILD !== 'undefined' && UPBEAM_WORKER_BUILD) return undefined;
+  try {
+    const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+    return getBuiltinModule?.('node:crypto') as typeof import('node:crypto') | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * SHA-256 and HMAC-SHA256 for `sigv4-query.ts`: `node:crypto` where the runtime has it built in (no module
+ * to load: cold start), else the SDK's portable `Sha256` (WebCrypto or JavaScript: workers without Node.js
+ * compatibility).
+ */
+export const loadSha256 = lazily(async (): Promise<Sha256Constructor> => {
+  const crypto = builtinCrypto();
+  if (!crypto) return (await import('@smithy/core/checksum')).Sha256;
+  const { createHash, createHmac } = crypto;
+  return class NodeSha256 implements Sha256Hash {
+    private readonly hash;
+    constructor(secret?: string | Uint8Array) {
+      this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', secret);
+    }
+    update(data: Uint8Array): void {
+      this.hash.update(data);
+    }
+    async digest(): Promise<Uint8Array> {
+      return this.hash.digest();
+    }
+  };
+});
 
 /** The SDK's own MD5 (pure JavaScript: no `node:crypto`, so that workers need no Node.js compatibility). */
 export const loadMd5 = lazily(async () => (await import('@smithy/core/checksum')).Md5);

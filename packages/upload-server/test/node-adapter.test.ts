@@ -334,6 +334,20 @@ describe('node adapter: slow request bodies', () => {
     await vi.waitFor(async () => expect(await new Promise((done) => server.getConnections((_, count) => done(count)))).toBe(0));
   });
 
+  it('calls no handler for a small body the client leaves before its end, and logs nothing', async () => {
+    const inner = vi.fn(handler);
+    const logged = vi.fn();
+    const origin = await listen(nodeHttpServer(inner, { onError: logged }));
+    const socket = connect(Number(new URL(origin).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('POST /api/s3-upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"file');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(inner).not.toHaveBeenCalled();
+    expect(logged).not.toHaveBeenCalled();
+  });
+
   it('keeps the connection of a body that arrives in time, and its timer does not fire later', async () => {
     const logged = vi.fn();
     const origin = await listen(nodeHttpServer(handler, { bodyTimeoutMs: 300, onError: logged }));
@@ -369,6 +383,14 @@ describe('node adapter: the response it writes', () => {
     expect(response.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/']);
     const received = new Uint8Array(await response.arrayBuffer());
     expect(sha256(received)).toBe(sha256(payload));
+  });
+
+  it('sends a JSON answer of one chunk with its Content-Length, not chunked', async () => {
+    const answer = await send(origins.nodeHttp, { headers: { 'content-type': 'application/json' }, chunks: [Buffer.from(prepareBody('length.bin'))] });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
+    expect(JSON.parse(answer.body).key).toMatch(/length\.bin$/);
   });
 
   it('answers 500 { error: "Internal Server Error" } when the handler throws, and reports it to onError', async () => {

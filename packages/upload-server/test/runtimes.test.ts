@@ -2,33 +2,40 @@ import { createHash, randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { GetObjectCommand, ListMultipartUploadsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
-import { appFolder, copyApp, installPacked, startBun, startDeno, startNextEdge, startWorkerd, type AppDir, type RuntimeServer } from '@upbeam/runtimes';
+import { appFolder, copyApp, installPacked, startBun, startDeno, startNextEdge, startNode, startWorkerd, type AppDir, type RuntimeServer } from '@upbeam/runtimes';
 import type { CompletedPart, MultipartUploadResponse, SignedPart, StoredPart } from '@upbeam/upload-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The runtime matrix: the packed @upbeam/upload-server (`pnpm pack`, installed as a user's install would:
-// tools/runtimes) served by Bun (`Bun.serve`), Deno (`Deno.serve`, the README's minimal permissions) and
+// tools/runtimes) served by Node.js (node:http with `toNodeHandler`), Bun (`Bun.serve`), Deno (`Deno.serve`, the README's minimal permissions) and
 // workerd (the Worker bundled by `wrangler deploy`, no alias, no nodejs_compat) and Next.js's edge runtime (a
 // route with `runtime = 'edge'`, `next build` then `next start`), one server process per runtime, each runtime from its npm package. Every flow against @upbeam/local-s3 (s3rver and its STS
 // stand-in): this test's fetch plays the browser. Node's own runs are the other suites of this project.
 //
-// Once per CI run: on Node 24, the full run of scripts/test.sh (wrangler needs Node >= 22.12; the quick runs
-// on Node 22 and 20 would only repeat it). Locally: PATH=.node/24/bin:$PATH (scripts/setup.sh --node=24).
+// Node.js on every Node major CI runs (24, and the quick runs on 22 and 20): each flow through the node
+// adapter. The other runtimes once per CI run: on Node 24, the full run of scripts/test.sh (wrangler needs
+// Node >= 22.12; the quick runs would only repeat them). Locally: PATH=.node/24/bin:$PATH (scripts/setup.sh --node=24).
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+const ALL_RUNTIMES = NODE_MAJOR >= 24;
 
 const MiB = 1024 * 1024;
 const PART = 5 * MiB;
 
 const RUNTIMES: { name: string; start(app: AppDir): Promise<RuntimeServer> }[] = [
-  { name: 'bun', start: startBun },
-  { name: 'deno', start: startDeno },
-  { name: 'workerd', start: startWorkerd },
-  { name: 'next-edge', start: startNextEdge },
+  { name: 'node', start: startNode },
+  ...(ALL_RUNTIMES
+    ? [
+        { name: 'bun', start: startBun },
+        { name: 'deno', start: startDeno },
+        { name: 'workerd', start: startWorkerd },
+        { name: 'next-edge', start: startNextEdge },
+      ]
+    : []),
 ];
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-describe.runIf(NODE_MAJOR >= 24)('runtime matrix: the packed package', () => {
+describe('runtime matrix: the packed package', () => {
   let storage: LocalS3;
   let reader: S3Client;
   let app: AppDir;
@@ -152,7 +159,7 @@ describe.runIf(NODE_MAJOR >= 24)('runtime matrix: the packed package', () => {
     });
   });
 
-  it('on deno with a narrow --allow-env alone: presigned PUTs work; what needs the S3 client is 500 (logged), no crash', async () => {
+  it.runIf(ALL_RUNTIMES)('on deno with a narrow --allow-env alone: presigned PUTs work; what needs the S3 client is 500 (logged), no crash', async () => {
     const server = await startDeno(app, ['--allow-net=127.0.0.1', '--allow-env=S3_UPLOAD_*,PORT']);
     const prepare = (upload: object) =>
       fetch(server.url, {

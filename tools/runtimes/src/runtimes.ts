@@ -22,6 +22,12 @@ export interface AppDir {
   env: Record<string, string>;
 }
 
+/** Node.js: `node node.js` (node:http and `toNodeHandler`), on the Node that runs the tests. */
+export async function startNode({ dir, env }: AppDir): Promise<RuntimeServer> {
+  const port = await freePort();
+  return startServer(process.execPath, ['node.js'], { cwd: dir, port, env: { ...env, PORT: String(port) } });
+}
+
 /** Bun: `bun bun.js`, as a user runs it. */
 export async function startBun({ dir, env }: AppDir): Promise<RuntimeServer> {
   const port = await freePort();

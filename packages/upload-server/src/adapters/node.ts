@@ -7,7 +7,17 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorToResponse, isUploadError, MAX_COMPLETE_BODY_BYTES, type UploadHandler } from '../index';
-import { parsedBody, requestHeaders, requestUrl, streamBody, tooLarge, type FrameworkRequest, type StreamedBody } from './node/request';
+import {
+  bufferBody,
+  BUFFERED_BODY_BYTES,
+  parsedBody,
+  requestHeaders,
+  requestUrl,
+  streamBody,
+  tooLarge,
+  type BodyReading,
+  type FrameworkRequest,
+} from './node/request';
 import { writeResponse } from './node/response';
 
 /**
@@ -60,7 +70,8 @@ export type NodeUploadHandler = (req: IncomingMessage, res: ServerResponse) => P
  * Mounts a Fetch handler (`createUploadHandler(...)`) on Node's HTTP server or Express.
  *
  * - Request: method, headers and URL (`http(s)://{Host}{path}`; with `trustProxy`, from `X-Forwarded-Proto`
- *   and `X-Forwarded-Host`) are copied; the body is streamed to the handler as it reads it, up to
+ *   and `X-Forwarded-Host`) are copied; a body that declares a Content-Length of at most 16 KiB is read
+ *   whole before the handler is called, any other is streamed to the handler as it reads it, up to
  *   `maxBodyBytes` (1 MiB by default; the handler refuses more than 16 KiB but for a multipart `complete`)
  *   and for `bodyTimeoutMs` (10 s by default). A body that Express (`express.json()`, `express.text()`) or
  *   Next.js's Pages Router already parsed is accepted: it is serialized back to JSON (or used as is when a
@@ -100,8 +111,11 @@ export function toNodeHandler(handler: UploadHandler, options: NodeHandlerOption
   const trustProxy = options.trustProxy ?? false;
   const log = options.onError ?? ((error: unknown) => console.error('[upbeam] node adapter:', error));
 
-  /** The Fetch `Request` of `req`; `streamed` is set when its body is read from `req` as the handler reads. */
-  const toRequest = (req: FrameworkRequest, signal: AbortSignal): { request: Request; streamed?: StreamedBody } => {
+  /**
+   * The Fetch `Request` of `req` (once a small body has arrived); `reading` is set when its body is read
+   * from `req` by the adapter: whole first up to {@link BUFFERED_BODY_BYTES}, else as the handler reads.
+   */
+  const toRequest = (req: FrameworkRequest, signal: AbortSignal): { request: Request | Promise<Request>; reading?: BodyReading } => {
     const url = requestUrl(req, trustProxy);
     const method = req.method ?? 'GET';
     const headers = requestHeaders(req);
@@ -116,9 +130,15 @@ export function toNodeHandler(handler: UploadHandler, options: NodeHandlerOption
     }
     if (Number(req.headers['content-length']) > maxBodyBytes) throw tooLarge(maxBodyBytes);
     if (req.readableEnded) return { request: new Request(url, init) };
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) <= Math.min(BUFFERED_BODY_BYTES, maxBodyBytes)) {
+      const buffered = bufferBody(req, timeoutMs);
+      const request = buffered.bytes.then((bytes) => new Request(url, { ...init, body: bytes as Uint8Array<ArrayBuffer> }));
+      return { request, reading: buffered };
+    }
     const streamed = streamBody(req, { maxBodyBytes, timeoutMs });
     // `duplex: 'half'` is required by Node's fetch for a stream body: the request is read before the response.
-    return { request: new Request(url, { ...init, body: streamed.stream, duplex: 'half' } as RequestInit), streamed };
+    return { request: new Request(url, { ...init, body: streamed.stream, duplex: 'half' } as RequestInit), reading: streamed };
   };
 
   return async (req: FrameworkRequest, res) => {
@@ -127,32 +147,32 @@ export function toNodeHandler(handler: UploadHandler, options: NodeHandlerOption
       if (!res.writableFinished) aborted.abort(new Error('The client closed the connection.'));
     };
     res.once('close', onClose);
-    let streamed: StreamedBody | undefined;
+    let reading: BodyReading | undefined;
     try {
       let response: Response;
       try {
         const converted = toRequest(req, aborted.signal);
-        streamed = converted.streamed;
-        response = await handler(converted.request);
+        reading = converted.reading;
+        response = await handler(await converted.request);
         // Whatever the handler made of a body the adapter cut (cap or timeout), the answer is the adapter's.
-        const cut = streamed?.failure();
+        const cut = reading?.failure();
         if (cut) {
           await response.body?.cancel();
           throw cut;
         }
       } catch (error) {
-        response = errorToResponse(streamed?.failure() ?? error, log);
+        response = errorToResponse(reading?.failure() ?? error, log);
         // Do not keep a connection whose request body was not read to its end.
-        if (streamed?.failure() || (isUploadError(error) && error.code === 'PAYLOAD_TOO_LARGE')) res.setHeader('connection', 'close');
+        if (reading?.failure() || (isUploadError(error) && error.code === 'PAYLOAD_TOO_LARGE')) res.setHeader('connection', 'close');
       } finally {
-        streamed?.release();
+        reading?.release();
       }
       // The handler answered before the body's end (it refuses a large body at 16 KiB unless a multipart
       // ticket admits it): what is left is not read on a kept connection.
-      if (streamed && !req.readableEnded && !res.headersSent) res.setHeader('connection', 'close');
+      if (reading && !req.readableEnded && !res.headersSent) res.setHeader('connection', 'close');
       await writeResponse(response, res, req.method === 'HEAD');
       // A timed-out body is still arriving, unread: end the connection once the 408 is sent.
-      if (streamed?.failure()?.code === 'REQUEST_TIMEOUT') res.once('finish', () => req.socket.destroy());
+      if (reading?.failure()?.code === 'REQUEST_TIMEOUT') res.once('finish', () => req.socket.destroy());
     } catch (error) {
       // The response body failed before anything was sent: answer 500 (and log); once the status is sent,
       // only ending the connection tells the client that the body is incomplete.

@@ -17,7 +17,9 @@ function drained(res: ServerResponse): Promise<void> {
 /**
  * Writes a Fetch `Response` to `res`: status, headers (each `Set-Cookie` on its own), then the body chunk by
  * chunk, waiting for `drain` whenever `res.write` reports a full buffer. Stops reading the body when the
- * client goes away.
+ * client goes away. A body of one chunk (every JSON answer of the handler) is sent with `res.end(chunk)`:
+ * with a Content-Length, in one write, where a write and an end sent it chunked in two; a streamed body's
+ * first chunk is therefore sent once the second is read (or the body ends).
  */
 export async function writeResponse(response: Response, res: ServerResponse, headOnly: boolean): Promise<void> {
   res.statusCode = response.status;
@@ -35,16 +37,28 @@ export async function writeResponse(response: Response, res: ServerResponse, hea
   }
   const reader = response.body.getReader();
   try {
-    for (;;) {
+    // The first chunk is held until a second one is read: a body of one chunk goes with `end`.
+    let held: Uint8Array | undefined;
+    for (let count = 0; ; count++) {
       if (res.destroyed) {
         await reader.cancel();
         return;
       }
       const { done, value } = await reader.read();
       if (done) break;
+      if (count === 0) {
+        held = value;
+        continue;
+      }
+      if (held) {
+        const more = res.write(held);
+        held = undefined;
+        if (!more) await drained(res);
+      }
       if (!res.write(value)) await drained(res);
     }
-    res.end();
+    if (held) res.end(held);
+    else res.end();
   } finally {
     reader.releaseLock();
   }

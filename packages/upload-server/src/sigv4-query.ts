@@ -1,0 +1,191 @@
+/**
+ * AWS Signature Version 4 in the query string (a presigned URL) for S3, the steps of `S3RequestPresigner`
+ * (`@aws-sdk/s3-request-presigner` over `@smithy/signature-v4`) for the requests this package presigns: the
+ * same canonical request, the same hoisting of `x-amz-*` headers into the query, the same URL. It exists for
+ * cost: the SDK's presigner loads ~350 KiB of CommonJS (its protocols, endpoints, client and config
+ * modules) before the first URL, and for every URL builds an HMAC of the credentials for its signing-key
+ * cache's name and copies the request twice. Here the hashes are the runtime's built-in `node:crypto`, or
+ * the SDK's portable SHA-256 where there is none (`loadSha256`), and the signing key is derived once per day.
+ * `presign.test.ts` proves each URL equal to `getSignedUrl`'s, for every storage address and header.
+ */
+import { loadSha256, type Sha256Constructor } from './sdk';
+
+/** The request to presign, as `S3RequestPresigner.presign` takes it (header names lower case). */
+export interface QuerySignRequest {
+  method: string;
+  protocol: string;
+  hostname: string;
+  port: number | undefined;
+  /** Escaped path (`/bucket/key` or `/key`); signed as is (S3 does not escape it twice). */
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+}
+
+/** What `S3RequestPresigner.presign` takes as options, those used here. */
+export interface QuerySignOptions {
+  /** Lifetime of the URL, in seconds (at most 7 days). */
+  expiresIn: number;
+  /** Headers signed even where SigV4 leaves them out by default (Content-Type, Cache-Control). */
+  signableHeaders: Set<string>;
+  /** `x-amz-*` headers kept headers rather than moved into the query. */
+  unhoistableHeaders?: Set<string> | undefined;
+  signingDate?: Date | undefined;
+}
+
+/** Signs one URL; built once per handler by {@link createQuerySigner}. */
+export type QuerySigner = (request: QuerySignRequest, options: QuerySignOptions) => Promise<string>;
+
+/** What encodeURIComponent leaves alone and RFC 3986 reserves. */
+const SUB_DELIMS = /[!'()*]/g;
+
+/** RFC 3986 escaping, as SigV4 wants it (`@smithy/core`'s `escapeUri`: encodeURIComponent leaves `!'()*` alone). */
+export function escapeUri(value: string): string {
+  const encoded = encodeURIComponent(value);
+  SUB_DELIMS.lastIndex = 0;
+  return SUB_DELIMS.test(encoded) ? encoded.replace(SUB_DELIMS, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`) : encoded;
+}
+
+/** Each path segment escaped, the slashes kept (`@smithy/core`'s `escapeUriPath`). */
+export function escapeUriPath(path: string): string {
+  return path.split('/').map(escapeUri).join('/');
+}
+
+/** Longest lifetime SigV4 allows a presigned URL, in seconds (7 days). */
+const MAX_EXPIRES_IN = 7 * 24 * 60 * 60;
+
+/** Headers SigV4 leaves unsigned unless asked (`@smithy/signature-v4`'s list), and Content-Type (the presigner's). */
+const UNSIGNABLE = new Set([
+  'authorization',
+  'cache-control',
+  'connection',
+  'expect',
+  'from',
+  'keep-alive',
+  'max-forwards',
+  'pragma',
+  'referer',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'user-agent',
+  'x-amzn-trace-id',
+  'content-type',
+]);
+
+/** Headers the signer makes itself and drops from the input. */
+const GENERATED = new Set(['authorization', 'x-amz-date', 'date']);
+
+const UTF8 = new TextEncoder();
+
+/** Two hex digits of each byte value. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+function toHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (let index = 0; index < bytes.length; index++) hex += HEX[bytes[index]!];
+  return hex;
+}
+
+async function hmac(Sha256: Sha256Constructor, key: string | Uint8Array, data: string): Promise<Uint8Array> {
+  const hash = new Sha256(key);
+  hash.update(UTF8.encode(data));
+  return hash.digest();
+}
+
+/** Sorts `name=value` pairs by their (escaped) name, as the canonical query wants. */
+function byName(a: string, b: string): number {
+  const nameA = a.slice(0, a.indexOf('='));
+  const nameB = b.slice(0, b.indexOf('='));
+  return nameA < nameB ? -1 : nameA > nameB ? 1 : 0;
+}
+
+/** SigV4's canonical header value: line breaks to spaces, runs of blanks to one, trimmed. */
+function canonicalValue(value: string): string {
+  return value
+    .replace(/[\r\n]/g, ' ')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/^ | $/g, '');
+}
+
+/**
+ * A presigner of S3 URLs with fixed credentials and region (service `s3`). The signing key is derived once
+ * per UTC day and kept.
+ */
+export function createQuerySigner(credentials: { accessKeyId: string; secretAccessKey: string }, region: string): QuerySigner {
+  let sha256: Sha256Constructor | undefined;
+  let signingKey: { day: string; key: Promise<Uint8Array> } | undefined;
+  const keyOf = (day: string, Sha256: Sha256Constructor) => {
+    if (signingKey?.day !== day) {
+      const derive = async () => {
+        let key: string | Uint8Array = `AWS4${credentials.secretAccessKey}`;
+        for (const part of [day, region, 's3', 'aws4_request']) key = await hmac(Sha256, key, part);
+        return key as Uint8Array;
+      };
+      signingKey = { day, key: derive() };
+      signingKey.key.catch(() => (signingKey = undefined));
+    }
+    return signingKey.key;
+  };
+
+  return async (request, options) => {
+    const Sha256 = (sha256 ??= await loadSha256());
+    if (options.expiresIn > MAX_EXPIRES_IN) {
+      throw new Error('Signature version 4 presigned URLs must have an expiration date less than one week in the future');
+    }
+    const longDate = (options.signingDate ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+    const day = longDate.slice(0, 8);
+    const scope = `${day}/${region}/s3/aws4_request`;
+
+    // The presigner's steps: the host header, the unsigned payload (hoisted), then the x-amz-* headers
+    // moved into the query but for the unhoistable ones and server-side encryption's.
+    const query: Record<string, string> = { ...request.query };
+    const headers: Record<string, string> = {};
+    const place = (name: string, value: string) => {
+      const lower = name.toLowerCase();
+      if (GENERATED.has(lower)) return;
+      const hoisted =
+        lower.startsWith('x-amz-') && !options.unhoistableHeaders?.has(lower) && !lower.startsWith('x-amz-server-side-encryption');
+      if (hoisted) query[name] = value;
+      else headers[name] = value;
+    };
+    for (const name in request.headers) place(name, request.headers[name]!);
+    place('X-Amz-Content-Sha256', 'UNSIGNED-PAYLOAD');
+    headers.host ??= `${request.hostname}${request.port != null ? `:${request.port}` : ''}`;
+    query['X-Amz-Algorithm'] = 'AWS4-HMAC-SHA256';
+    query['X-Amz-Credential'] = `${credentials.accessKeyId}/${scope}`;
+    query['X-Amz-Date'] = longDate;
+    query['X-Amz-Expires'] = String(options.expiresIn);
+
+    const canonicalHeaders: Record<string, string> = {};
+    for (const name of Object.keys(headers).sort()) {
+      const lower = name.toLowerCase();
+      const unsignable = UNSIGNABLE.has(lower) || lower.startsWith('proxy-') || lower.startsWith('sec-');
+      if (unsignable && !options.signableHeaders.has(lower)) continue;
+      canonicalHeaders[lower] = canonicalValue(headers[name]!);
+    }
+    const signedNames = Object.keys(canonicalHeaders).sort();
+    const signedList = signedNames.join(';');
+    query['X-Amz-SignedHeaders'] = signedList;
+
+    // Each name and value escaped once; the canonical query sorts the escaped names, the URL the raw ones
+    // (as the SDK's formatUrl), the same order unless a name needs escaping.
+    const escaped = new Map<string, string>();
+    for (const name in query) escaped.set(name, `${escapeUri(name)}=${escapeUri(query[name]!)}`);
+    const canonicalQuery = [...escaped.values()].sort(byName).join('&');
+    let canonicalRequest = `${request.method}\n${request.path}\n${canonicalQuery}\n`;
+    for (const name of signedNames) canonicalRequest += `${name}:${canonicalHeaders[name]}\n`;
+    canonicalRequest += `\n${signedList}\nUNSIGNED-PAYLOAD`;
+    const hash = new Sha256();
+    hash.update(UTF8.encode(canonicalRequest));
+    const stringToSign = `AWS4-HMAC-SHA256\n${longDate}\n${scope}\n${toHex(await hash.digest())}`;
+    escaped.set('X-Amz-Signature', `X-Amz-Signature=${toHex(await hmac(Sha256, await keyOf(day, Sha256), stringToSign))}`);
+    const search = [...escaped.keys()]
+      .sort()
+      .map((name) => escaped.get(name))
+      .join('&');
+    const protocol = request.protocol.endsWith(':') ? request.protocol : `${request.protocol}:`;
+    return `${protocol}//${request.hostname}${request.port ? `:${request.port}` : ''}${request.path}?${search}`;
+  };
+}

@@ -261,11 +261,7 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     expect(await page.text('[data-upbeam="summary"]')).toMatch(/^0 of 1 file uploaded · 1 cancelled/);
   });
 
-  // Not in Firefox: there, local-s3 (s3rver) loses a part after a pause about one run in two (its cleanup of
-  // the cut-off UploadPart removes the part file the resent copy just wrote; complete then throws an uncaught
-  // ENOENT and never answers). Storage's bug, not the page's: pause and resume themselves are driven in
-  // Firefox by the keyboard test above; the loss is reported in the closing note of issue 20.
-  it.skipIf(engine === 'firefox')('Uploader: a multipart upload paused and resumed is stored whole', async () => {
+  it('Uploader: a multipart upload paused and resumed is stored whole', async () => {
     const page = await open('component=uploader');
     await page.setInputFile(INPUT, join(dir, 'big.bin'));
     await expect.poll(() => statuses(page)).toEqual(['uploading']);

@@ -3,7 +3,7 @@
  * reads it, capped in bytes and in time. Part of the node adapter (`../node.ts`).
  */
 import type { IncomingMessage } from 'node:http';
-import { MAX_BODY_BYTES, UploadError } from '../../index';
+import { UploadError } from '../../index';
 
 /** What a framework may have added to the request: a parsed body (Express, Next.js Pages) and a mount path. */
 export type FrameworkRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
@@ -110,11 +110,12 @@ export interface BufferedBody extends BodyReading {
 
 /**
  * The body of a request that declares a Content-Length up to this many bytes (16 KiB, the handler's own
- * `MAX_BODY_BYTES`: every preparation request) is read whole before the handler is called, rather than
+ * limit on every body but a multipart `complete`, `MAX_BODY_BYTES` in `request-body.ts`, which the adapter does
+ * not import: adapters import only the package's main entry, so that no module is bundled twice) is read whole before the handler is called, rather than
  * streamed: the handler reads such a body whole anyway, and a stream of our own in front of the Request's
  * cost more CPU than the rest of the adapter (the preparation benchmark's profile).
  */
-export const BUFFERED_BODY_BYTES = MAX_BODY_BYTES;
+export const BUFFERED_BODY_BYTES = 16 * 1024;
 
 /**
  * Reads a body whose declared Content-Length is at most {@link BUFFERED_BODY_BYTES} (Node's parser holds

@@ -9,11 +9,16 @@ import { TransferRate } from './transfer-rate';
 import type { UploadOptions } from './types';
 import { uploadFile } from './upload-file';
 import { DEFAULT_CONCURRENCY, UploadQueue } from './upload-queue';
+import { FrameNotifier } from './frame-notifier';
+import { TrackedFiles } from './tracked-files';
 import { summarize, type TrackedFileStatus, type UploadSummary } from './upload-summary';
 
 export type { TrackedFileStatus, UploadSummary } from './upload-summary';
 
-/** One file in the tracked list (SPEC 3). Snapshots are immutable: a change makes a new object. */
+/**
+ * One file in the tracked list (SPEC 3). Snapshots are immutable: a change makes a new object for the
+ * changed file only; an unchanged file is the same object from one snapshot to the next.
+ */
 export interface TrackedFile<ServerData = unknown> {
   /** Generated id (nanoid, 21 characters); pass it to `cancel`, `retry`, `remove`. */
   id: string;
@@ -101,10 +106,11 @@ interface Entry {
  */
 export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>> {
   #options: UploadTrackerOptions;
-  #files: readonly TrackedFile[] = [];
-  #summary: UploadSummary = summarize([], 0);
+  readonly #files = new TrackedFiles();
+  /** Totals of the files, computed on their first read after a change. */
+  #summary: UploadSummary | undefined;
   readonly #entries = new Map<string, Entry>();
-  readonly #listeners = new Set<() => void>();
+  readonly #notifier = new FrameNotifier();
   readonly #queue: UploadQueue;
   readonly #rate = new TransferRate();
 
@@ -124,17 +130,28 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     this.#queue.setLimit(options.concurrency ?? DEFAULT_CONCURRENCY);
   }
 
-  /** Registers a listener called after every change; returns the unsubscribe function. */
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
+  /**
+   * Registers a listener called after changes, at most once per animation frame (every 16 ms where there
+   * is none, as in Node or a worker): the changes between two calls come as one. The call after the last
+   * change always comes (a finished file's `done` is never dropped). Returns the unsubscribe function.
+   */
+  subscribe = (listener: () => void): (() => void) => this.#notifier.subscribe(listener);
 
-  /** The current list, the same array until something changes. */
-  getSnapshot = (): readonly TrackedFile<RouteResultData<R, N>>[] => this.#files as readonly TrackedFile<RouteResultData<R, N>>[];
+  /**
+   * The current list (up to date at once, whenever the listeners hear of it): the same array until
+   * something changes, and in a new array every unchanged file is the same object as before.
+   */
+  getSnapshot = (): readonly TrackedFile<RouteResultData<R, N>>[] =>
+    this.#files.snapshot() as readonly TrackedFile<RouteResultData<R, N>>[];
+
+  /**
+   * The tracked file with this id, or `undefined` once removed (or never added): the same object until that
+   * file changes. A row showing one file reads it here, and skips the changes of the other files.
+   */
+  getFile = (id: string): TrackedFile<RouteResultData<R, N>> | undefined => this.#files.get(id) as TrackedFile<RouteResultData<R, N>> | undefined;
 
   /** Totals of the list, speed and time left: the same object until something changes. */
-  getSummary = (): UploadSummary => this.#summary;
+  getSummary = (): UploadSummary => (this.#summary ??= summarize(this.#files.snapshot(), this.#rate.bytesPerSecond()));
 
   /**
    * Tracks the files (status `queued`, progress 0, before any network call) and uploads them, at most
@@ -179,7 +196,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
         status: 'queued',
       });
     }
-    this.#set([...this.#files, ...added]);
+    this.#files.append(added);
+    this.#changed();
     for (const { id } of added) this.#enqueue(id);
     return added;
   }
@@ -198,7 +216,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
    * upload with `resume` on sends only the parts storage lacks. Does nothing for a file in any other status.
    */
   retry = (id: string): void => {
-    const tracked = this.#files.find((f) => f.id === id);
+    const tracked = this.#files.get(id);
     if (!this.#entries.has(id) || (tracked?.status !== 'error' && tracked?.status !== 'aborted')) return;
     if (this.#counted() === 0) this.#rate.clear();
     this.#update(id, { status: 'queued', progress: 0, uploaded: 0, error: undefined });
@@ -209,7 +227,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   remove = (id: string): void => {
     this.cancel(id);
     this.#entries.delete(id);
-    this.#set(this.#files.filter((f) => f.id !== id));
+    if (this.#files.delete(id)) this.#changed();
   };
 
   /**
@@ -219,7 +237,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
    */
   pause = (id: string): void => {
     const running = this.#entries.get(id)?.running;
-    const tracked = this.#files.find((f) => f.id === id);
+    const tracked = this.#files.get(id);
     if (!running || !tracked?.multipart || running.abort.signal.aborted) return;
     running.pause.pause();
     this.#update(id, { status: 'paused' });
@@ -240,7 +258,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   reset = (): void => {
     for (const [id, entry] of this.#entries) if (!entry.running && this.#queue.drop(id)) entry.settle?.reject(createAbortError());
     this.#entries.clear();
-    this.#set([]);
+    this.#files.clear();
+    this.#changed();
   };
 
   /** Puts the file in the queue, or cancels it at once when its `signal` has aborted. */
@@ -258,7 +277,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   /** Uploads the file `id`: the job the queue starts when a place is free. */
   async #run(id: string): Promise<void> {
     const entry = this.#entries.get(id);
-    const tracked = this.#files.find((f) => f.id === id);
+    const tracked = this.#files.get(id);
     if (!entry || !tracked) return;
     const merged = { ...this.#options, ...entry.options };
     const running: Running = { abort: new AbortController(), pause: merged.pauseController ?? new PauseController() };
@@ -287,7 +306,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
 
   /** Records the bytes of file `id` acknowledged or in flight (from `onProgress`; they fall back when a request fails). */
   #progress(id: string, uploaded: number): void {
-    const tracked = this.#files.find((f) => f.id === id);
+    const tracked = this.#files.get(id);
     if (!tracked) return;
     if (uploaded > tracked.uploaded) this.#rate.add(uploaded - tracked.uploaded);
     this.#update(id, { uploaded, progress: tracked.size === 0 ? 100 : (uploaded / tracked.size) * 100 });
@@ -306,17 +325,19 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
 
   /** Files queued, uploading or paused. */
   #counted(): number {
-    return this.#files.filter((f) => f.status === 'queued' || f.status === 'uploading' || f.status === 'paused').length;
+    let counted = 0;
+    for (const f of this.#files.values()) if (f.status === 'queued' || f.status === 'uploading' || f.status === 'paused') counted += 1;
+    return counted;
   }
 
+  /** Replaces file `id` with a copy holding `change` (the other files keep their objects). */
   #update(id: string, change: Partial<TrackedFile>): void {
-    if (!this.#files.some((tracked) => tracked.id === id)) return;
-    this.#set(this.#files.map((tracked) => (tracked.id === id ? { ...tracked, ...change } : tracked)));
+    if (this.#files.update(id, change)) this.#changed();
   }
 
-  #set(files: readonly TrackedFile[]): void {
-    this.#files = files;
-    this.#summary = summarize(files, this.#rate.bytesPerSecond());
-    for (const listener of this.#listeners) listener();
+  /** After any change: the totals are computed again when next read, and the listeners hear of it at the next frame. */
+  #changed(): void {
+    this.#summary = undefined;
+    this.#notifier.notify();
   }
 }

@@ -1,5 +1,10 @@
 import type { TrackedFile } from './upload-tracker';
 
+/** Whether `change` sets a field of `file` to another value (an absent field and `undefined` are the same). */
+function changes(file: TrackedFile, change: Partial<TrackedFile>): boolean {
+  return Object.entries(change).some(([key, value]) => !Object.is(file[key as keyof TrackedFile], value));
+}
+
 /**
  * The tracker's files, in the order added, with structural sharing: a change makes a new object for the
  * changed file only (the others keep their identity, so a memoized row skips them), and the snapshot array
@@ -25,10 +30,14 @@ export class TrackedFiles {
     this.#stale = true;
   }
 
-  /** Replaces file `id` with a copy holding `change` (it keeps its place); false when there is no such file. */
+  /**
+   * Replaces file `id` with a copy holding `change` (it keeps its place); false, and the same object kept,
+   * when there is no such file or `change` changes nothing (a progress event repeating the last count).
+   */
   update(id: string, change: Partial<TrackedFile>): boolean {
     const current = this.#byId.get(id);
     if (!current) return false;
+    if (!changes(current, change)) return false;
     this.#byId.set(id, { ...current, ...change });
     this.#stale = true;
     return true;

@@ -208,6 +208,8 @@ describe('UploadTracker snapshots at scale', () => {
     for (const index of [0, 2, 3]) expect(after[index]).toBe(before[index]);
     expect(tracker.getFile(after[1]!.id)).toBe(after[1]);
     expect(tracker.getFile(after[0]!.id)).toBe(before[0]);
+    calls[1]!.send(60);
+    expect(tracker.getSnapshot()).toBe(after);
     tracker.remove(after[3]!.id);
     expect(tracker.getSnapshot().slice(0, 3)).toEqual(after.slice(0, 3));
     expect(tracker.getSnapshot()[0]).toBe(before[0]);

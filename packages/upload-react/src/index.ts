@@ -3,6 +3,7 @@
  * `@upbeam/upload-react`: the `useS3Upload` hook, a thin React layer over `@upbeam/upload-client`.
  */
 export { useS3Upload, type UseS3Upload, type UseS3UploadOptions } from './use-s3-upload';
+export { useTrackedFile, type TrackedFileStore } from './use-tracked-file';
 export type { FileInputProps } from './file-input';
 export { useDropZone, type DropZone, type DropZoneOptions, type DroppedFile } from './use-drop-zone';
 export type { FileRejection, FileRejectionCode, FileRules } from '@upbeam/upload-client/drop-zone';

@@ -11,16 +11,27 @@ const FRAME_MS = 16;
 const PAUSED_FRAME_MS = 100;
 
 /**
+ * Most of the main thread the listeners may take, with the work they start (a framework's render runs in
+ * the microtasks after them): after a call that took `d` ms, the next comes `d * (1 / share - 1)` ms later at
+ * the earliest (3 d at a quarter). A list cheap to draw still follows every frame; one that takes 40 ms
+ * to draw is drawn about 6 times a second, and the uploads keep the rest of the thread.
+ */
+const LISTENER_SHARE = 0.25;
+
+/**
  * Tells listeners that something changed, at most once per animation frame: every change between two
- * frames makes one call. A page drawing thousands of files then renders once per frame, not once per
- * progress event. A change is never lost: the call after the last change always comes, within a frame
- * (`FRAME_MS` where there are no frames, `PAUSED_FRAME_MS` in a hidden tab).
+ * calls makes one call. A page drawing thousands of files then renders once per frame, not once per
+ * progress event, and less often when its render is slow (see `LISTENER_SHARE`). A change is never lost:
+ * the call after the last change always comes, within a frame (`FRAME_MS` where there are no frames,
+ * `PAUSED_FRAME_MS` in a hidden tab) plus the pause a slow listener earned.
  */
 export class FrameNotifier {
   readonly #listeners = new Set<() => void>();
   #pending = false;
   #frame: number | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** `performance.now()` before which the listeners are not called again (their last call was slow). */
+  #notBefore = 0;
 
   /** Registers `listener`; returns the unsubscribe function. */
   subscribe(listener: () => void): () => void {
@@ -34,6 +45,13 @@ export class FrameNotifier {
   notify(): void {
     if (this.#pending) return;
     this.#pending = true;
+    const wait = this.#notBefore - performance.now();
+    if (wait > 0) this.#timer = setTimeout(() => this.#schedule(), wait);
+    else this.#schedule();
+  }
+
+  /** Calls the listeners at the next frame, or after a timer where frames do not come. */
+  #schedule(): void {
     if (typeof requestAnimationFrame === 'function') {
       this.#frame = requestAnimationFrame(() => {
         this.#frame = undefined;
@@ -53,6 +71,13 @@ export class FrameNotifier {
     clearTimeout(this.#timer);
     this.#frame = undefined;
     this.#timer = undefined;
+    const started = performance.now();
     for (const listener of [...this.#listeners]) listener();
+    // Queued after the microtasks the listeners queued (React's render of a store change, Vue's and Svelte's
+    // effects): it measures them too.
+    queueMicrotask(() => {
+      const ended = performance.now();
+      this.#notBefore = ended + (ended - started) * (1 / LISTENER_SHARE - 1);
+    });
   };
 }

@@ -247,6 +247,29 @@ describe('UploadTracker snapshots at scale', () => {
     expect(seen).toEqual(['done']);
   });
 
+  it('calls a slow listener less often: after a call of d ms, the next comes 3 d later at the earliest', async () => {
+    const { uploader, calls } = standInUploader();
+    const tracker = new UploadTracker({ uploader });
+    const at: number[] = [];
+    tracker.subscribe(() => {
+      at.push(performance.now());
+      // A render that takes 40 ms (the work after the listener, in a microtask, counts too).
+      queueMicrotask(() => {
+        const until = performance.now() + 40;
+        while (performance.now() < until);
+      });
+    });
+    tracker.add([file('a', 1000)]);
+    await nextFrame();
+    expect(at).toHaveLength(1);
+    calls[0]!.send(500);
+    await nextFrame();
+    expect(at).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(at).toHaveLength(2);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(40 + 3 * 40);
+  });
+
   it('notifies at animation frames where the runtime has them (a stand-in frame clock)', async () => {
     const frames: FrameRequestCallback[] = [];
     const cancelled: number[] = [];

@@ -18,6 +18,7 @@ import { median } from '../lib/stats';
 import { buildPage, startPageServer, type PageServer } from '../upload/page-server';
 import { startS3rverTarget } from '../upload/targets';
 import type { LongTasks } from '../upload/long-tasks';
+import { startProfile, stopProfile, type ProfileSummary } from '../upload/page-profile';
 import type { ManyFilesClient, ManyFilesResult, ManyFilesRun } from './page';
 
 const S3RVER_VERSION = packageVersion('@20minutes/s3rver', join(BENCH_DIR, '..', 'packages', 'local-s3'));
@@ -64,6 +65,8 @@ export interface ManyFilesSample {
   longTasks?: LongTasks;
   /** 1-minute load average when the run started (2 = both cores busy). */
   load?: number;
+  /** With `MANY_FILES_PROFILE=<mode ids>`: where the page's main thread spent the run. */
+  profile?: ProfileSummary;
   error?: string;
 }
 
@@ -103,7 +106,13 @@ function clientBuildPlugin(packageDir: string): Plugin {
   };
 }
 
-async function runOnce(browser: CdpBrowser, server: PageServer, mode: ManyFilesMode, run: Omit<ManyFilesRun, 'client'>): Promise<ManyFilesSample> {
+async function runOnce(
+  browser: CdpBrowser,
+  server: PageServer,
+  mode: ManyFilesMode,
+  run: Omit<ManyFilesRun, 'client'>,
+  profileName?: string,
+): Promise<ManyFilesSample> {
   const target = await startS3rverTarget(server.origin, S3RVER_VERSION);
   server.setTarget(target);
   const page = await browser.newPage(`${server.origin}/${mode.build}/`);
@@ -112,9 +121,18 @@ async function runOnce(browser: CdpBrowser, server: PageServer, mode: ManyFilesM
       if (waited > 15_000) throw new Error('the benchmark page did not load');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    if (profileName) await startProfile(page);
     const result = await page.evaluate<ManyFilesResult>(`window.benchManyFiles(${JSON.stringify({ ...run, client: mode.client })})`);
+    const profile = profileName ? await stopProfile(page, profileName) : undefined;
     const seconds = result.ms / 1000;
-    return { done: result.done, failed: result.failed, seconds, filesPerSecond: result.done / seconds, longTasks: result.longTasks };
+    return {
+      done: result.done,
+      failed: result.failed,
+      seconds,
+      filesPerSecond: result.done / seconds,
+      longTasks: result.longTasks,
+      ...(profile ? { profile } : {}),
+    };
   } catch (error) {
     return { error: error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error) };
   } finally {
@@ -141,9 +159,15 @@ function summarize(samples: ManyFilesSample[], floor: ManyFilesSample[], count: 
 
 export function describeManyFilesSample(sample: ManyFilesSample): string {
   if (sample.error) return `FAILED ${sample.error}`;
+  const profile = sample.profile
+    ? `, main thread busy ${sample.profile.busyMs} of ${sample.profile.wallMs} ms: ${sample.profile.top
+        .slice(0, 6)
+        .map((entry) => `${entry.frame} ${entry.ms} ms`)
+        .join(', ')}`
+    : '';
   return (
     `${sample.filesPerSecond!.toFixed(1)} files/s (${sample.done} stored, ${sample.failed} failed in ${sample.seconds!.toFixed(1)} s), ` +
-    `long tasks ${sample.longTasks!.count} (max ${sample.longTasks!.maxMs} ms), load ${sample.load}`
+    `long tasks ${sample.longTasks!.count} (max ${sample.longTasks!.maxMs} ms), load ${sample.load}${profile}`
   );
 }
 
@@ -154,6 +178,7 @@ export async function runManyFilesBench(): Promise<ManyFilesResultFile> {
   const rounds = Number(process.env.MANY_FILES_ROUNDS ?? 2);
   const beforeClient = process.env.MANY_FILES_BEFORE_CLIENT;
   const only = process.env.MANY_FILES_MODES?.split(',').map((id) => id.trim());
+  const profiled = new Set(process.env.MANY_FILES_PROFILE?.split(',').map((id) => id.trim()) ?? []);
   const modes = [...MODES, ...(beforeClient ? BEFORE_MODES : [])].filter((mode) => !only || only.includes(mode.id) || mode.id === 'floor');
   const entry = join(BENCH_DIR, 'src', 'many-files', 'page.tsx');
   await buildPage({ entry, outDir: join(PAGES_DIR, 'after') });
@@ -175,7 +200,9 @@ export async function runManyFilesBench(): Promise<ManyFilesResultFile> {
           for (const mode of modes.map((_, index) => modes[(index + round) % modes.length]!)) {
             const load = Math.round(os.loadavg()[0]! * 10) / 10;
             loads.push(load);
-            const sample = { ...(await runOnce(browser, server, mode, { count, bytes: FILE_BYTES, concurrency, timeoutMs: TIMEOUT_MS })), load };
+            const profileName = profiled.has(mode.id) ? `many-files-${count}-c${concurrency}-${mode.id}-round${round + 1}` : undefined;
+            const run = { count, bytes: FILE_BYTES, concurrency, timeoutMs: TIMEOUT_MS };
+            const sample = { ...(await runOnce(browser, server, mode, run, profileName)), load };
             byMode.get(mode.id)!.push(sample);
             console.log(`[many-files] ${count} files, ${concurrency} at once, round ${round + 1}/${rounds} ${mode.id}: ${describeManyFilesSample(sample)}`);
           }

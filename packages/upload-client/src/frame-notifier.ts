@@ -11,8 +11,8 @@ const FRAME_MS = 16;
 const PAUSED_FRAME_MS = 100;
 
 /**
- * Most of the main thread the listeners may take, with the work they start (a framework's render runs in
- * the microtasks after them): after a call that took `d` ms, the next comes `d * (1 / share - 1)` ms later at
+ * Most of the main thread the listeners may take, with the work they start (a framework's render in the
+ * microtasks after them, the browser's layout and paint of the frame): after a call that took `d` ms, the next comes `d * (1 / share - 1)` ms later at
  * the earliest (3 d at a quarter). A list cheap to draw still follows every frame; one that takes 40 ms
  * to draw is drawn about 6 times a second, and the uploads keep the rest of the thread.
  */
@@ -73,11 +73,12 @@ export class FrameNotifier {
     this.#timer = undefined;
     const started = performance.now();
     for (const listener of [...this.#listeners]) listener();
-    // Queued after the microtasks the listeners queued (React's render of a store change, Vue's and Svelte's
-    // effects): it measures them too.
-    queueMicrotask(() => {
+    // The cost is measured up to the next task: it then counts the microtasks the listeners queued (React's
+    // render of a store change, Vue's and Svelte's effects) and, called at a frame, the browser's style,
+    // layout and paint of what they changed, which for a long list is most of it.
+    setTimeout(() => {
       const ended = performance.now();
       this.#notBefore = ended + (ended - started) * (1 / LISTENER_SHARE - 1);
-    });
+    }, 0);
   };
 }

@@ -45,6 +45,12 @@ const MODES: ManyFilesMode[] = [
   { id: 'floor', label: 'floor: bare XHR loop (prepare, one PUT each)', client: 'floor', build: 'after' },
   { id: 'tracker', label: '`UploadTracker`, nothing rendered', client: 'tracker', build: 'after' },
   { id: 'hook-list', label: '`useS3Upload`, a plain list of memoized rows', client: 'hook-list', build: 'after' },
+  {
+    id: 'hook-list-cv',
+    label: '`useS3Upload`, memoized rows with CSS `content-visibility: auto`',
+    client: 'hook-list-cv',
+    build: 'after',
+  },
 ];
 
 const BEFORE_MODES: ManyFilesMode[] = [

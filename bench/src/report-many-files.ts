@@ -21,7 +21,8 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
   for (const { count, concurrency, cells } of groups.filter((group) => group.count === TARGET_COUNT)) {
     const list = cells.find((cell) => cell.mode === 'hook-list');
     const before = cells.find((cell) => cell.mode === 'hook-list-before');
-    const met = list?.median && (list.median.ratioToFloor ?? 0) >= RATIO_TARGET && list.median.longTaskMaxMs <= 50;
+    if (!list) continue;
+    const met = list.median && (list.median.ratioToFloor ?? 0) >= RATIO_TARGET && list.median.longTaskMaxMs <= 50;
     headline.push(
       `- **Many files** (${fmt(count)} files of ${fmt(result.fileBytes / 1000)} KB, ${concurrency} at once, chromium, s3rver): a plain ` +
         `\`useS3Upload\` list of memoized rows at ${judged(list)}` +
@@ -36,6 +37,8 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
     '(`pnpm --filter @upbeam/bench bench:many-files`). The floor is a bare XHR loop doing the same preparation request and',
     'presigned PUT per file, with no rendering. "ratio" is the median over the rounds of the client\'s files/s divided by the',
     "floor's in the same round; long tasks are the page's tasks over 50 ms (wall time: a starved CPU lengthens them).",
+    'Rows marked "(before)" run the same page against another build of `@upbeam/upload-client` (`MANY_FILES_BEFORE_CLIENT`:',
+    'the tracker as it was before its snapshots shared structure and its listeners were batched per frame), in the same rounds.',
     `Settings: ${result.settings}.`,
     '',
     '| files | at once | client | files/s (median) | ratio to floor | long tasks a run (median) | longest task | runs cut at the limit |',

@@ -226,9 +226,9 @@ export async function runManyFilesBench(): Promise<ManyFilesResultFile> {
       settings:
         'headless Debian chromium over a bare DevTools pipe, page and storage (s3rver, objects in /dev/shm, a fresh one per run) on ' +
         'different 127.0.0.1 ports (CORS); files made in the page from one random buffer; time from the files handed to the ' +
-        `client to the last one ended; ${rounds} rounds, modes taking turns; each run bounded to ${TIMEOUT_MS / 1000} s ` +
+        `client to the last one ended; ${rounds} round${rounds === 1 ? '' : 's'}, modes taking turns; each run bounded to ${TIMEOUT_MS / 1000} s ` +
         `(what is left then is cancelled, and files/s counts what was stored); load average (1 min, 2 = both cores busy) during ` +
-        `the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads)}`,
+        `the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads).toFixed(1)}`,
       fileBytes: FILE_BYTES,
       modes,
       cells,

@@ -218,8 +218,17 @@ export async function runManyFilesBench(): Promise<ManyFilesResultFile> {
           const summary = summarize(samples, byMode.get('floor')!, count);
           cells.push({ count, concurrency, mode: mode.id, samples, ...(summary ? { median: summary } : {}) });
         }
+        await save();
       }
     }
+    return await save();
+  } finally {
+    await browser.close().catch(() => {});
+    await server.close().catch(() => {});
+  }
+
+  /** Writes what has been measured so far (after each table row group, so that a cut run keeps its figures). */
+  async function save(): Promise<ManyFilesResultFile> {
     const result: ManyFilesResultFile = {
       machine: describeMachine(['react', 'react-dom'], { '@20minutes/s3rver': S3RVER_VERSION, chromium: browser.version }),
       seconds: (performance.now() - started) / 1000,
@@ -235,8 +244,5 @@ export async function runManyFilesBench(): Promise<ManyFilesResultFile> {
     };
     await saveResult('many-files', result);
     return result;
-  } finally {
-    await browser.close().catch(() => {});
-    await server.close().catch(() => {});
   }
 }

@@ -6,6 +6,12 @@ import { fmt } from './lib/stats';
 const RATIO_TARGET = 0.9;
 const TARGET_COUNT = 5000;
 
+/** `a`, `a and b`, `a, b and c` of the distinct values. */
+const list = (values: string[]) => {
+  const distinct = [...new Set(values)];
+  return distinct.length < 2 ? (distinct[0] ?? '') : `${distinct.slice(0, -1).join(', ')} and ${distinct.at(-1)}`;
+};
+
 const times = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(2)}x`);
 
 export function manyFilesSection(result: ManyFilesResultFile, add: (...text: string[]) => void, headline: string[]): void {
@@ -16,7 +22,7 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
   });
   const judged = (cell: ManyFilesCell | undefined) =>
     cell?.median
-      ? `${times(cell.median.ratioToFloor)} the floor, ${cell.median.longTaskCount} long tasks a run (longest ${fmt(cell.median.longTaskMaxMs)} ms)`
+      ? `${times(cell.median.ratioToFloor)} the floor, ${fmt(cell.median.longTaskCount)} long tasks a run (longest ${fmt(cell.median.longTaskMaxMs)} ms)`
       : 'n/a';
   for (const { count, concurrency, cells } of groups.filter((group) => group.count === TARGET_COUNT)) {
     const list = cells.find((cell) => cell.mode === 'hook-list');
@@ -33,7 +39,8 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
   add(
     '## 3b. Many files: thousands of small files from one page',
     '',
-    `Chromium uploads ${fmt(result.fileBytes / 1000)} KB files, 1,000 and 5,000 of them, 3 and 6 at once, with each client in turn`,
+    `Chromium uploads ${fmt(result.fileBytes / 1000)} KB files, ${list(groups.map((group) => fmt(group.count)))} of them, ` +
+      `${list(groups.map((group) => String(group.concurrency)))} at once, with each client in turn`,
     '(`pnpm --filter @upbeam/bench bench:many-files`). The floor is a bare XHR loop doing the same preparation request and',
     'presigned PUT per file, with no rendering. "ratio" is the median over the rounds of the client\'s files/s divided by the',
     "floor's in the same round; long tasks are the page's tasks over 50 ms (wall time: a starved CPU lengthens them).",

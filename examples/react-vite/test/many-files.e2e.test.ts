@@ -109,8 +109,8 @@ describe.each(ENGINES)('many files through useS3Upload in %s', (engine) => {
     const first = ids[0]!;
     expect(seen.fileRows[first]!.length).toBeLessThan(seen.listRenders);
     expect(seen.idRows[first]!.length).toBeLessThan(seen.listRenders);
-    expect(seen.listRenders).toBeGreaterThan(FILES);
-    // The tracker notifies at most once per animation frame (one more for a frame the last poll did not see).
+    // The tracker notifies at most once per animation frame (one more for a frame the last poll did not see),
+    // less often when rendering is slow: how many times the list renders depends on the machine.
     expect(seen.listRenders - before.renders).toBeLessThanOrEqual(seen.frames - before.frames + 1);
 
     const texts = await page.evaluate(() => [...document.querySelectorAll('#file-rows li')].map((row) => row.textContent ?? ''), null);

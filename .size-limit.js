@@ -13,6 +13,12 @@
 // Issue "One send loop, and progress that never claims a byte": the single PUT goes through the send loop of the
 // parts (sign -> send -> read -> recover, the recovery step in one place) and progress falls back when a request
 // fails: +0.27 kB on the hook's initial chunk (4.88 -> 5.15 kB), +0.30 kB on uploadFile's (2.75 -> 3.05 kB).
+// Issue 20 item 5 ("at scale", 5,000 files in one list): the tracker keeps its files in a map with a snapshot made
+// once per change batch (unchanged files keep their objects) and calls its listeners at most once per animation
+// frame, less often when they are slow (FrameNotifier, TrackedFiles), plus getFile(id): +0.29 to +0.37 kB on every
+// chunk holding the tracker (measured 2026-11-25: React initial 5.63 kB, multipart 8.81, token 17.56, Vue 5.48 and
+// 7.07 with the drop zone, Svelte 5.39 and 6.94, React with the drop zone 7.40); uploadFile alone is unchanged. Not
+// lazy: the first notification needs it.
 const TOKEN_CHUNK = './temporary-token-*';
 const MULTIPART_CHUNK = './presigned-multipart-*';
 const CHECKSUM_CHUNK = './checksum-*';
@@ -33,7 +39,7 @@ export default [
     // `maxFiles` check (TOO_MANY_FILES). fetchRouteRules is not in it (useDropZone's, tree-shaken away here).
     // Merged with main's 5.2 kB (the send loop and honest progress): both together measured 5.26 kB
     // (2026-11-24), over the higher of the two budgets by the routes' +59 B.
-    limit: '5.3 kB',
+    limit: '5.65 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload, presigned multipart path (initial chunk + multipart chunks)',
@@ -45,7 +51,7 @@ export default [
     // +0.1 kB (8.06 -> 8.14 kB): the part engine hashes the next parts while parts are in flight; +101 B
     // (8,167 -> 8,268) for routes, as above.
     // Merged with main's 8.4 kB (the send loop): both together measured 8.43 kB (2026-11-24).
-    limit: '8.45 kB',
+    limit: '8.85 kB',
   },
   {
     // The token chunks (strategy, part engine, SigV4 signer, token session) hold at most 12 KiB (12.29 kB)
@@ -60,7 +66,7 @@ export default [
     // +53 B (16,889 to 16,942) for the server's checksum default: the answer read on the token path and
     // kept in the resume record; +0.1 kB for the part engine's hashing ahead, as above; +99 B (17,011 ->
     // 17,110) for routes and tags in the body.
-    limit: '17.2 kB',
+    limit: '17.6 kB',
   },
   {
     name: '@upbeam/upload-client: uploadFile, initial chunk',
@@ -98,7 +104,7 @@ export default [
     ignore: VUE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '5.15 kB',
+    limit: '5.5 kB',
   },
   {
     name: '@upbeam/upload-vue: useS3Upload and useDropZone, initial chunk',
@@ -107,7 +113,7 @@ export default [
     ignore: VUE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '6.7 kB',
+    limit: '7.1 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload, initial chunk (all a presigned single PUT needs)',
@@ -116,7 +122,7 @@ export default [
     ignore: SVELTE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '5.1 kB',
+    limit: '5.4 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload and createDropZone, initial chunk',
@@ -125,7 +131,7 @@ export default [
     ignore: SVELTE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '6.6 kB',
+    limit: '6.95 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload and useDropZone, initial chunk',
@@ -134,6 +140,6 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '7.05 kB',
+    limit: '7.45 kB',
   },
 ];

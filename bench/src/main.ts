@@ -1,5 +1,5 @@
 /**
- * `pnpm bench` (every benchmark, then RESULTS.md), or `tsx src/main.ts bundle|prepare|cold-start|upload|report`
+ * `pnpm bench` (every benchmark, then RESULTS.md), or `tsx src/main.ts bundle|prepare|cold-start|upload|many-files|report`
  * for one benchmark (its JSON in results/ is replaced, RESULTS.md rewritten from all results), or
  * `tsx src/main.ts huge` for the opt-in upload of a file over 5 GiB (not part of `all`).
  * Run `pnpm run build` at the root first (the root's `pnpm bench` does): the benchmarks use the built packages.
@@ -8,12 +8,13 @@ import './lib/loopback-guard';
 import { runBundleBench } from './bundle/run';
 import { runColdStartBench } from './cold-start/run';
 import { runHugeBench } from './huge/run';
+import { runManyFilesBench } from './many-files/run';
 import { runPrepareBench } from './prepare/run';
 import { writeReport } from './report';
 import { runUploadBench } from './upload/run';
 
 const which = process.argv[2] ?? 'all';
-const known = ['all', 'bundle', 'prepare', 'cold-start', 'upload', 'huge', 'report'];
+const known = ['all', 'bundle', 'prepare', 'cold-start', 'upload', 'many-files', 'huge', 'report'];
 if (!known.includes(which)) {
   console.error(`usage: tsx src/main.ts [${known.join('|')}]`);
   process.exit(2);
@@ -23,6 +24,7 @@ if (which === 'all' || which === 'bundle') await runBundleBench();
 if (which === 'all' || which === 'prepare') await runPrepareBench();
 if (which === 'all' || which === 'cold-start') await runColdStartBench();
 if (which === 'all' || which === 'upload') await runUploadBench();
+if (which === 'all' || which === 'many-files') await runManyFilesBench();
 if (which === 'huge') await runHugeBench();
 const path = await writeReport();
 console.log(`[bench] wrote ${path} in ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -13,6 +13,8 @@ import { fmt, kib, range, ratio } from './lib/stats';
 import type { PrepareResult, PrepareRow } from './prepare/run';
 import type { HugeResult } from './huge/run';
 import { coldStartSection } from './report-cold-start';
+import { manyFilesSection } from './report-many-files';
+import type { ManyFilesResultFile } from './many-files/run';
 import { hugeSection, uploadSection } from './report-upload';
 import { targetsSection } from './report-targets';
 import type { UploadResult } from './upload/run';
@@ -232,6 +234,7 @@ export async function writeReport(): Promise<string> {
   const prepare = await loadResult<PrepareResult>('prepare');
   const coldStart = await loadResult<ColdStartResult>('cold-start');
   const upload = await loadResult<UploadResult>('upload');
+  const manyFiles = await loadResult<ManyFilesResultFile>('many-files');
   const huge = await loadResult<HugeResult>('huge');
   const headline: string[] = [];
   add(
@@ -249,6 +252,7 @@ export async function writeReport(): Promise<string> {
     prepare && { name: 'preparation', machine: prepare.machine, seconds: prepare.seconds },
     coldStart && { name: 'cold start', machine: coldStart.machine, seconds: coldStart.seconds },
     upload && { name: 'upload', machine: upload.machine, seconds: upload.seconds },
+    manyFiles && { name: 'many files', machine: manyFiles.machine, seconds: manyFiles.seconds },
     huge && { name: 'file over 5 GiB', machine: huge.machine, seconds: huge.seconds },
   ].filter((entry): entry is { name: string; machine: Machine; seconds: number } => Boolean(entry));
   if (measured.length > 0) machineTable(measured);
@@ -257,6 +261,7 @@ export async function writeReport(): Promise<string> {
   if (prepare) prepareSection(prepare, headline);
   if (coldStart) coldStartSection(coldStart, add, headline);
   if (upload) uploadSection(upload, add, headline);
+  if (manyFiles) manyFilesSection(manyFiles, add, headline);
   if (huge) hugeSection(huge, add, headline);
   const targets: string[] = [];
   targetsSection(bundle, upload, huge, (...text) => targets.push(...text));

@@ -5,7 +5,7 @@ import type { Machine } from './machine';
 import { RESULTS_DIR } from './paths';
 
 /** The benchmarks of `pnpm bench`, and the opt-in upload of a file over 5 GiB. */
-export type BenchName = 'bundle' | 'prepare' | 'cold-start' | 'upload' | 'huge';
+export type BenchName = 'bundle' | 'prepare' | 'cold-start' | 'upload' | 'many-files' | 'huge';
 
 /** What every result file holds besides its data. */
 export interface ResultMeta {

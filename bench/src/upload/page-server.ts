@@ -8,7 +8,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { join, normalize } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { BENCH_DIR, TMP_DIR } from '../lib/paths';
 import { floorMultipartApi } from './floor-multipart-api';
 import type { Target } from './targets';
@@ -18,15 +18,25 @@ const PAGE_DIR = join(TMP_DIR, 'page');
 const HTML = `<!doctype html>
 <html lang="en">
   <head><meta charset="utf-8" /><title>Upbeam upload benchmark</title></head>
-  <body><div id="root"></div><script type="module" src="/page.js"></script></body>
+  <body><div id="root"></div><script type="module" src="page.js"></script></body>
 </html>
 `;
 
-/** Bundles `page.tsx` (production React, code splitting: the AWS SDK chunk loads on first token upload). */
-export async function buildPage(): Promise<void> {
-  await rm(PAGE_DIR, { recursive: true, force: true });
+/** Where {@link buildPage} writes a page, what it bundles, and what it resolves elsewhere. */
+export interface PageBuild {
+  /** The page's entry file. @default src/upload/page.tsx */
+  entry?: string;
+  /** The folder written (emptied first), served by {@link startPageServer} at its root or below. @default .tmp/page */
+  outDir?: string;
+  /** esbuild plugins (e.g. one that resolves a package to another build of it). */
+  plugins?: Plugin[];
+}
+
+/** Bundles a page (production React, code splitting: the AWS SDK chunk loads on first token upload). */
+export async function buildPage({ entry = join(BENCH_DIR, 'src', 'upload', 'page.tsx'), outDir = PAGE_DIR, plugins }: PageBuild = {}): Promise<void> {
+  await rm(outDir, { recursive: true, force: true });
   await build({
-    entryPoints: { page: join(BENCH_DIR, 'src', 'upload', 'page.tsx') },
+    entryPoints: { page: entry },
     bundle: true,
     minify: true,
     format: 'esm',
@@ -35,10 +45,11 @@ export async function buildPage(): Promise<void> {
     target: 'es2022',
     jsx: 'automatic',
     define: { 'process.env.NODE_ENV': '"production"' },
-    outdir: PAGE_DIR,
+    outdir: outDir,
+    ...(plugins ? { plugins } : {}),
     logLevel: 'error',
   });
-  await writeFile(join(PAGE_DIR, 'index.html'), HTML);
+  await writeFile(join(outDir, 'index.html'), HTML);
 }
 
 export interface PageServer {
@@ -48,7 +59,8 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
-export async function startPageServer(): Promise<PageServer> {
+/** Serves the pages under `root` (a page's folder is its path: `/` for `root` itself) and the endpoints. */
+export async function startPageServer(root = PAGE_DIR): Promise<PageServer> {
   let target: Target | undefined;
   const upbeam = getRequestListener((request) => {
     if (!target) return new Response('no target', { status: 503 });
@@ -66,8 +78,8 @@ export async function startPageServer(): Promise<PageServer> {
       if (!target) return void response.writeHead(503).end();
       return void target.nextS3Upload(request, response);
     }
-    const file = normalize(path === '/' ? '/index.html' : path);
-    readFile(join(PAGE_DIR, file)).then(
+    const file = normalize(path.endsWith('/') ? `${path}index.html` : path);
+    readFile(join(root, file)).then(
       (bytes) =>
         response
           .writeHead(200, { 'content-type': file.endsWith('.html') ? 'text/html' : 'text/javascript', 'cache-control': 'no-store' })

@@ -10,6 +10,9 @@ import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { uploadWithProgress } from '../bundle/floor';
 import { floorMultipart } from './floor-multipart';
+import { longTasksSince, type LongTasks } from './long-tasks';
+
+export type { LongTasks } from './long-tasks';
 
 /** What the benchmark asks the page to do. */
 export interface PageUpload {
@@ -26,15 +29,6 @@ export interface PageUpload {
   checksum?: 'md5';
 }
 
-/** The main thread's tasks over 50 ms during one upload (PerformanceObserver `longtask`). */
-export interface LongTasks {
-  count: number;
-  /** Milliseconds of the longest task (0 when none). */
-  maxMs: number;
-  /** Milliseconds of all of them. */
-  totalMs: number;
-}
-
 /** What the page answers: milliseconds from the call to the resolved upload, and the stored object's URL. */
 export interface PageUploadResult {
   ms: number;
@@ -46,21 +40,6 @@ declare global {
   interface Window {
     benchUpload(input: PageUpload): Promise<PageUploadResult>;
   }
-}
-
-const longTaskEntries: PerformanceEntry[] = [];
-const longTaskObserver = new PerformanceObserver((list) => longTaskEntries.push(...list.getEntries()));
-longTaskObserver.observe({ type: 'longtask' });
-
-/** Long tasks that started at or after `since` (a `performance.now()` time). */
-function longTasksSince(since: number): LongTasks {
-  longTaskEntries.push(...longTaskObserver.takeRecords());
-  const durations = longTaskEntries.filter((entry) => entry.startTime >= since).map((entry) => entry.duration);
-  return {
-    count: durations.length,
-    maxMs: Math.round(Math.max(0, ...durations)),
-    totalMs: Math.round(durations.reduce((sum, ms) => sum + ms, 0)),
-  };
 }
 
 function Harness() {

@@ -1,8 +1,8 @@
 import type { UploadResult } from '@upbeam/upload-protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createAbortError } from './abort';
 import type { UploadOptions } from './types';
-import { UploadTracker, type Uploader } from './upload-tracker';
+import { UploadTracker, type TrackedFile, type Uploader } from './upload-tracker';
 
 /**
  * A stand-in for `uploadFile` (no network in unit tests; the browser suites upload for real): every call
@@ -40,6 +40,8 @@ function standInUploader() {
 
 const file = (name: string, size = 100) => new File([new Uint8Array(size)], name, { type: 'image/png' });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** Waits longer than one notification frame (16 ms where there is no requestAnimationFrame, as here in Node). */
+const nextFrame = () => new Promise((resolve) => setTimeout(resolve, 40));
 
 describe('UploadTracker queue', () => {
   it('uploads 10 files never more than `concurrency` at once, in the order added', async () => {
@@ -77,15 +79,20 @@ describe('UploadTracker queue', () => {
     tracker.subscribe(() => seen.push(tracker.getSummary().progress));
     tracker.add([file('a', 100), file('b', 300), file('c', 600)]);
     expect(tracker.getSummary()).toMatchObject({ size: 1000, uploaded: 0 });
-    calls[0]!.send(50);
-    calls[1]!.send(300);
-    calls[0]!.send(100);
-    calls[0]!.finish();
-    await tick();
-    calls[2]!.send(600);
-    calls[1]!.finish();
-    calls[2]!.finish();
-    await tick();
+    // A frame between steps, so that the listener sees each of them (changes within a frame come as one).
+    for (const step of [
+      () => calls[0]!.send(50),
+      () => calls[1]!.send(300),
+      () => calls[0]!.send(100),
+      () => calls[0]!.finish(),
+      () => calls[2]!.send(600),
+      () => calls[1]!.finish(),
+      () => calls[2]!.finish(),
+    ]) {
+      step();
+      await nextFrame();
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(5);
     expect(seen).toEqual([...seen].sort((x, y) => x - y));
     expect(seen.at(-1)).toBe(100);
   });
@@ -182,5 +189,109 @@ describe('UploadTracker queue', () => {
     calls[0]!.finish();
     await tick();
     expect(tracker.getSummary()).toMatchObject({ bytesPerSecond: 0, secondsLeft: undefined, progress: 100 });
+  });
+});
+
+describe('UploadTracker snapshots at scale', () => {
+  it('keeps every unchanged file the same object, and the array until something changes', async () => {
+    const { uploader, calls } = standInUploader();
+    const tracker = new UploadTracker({ uploader, concurrency: 3 });
+    tracker.add([file('a'), file('b'), file('c'), file('d')]);
+    const before = tracker.getSnapshot();
+    expect(tracker.getSnapshot()).toBe(before);
+    expect(tracker.getSummary()).toBe(tracker.getSummary());
+    calls[1]!.send(60);
+    const after = tracker.getSnapshot();
+    expect(after).not.toBe(before);
+    expect(after[1]).not.toBe(before[1]);
+    expect(after[1]).toMatchObject({ uploaded: 60, progress: 60 });
+    for (const index of [0, 2, 3]) expect(after[index]).toBe(before[index]);
+    expect(tracker.getFile(after[1]!.id)).toBe(after[1]);
+    expect(tracker.getFile(after[0]!.id)).toBe(before[0]);
+    calls[1]!.send(60);
+    expect(tracker.getSnapshot()).toBe(after);
+    tracker.remove(after[3]!.id);
+    expect(tracker.getSnapshot().slice(0, 3)).toEqual(after.slice(0, 3));
+    expect(tracker.getSnapshot()[0]).toBe(before[0]);
+    expect(tracker.getFile(after[3]!.id)).toBeUndefined();
+  });
+
+  it('calls its listeners once for all the changes between two frames, with the latest state', async () => {
+    const { uploader, calls } = standInUploader();
+    const tracker = new UploadTracker({ uploader, concurrency: 3 });
+    const seen: (readonly TrackedFile[])[] = [];
+    tracker.subscribe(() => seen.push(tracker.getSnapshot()));
+    tracker.add([file('a', 1000), file('b', 1000), file('c', 1000)]);
+    for (let bytes = 10; bytes <= 1000; bytes += 10) for (const call of calls) call.send(bytes);
+    expect(seen).toHaveLength(0);
+    expect(tracker.getSnapshot().map((f) => f.uploaded)).toEqual([1000, 1000, 1000]);
+    await nextFrame();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.map((f) => f.uploaded)).toEqual([1000, 1000, 1000]);
+    await nextFrame();
+    expect(seen).toHaveLength(1);
+  });
+
+  it('delivers the last change (done), and settles upload(file) at once, not a frame later', async () => {
+    const { uploader, calls } = standInUploader();
+    const tracker = new UploadTracker({ uploader });
+    const seen: string[] = [];
+    tracker.subscribe(() => seen.push(tracker.getSnapshot()[0]!.status));
+    const stored = tracker.upload(file('a'));
+    calls[0]!.send(100);
+    calls[0]!.finish();
+    await expect(stored).resolves.toMatchObject({ key: 'uploads/a' });
+    expect(seen).toEqual([]);
+    expect(tracker.getSnapshot()[0]!.status).toBe('done');
+    await nextFrame();
+    expect(seen).toEqual(['done']);
+  });
+
+  it('calls a slow listener less often: after a call of d ms, the next comes 3 d later at the earliest', async () => {
+    const { uploader, calls } = standInUploader();
+    const tracker = new UploadTracker({ uploader });
+    const at: number[] = [];
+    tracker.subscribe(() => {
+      at.push(performance.now());
+      // A render that takes 40 ms (the work after the listener, in a microtask, counts too).
+      queueMicrotask(() => {
+        const until = performance.now() + 40;
+        while (performance.now() < until);
+      });
+    });
+    tracker.add([file('a', 1000)]);
+    await nextFrame();
+    expect(at).toHaveLength(1);
+    calls[0]!.send(500);
+    await nextFrame();
+    expect(at).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(at).toHaveLength(2);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(40 + 3 * 40);
+  });
+
+  it('notifies at animation frames where the runtime has them (a stand-in frame clock)', async () => {
+    const frames: FrameRequestCallback[] = [];
+    const cancelled: number[] = [];
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
+    vi.stubGlobal('cancelAnimationFrame', (handle: number) => cancelled.push(handle));
+    try {
+      const { uploader, calls } = standInUploader();
+      const tracker = new UploadTracker({ uploader });
+      let notified = 0;
+      tracker.subscribe(() => (notified += 1));
+      tracker.add([file('a')]);
+      calls[0]!.send(50);
+      expect(frames).toHaveLength(1);
+      frames[0]!(performance.now());
+      expect(notified).toBe(1);
+      calls[0]!.send(100);
+      expect(frames).toHaveLength(2);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(notified).toBe(2);
+      expect(cancelled).toEqual([2]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

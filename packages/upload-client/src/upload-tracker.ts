@@ -10,12 +10,17 @@ import type { UploadOptions } from './types';
 import { uploadFile } from './upload-file';
 import { DEFAULT_CONCURRENCY, UploadQueue } from './upload-queue';
 import type { PersistedQueue, Persistence, PersistOptions } from './persisted-queue';
+import { FrameNotifier } from './frame-notifier';
+import { TrackedFiles } from './tracked-files';
 import { summarize, type TrackedFileStatus, type UploadSummary } from './upload-summary';
 
 export type { TrackedFileStatus, UploadSummary } from './upload-summary';
 export type { Persistence, PersistOptions } from './persisted-queue';
 
-/** One file in the tracked list (SPEC 3). Snapshots are immutable: a change makes a new object. */
+/**
+ * One file in the tracked list (SPEC 3). Snapshots are immutable: a change makes a new object for the
+ * changed file only; an unchanged file is the same object from one snapshot to the next.
+ */
 export interface TrackedFile<ServerData = unknown> {
   /** Generated id (nanoid, 21 characters); pass it to `cancel`, `retry`, `remove`. */
   id: string;
@@ -125,10 +130,11 @@ interface Entry {
  */
 export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>> {
   #options: UploadTrackerOptions;
-  #files: readonly TrackedFile[] = [];
-  #summary: UploadSummary = summarize([], 0);
+  readonly #files = new TrackedFiles();
+  /** Totals of the files, computed on their first read after a change. */
+  #summary: UploadSummary | undefined;
   readonly #entries = new Map<string, Entry>();
-  readonly #listeners = new Set<() => void>();
+  readonly #notifier = new FrameNotifier();
   readonly #queue: UploadQueue;
   readonly #rate = new TransferRate();
   /** The kept queue, loaded on first use when `persist` is set. */
@@ -153,21 +159,36 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     this.#queue.setLimit(options.concurrency ?? DEFAULT_CONCURRENCY);
   }
 
-  /** Registers a listener called after every change; returns the unsubscribe function. */
+  /**
+   * Registers a listener called after changes, at most once per animation frame (every 16 ms where there
+   * is none, as in Node or a worker), and less often when the listeners are slow (after a call that took
+   * d ms, with the render it caused, the next comes 3 d later at the earliest): the changes between two calls
+   * come as one. The call after the last change always comes (a finished file's `done` is never dropped).
+   * Returns the unsubscribe function.
+   */
   subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
     if (this.#persisted && !this.#restoring) {
       this.#restoring = true;
       void this.#restore();
     }
-    return () => this.#listeners.delete(listener);
+    return this.#notifier.subscribe(listener);
   };
 
-  /** The current list, the same array until something changes. */
-  getSnapshot = (): readonly TrackedFile<RouteResultData<R, N>>[] => this.#files as readonly TrackedFile<RouteResultData<R, N>>[];
+  /**
+   * The current list (up to date at once, whenever the listeners hear of it): the same array until
+   * something changes, and in a new array every unchanged file is the same object as before.
+   */
+  getSnapshot = (): readonly TrackedFile<RouteResultData<R, N>>[] =>
+    this.#files.snapshot() as readonly TrackedFile<RouteResultData<R, N>>[];
+
+  /**
+   * The tracked file with this id, or `undefined` once removed (or never added): the same object until that
+   * file changes. A row showing one file reads it here, and skips the changes of the other files.
+   */
+  getFile = (id: string): TrackedFile<RouteResultData<R, N>> | undefined => this.#files.get(id) as TrackedFile<RouteResultData<R, N>> | undefined;
 
   /** Totals of the list, speed and time left: the same object until something changes. */
-  getSummary = (): UploadSummary => this.#summary;
+  getSummary = (): UploadSummary => (this.#summary ??= summarize(this.#files.snapshot(), this.#rate.bytesPerSecond()));
 
   /**
    * Tracks the files (status `queued`, progress 0, before any network call) and uploads them, at most
@@ -200,7 +221,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
       const { file, path } = item instanceof Blob ? { file: item, path: undefined } : item;
       added.push(this.#track(nanoid(), file, path, { options, ...(settle ? { settle } : {}) }));
     }
-    this.#set([...this.#files, ...added]);
+    this.#files.append(added);
+    this.#changed();
     for (const { id } of added) this.#enqueue(id);
     for (const tracked of added) this.#keep(tracked, { ...this.#options, ...options });
     return added;
@@ -237,7 +259,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
    * upload with `resume` on sends only the parts storage lacks. Does nothing for a file in any other status.
    */
   retry = (id: string): void => {
-    const tracked = this.#files.find((f) => f.id === id);
+    const tracked = this.#files.get(id);
     if (!this.#entries.has(id) || (tracked?.status !== 'error' && tracked?.status !== 'aborted')) return;
     if (this.#counted() === 0) this.#rate.clear();
     this.#update(id, { status: 'queued', progress: 0, uploaded: 0, error: undefined });
@@ -251,7 +273,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     this.cancel(id);
     this.#forget(id);
     this.#entries.delete(id);
-    this.#set(this.#files.filter((f) => f.id !== id));
+    if (this.#files.delete(id)) this.#changed();
   };
 
   /**
@@ -261,7 +283,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
    */
   pause = (id: string): void => {
     const running = this.#entries.get(id)?.running;
-    const tracked = this.#files.find((f) => f.id === id);
+    const tracked = this.#files.get(id);
     if (!running || !tracked?.multipart || running.abort.signal.aborted) return;
     running.pause.pause();
     this.#update(id, { status: 'paused' });
@@ -286,7 +308,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
       this.#forget(id);
     }
     this.#entries.clear();
-    this.#set([]);
+    this.#files.clear();
+    this.#changed();
   };
 
   /** Puts the file in the queue, or cancels it at once when its `signal` has aborted. */
@@ -304,7 +327,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   /** Uploads the file `id`: the job the queue starts when a place is free. */
   async #run(id: string): Promise<void> {
     const entry = this.#entries.get(id);
-    const tracked = this.#files.find((f) => f.id === id);
+    const tracked = this.#files.get(id);
     if (!entry || !tracked) return;
     const merged = { ...this.#options, ...entry.options };
     const running: Running = { abort: new AbortController(), pause: merged.pauseController ?? new PauseController() };
@@ -335,7 +358,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
 
   /** Records the bytes of file `id` acknowledged or in flight (from `onProgress`; they fall back when a request fails). */
   #progress(id: string, uploaded: number): void {
-    const tracked = this.#files.find((f) => f.id === id);
+    const tracked = this.#files.get(id);
     if (!tracked) return;
     if (uploaded > tracked.uploaded) this.#rate.add(uploaded - tracked.uploaded);
     this.#update(id, { uploaded, progress: tracked.size === 0 ? 100 : (uploaded / tracked.size) * 100 });
@@ -357,7 +380,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   #keep(tracked: TrackedFile, options: UploadOptions): void {
     void this.#persisted?.then(async (persisted) => {
       const persistence = await persisted.keep(tracked.id, tracked.file, tracked.path, options);
-      const now = this.#files.find((f) => f.id === tracked.id);
+      const now = this.#files.get(tracked.id);
       if (now && now.status !== 'done' && now.status !== 'error' && now.status !== 'aborted') this.#update(tracked.id, { persistence });
     });
   }
@@ -377,7 +400,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
         const restored = files.map(({ kept: { id, file, path, options }, status }) =>
           this.#track(id, file, path, { options }, { status, restored: true, persistence: 'kept' }),
         );
-        this.#set([...this.#files, ...restored]);
+        this.#files.append(restored);
+        this.#changed();
       },
       start: (id) => {
         this.#update(id, { status: 'queued' });
@@ -386,24 +410,26 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
       fail: (id, error) => this.#end(id, this.#entries.get(id)!, { status: 'error', error }),
       drop: (id) => {
         this.#entries.delete(id);
-        this.#set(this.#files.filter((f) => f.id !== id));
+        if (this.#files.delete(id)) this.#changed();
       },
     });
   }
 
   /** Files queued, uploading or paused. */
   #counted(): number {
-    return this.#files.filter((f) => f.status === 'queued' || f.status === 'uploading' || f.status === 'paused').length;
+    let counted = 0;
+    for (const f of this.#files.values()) if (f.status === 'queued' || f.status === 'uploading' || f.status === 'paused') counted += 1;
+    return counted;
   }
 
+  /** Replaces file `id` with a copy holding `change` (the other files keep their objects). */
   #update(id: string, change: Partial<TrackedFile>): void {
-    if (!this.#files.some((tracked) => tracked.id === id)) return;
-    this.#set(this.#files.map((tracked) => (tracked.id === id ? { ...tracked, ...change } : tracked)));
+    if (this.#files.update(id, change)) this.#changed();
   }
 
-  #set(files: readonly TrackedFile[]): void {
-    this.#files = files;
-    this.#summary = summarize(files, this.#rate.bytesPerSecond());
-    for (const listener of this.#listeners) listener();
+  /** After any change: the totals are computed again when next read, and the listeners hear of it at the next frame. */
+  #changed(): void {
+    this.#summary = undefined;
+    this.#notifier.notify();
   }
 }

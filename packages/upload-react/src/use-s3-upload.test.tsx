@@ -2,7 +2,7 @@
 import type { UploadResult } from '@upbeam/upload-protocol';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useS3Upload, type UseS3Upload } from './use-s3-upload';
 
 // React's act() warns unless the environment says it is a test.
@@ -16,6 +16,20 @@ function standInUploader() {
       finishes.push(() => resolve({ url: `http://127.0.0.1/b/${file.name}`, bucket: 'b', key: file.name }));
     });
   return { uploader, finishes };
+}
+
+/**
+ * Runs `check` once the tracker's batched notification (at most once per animation frame) has rendered:
+ * time passes inside act(), until `check` holds.
+ */
+function whenRendered(check: () => void): Promise<void> {
+  return vi.waitFor(
+    async () => {
+      await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+      check();
+    },
+    { timeout: 5_000 },
+  );
 }
 
 let unmount: (() => void) | undefined;
@@ -43,15 +57,19 @@ describe('useS3Upload', () => {
     act(() => {
       latest().addFiles([new File(['a'], 'a'), new File(['bb'], 'b'), new File(['ccc'], 'c')]);
     });
-    expect(latest().files.map((f) => f.status)).toEqual(['uploading', 'uploading', 'queued']);
-    expect(latest().summary).toMatchObject({ size: 6, uploaded: 0, count: { uploading: 2, queued: 1 } });
+    await whenRendered(() => {
+      expect(latest().files.map((f) => f.status)).toEqual(['uploading', 'uploading', 'queued']);
+      expect(latest().summary).toMatchObject({ size: 6, uploaded: 0, count: { uploading: 2, queued: 1 } });
+    });
     for (let i = 0; i < 3; i += 1) {
       await act(async () => {
         finishes[i]!();
       });
     }
-    expect(latest().files.map((f) => f.status)).toEqual(['done', 'done', 'done']);
-    expect(latest().summary).toMatchObject({ progress: 100, count: { done: 3 } });
+    await whenRendered(() => {
+      expect(latest().files.map((f) => f.status)).toEqual(['done', 'done', 'done']);
+      expect(latest().summary).toMatchObject({ progress: 100, count: { done: 3 } });
+    });
   });
 
   it('removes a file and resets the list', async () => {
@@ -62,8 +80,8 @@ describe('useS3Upload', () => {
       id = latest().addFiles([new File(['a'], 'a'), new File(['b'], 'b')])[0]!.id;
     });
     act(() => latest().remove(id));
-    expect(latest().files.map((f) => f.file.name)).toEqual(['b']);
+    await whenRendered(() => expect(latest().files.map((f) => f.file.name)).toEqual(['b']));
     act(() => latest().resetFiles());
-    expect(latest().files).toEqual([]);
+    await whenRendered(() => expect(latest().files).toEqual([]));
   });
 });

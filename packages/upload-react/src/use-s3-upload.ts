@@ -12,6 +12,7 @@ import {
 import type { AnyRoutes, RouteName, UploadResult } from '@upbeam/upload-protocol';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { createFileInput } from './file-input';
+import type { TrackedFileStore } from './use-tracked-file';
 
 /**
  * Options of {@link useS3Upload}: defaults for every upload (endpoint, strategy, onProgress, signal) and
@@ -37,8 +38,15 @@ export interface UseS3Upload<ServerData = unknown> {
   /**
    * Tracked files, in the order added: `{ id, file, path?, progress (percent), uploaded (bytes), size (bytes),
    * status, url?, result?, error? }`; `status` is `queued`, `uploading`, `paused`, `done`, `error` or `aborted`.
+   * Updated at most once per animation frame; a file that did not change is the same object as in the
+   * previous array, so a `memo` row given the file skips it.
    */
   files: readonly TrackedFile<ServerData>[];
+  /**
+   * The tracker behind the hook, the same object for the component's life: give it to rows that read their
+   * own file with {@link useTrackedFile} (a row then renders only when its file changes).
+   */
+  tracker: TrackedFileStore<ServerData>;
   /**
    * Totals of `files` that are queued, running or done: `{ uploaded, size (bytes), progress (percent),
    * bytesPerSecond, secondsLeft, count }` (count per status).
@@ -86,10 +94,14 @@ export interface UseS3Upload<ServerData = unknown> {
  *       <FileInput multiple onFiles={(picked) => addFiles(picked)} />
  *       <button onClick={openFileDialog}>Upload files</button>
  *       <progress value={summary.progress} max={100} />
- *       {files.map((f) => <progress key={f.id} value={f.progress} max={100} />)}
+ *       {files.map((f) => <Row key={f.id} file={f} />)}
  *     </>
  *   );
  * }
+ * // Memoized: with many files, a row renders again only when its own file changes.
+ * const Row = memo(function Row({ file }: { file: TrackedFile }) {
+ *   return <progress value={file.progress} max={100} />;
+ * });
  */
 export function useS3Upload<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>(
   ...args: string extends RouteName<R> ? [options?: UseS3UploadOptions<R, N>] : [options: UseS3UploadOptions<R, N>]
@@ -101,5 +113,5 @@ export function useS3Upload(options: UploadTrackerOptions = {}): UseS3Upload {
   const summary = useSyncExternalStore(tracker.subscribe, tracker.getSummary, tracker.getSummary);
   const [{ FileInput, openFileDialog }] = useState(createFileInput);
   const { upload: uploadToS3, add: addFiles, reset: resetFiles, cancel, retry, remove, pause, resume } = tracker;
-  return { uploadToS3, addFiles, files, summary, resetFiles, cancel, retry, remove, pause, resume, FileInput, openFileDialog };
+  return { uploadToS3, addFiles, files, tracker, summary, resetFiles, cancel, retry, remove, pause, resume, FileInput, openFileDialog };
 }

@@ -49,20 +49,18 @@ describe('useS3Upload (Vue)', () => {
     const { uploader, finishes } = standInUploader();
     const { upload, host } = mount({ uploader, concurrency: 1 });
     upload.addFiles([new File(['a'], 'a.png'), new File(['bb'], 'b.png')]);
-    await nextTick();
-    expect([...host.querySelectorAll('p')].map((p) => p.dataset.status)).toEqual(['uploading', 'queued']);
+    // The tracker tells of changes at most once per animation frame: the page shows them then.
+    await vi.waitFor(() => expect([...host.querySelectorAll('p')].map((p) => p.dataset.status)).toEqual(['uploading', 'queued']));
     expect(upload.summary.value.count.queued).toBe(1);
     finishes[0]!();
     await vi.waitFor(() => expect(host.querySelector('p')?.dataset.status).toBe('done'));
     upload.cancel();
     await vi.waitFor(() => expect(host.querySelectorAll('p')[1]?.dataset.status).toBe('aborted'));
     upload.retry(upload.files.value[1]!.id);
-    await nextTick();
-    expect(upload.files.value[1]!.status).toBe('uploading');
+    await vi.waitFor(() => expect(upload.files.value[1]!.status).toBe('uploading'));
     upload.remove(upload.files.value[1]!.id);
     upload.resetFiles();
-    await nextTick();
-    expect(host.querySelectorAll('p')).toHaveLength(0);
+    await vi.waitFor(() => expect(host.querySelectorAll('p')).toHaveLength(0));
   });
 
   it('applies a ref of options to the uploads added after a change', async () => {

@@ -32,7 +32,8 @@ export interface UseS3Upload {
   /**
    * Tracked files, in the order added: `{ id, file, path?, progress (percent), uploaded (bytes), size (bytes),
    * status, url?, result?, error? }`; `status` is `queued`, `uploading`, `paused`, `done`, `error` or `aborted`.
-   * A new array at each change.
+   * A new array at most once per animation frame (the changes between two frames come as one), in which a
+   * file that did not change is the same object as before: a row component given it is not rendered again.
    */
   files: Readonly<ShallowRef<readonly TrackedFile[]>>;
   /**

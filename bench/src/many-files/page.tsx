@@ -1,0 +1,171 @@
+/**
+ * The page of the many-files benchmark: thousands of small files uploaded by one of several clients, each
+ * as an app would use it. The benchmark calls `window.benchManyFiles(...)` on a fresh page; it resolves
+ * once every file has ended (or the time is up), with the main thread's long tasks seen meanwhile.
+ *
+ * A client is one entry of `CLIENTS`: a function that uploads the files and resolves when they have all
+ * ended. A React client mounts its component into the page (the list it renders is part of its cost).
+ */
+import { UploadTracker } from '@upbeam/upload-client';
+import { useS3Upload, type TrackedFile } from '@upbeam/upload-react';
+import { memo, useEffect, type ReactNode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { uploadWithProgress } from '../bundle/floor';
+import { longTasksSince, type LongTasks } from '../upload/long-tasks';
+
+/** The clients the page runs. */
+export type ManyFilesClient = 'floor' | 'tracker' | 'hook-list' | 'hook-list-cv';
+
+/** What the benchmark asks the page to do. */
+export interface ManyFilesRun {
+  client: ManyFilesClient;
+  /** Files to upload, and bytes in each (random, one buffer shared by every file). */
+  count: number;
+  bytes: number;
+  /** Files in flight at once. */
+  concurrency: number;
+  /** After this many milliseconds the files not yet ended are cancelled, and the run counts what was stored. */
+  timeoutMs: number;
+}
+
+/** What the page answers. */
+export interface ManyFilesResult {
+  /** Files stored, and files that failed (cancelled ones at the time limit are neither). */
+  done: number;
+  failed: number;
+  /** Milliseconds from the first file handed to the client to the last one ended. */
+  ms: number;
+  longTasks: LongTasks;
+}
+
+declare global {
+  interface Window {
+    benchManyFiles(run: ManyFilesRun): Promise<ManyFilesResult>;
+  }
+}
+
+const ENDPOINT = '/api/upbeam';
+
+type Counts = Pick<ManyFilesResult, 'done' | 'failed'>;
+
+/** A row out of view is not laid out or painted; its height is taken as one line until it has been drawn once. */
+const OFFSCREEN_SKIPPED = { contentVisibility: 'auto', containIntrinsicSize: 'auto 1.5em' } as const;
+
+/** Uploads `files`, `concurrency` at once, until `deadline` (a `performance.now()` time); resolves with the counts. */
+type Client = (files: File[], concurrency: number, deadline: number) => Promise<Counts>;
+
+/** The floor: a bare XHR loop (prepare, then one PUT with progress), `concurrency` loops taking the next file. */
+const floor: Client = async (files, concurrency, deadline) => {
+  let next = 0;
+  let done = 0;
+  let failed = 0;
+  const loop = async () => {
+    while (next < files.length && performance.now() < deadline) {
+      const file = files[next++]!;
+      try {
+        await uploadWithProgress(file, () => {}, ENDPOINT);
+        done += 1;
+      } catch {
+        failed += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  return { done, failed };
+};
+
+/** The framework-free tracker, nothing rendered: resolves once no file is queued, uploading or paused. */
+const tracker: Client = (files, concurrency, deadline) =>
+  new Promise<Counts>((resolve) => {
+    const uploads = new UploadTracker({ endpoint: { url: ENDPOINT }, concurrency });
+    const timer = setTimeout(() => uploads.cancel(), Math.max(0, deadline - performance.now()));
+    const stop = uploads.subscribe(() => {
+      const { count } = uploads.getSummary();
+      if (count.queued + count.uploading + count.paused > 0) return;
+      clearTimeout(timer);
+      stop();
+      resolve({ done: count.done, failed: count.error });
+    });
+    uploads.add(files);
+  });
+
+/**
+ * One row of the hook's list, memoized: the documented way to list many files. With `skipOffscreen`, CSS
+ * `content-visibility: auto` lets the browser skip the style, layout and paint of the rows out of view.
+ */
+const Row = memo(function Row({ file, skipOffscreen }: { file: TrackedFile; skipOffscreen?: boolean }) {
+  return (
+    <li style={skipOffscreen ? OFFSCREEN_SKIPPED : undefined}>
+      {file.file.name} <progress value={file.progress} max={100} /> {file.status}
+    </li>
+  );
+});
+
+/**
+ * `useS3Upload` with one memoized row per file and the summary: a plain list, no virtualization. It adds the
+ * files once mounted, cancels what is left at `deadline`, and calls `onEnded` from the render that shows
+ * every file ended.
+ */
+function HookList({
+  files,
+  concurrency,
+  deadline,
+  onEnded,
+  skipOffscreen,
+}: {
+  files: File[];
+  concurrency: number;
+  deadline: number;
+  onEnded: (counts: Counts) => void;
+  skipOffscreen?: boolean;
+}) {
+  const upload = useS3Upload({ endpoint: { url: ENDPOINT }, concurrency });
+  const { addFiles, cancel } = upload;
+  useEffect(() => {
+    addFiles(files);
+    const timer = setTimeout(() => cancel(), Math.max(0, deadline - performance.now()));
+    return () => clearTimeout(timer);
+  }, [addFiles, cancel, files, deadline]);
+  const { count, progress } = upload.summary;
+  const ended = upload.files.length === files.length && count.queued + count.uploading + count.paused === 0;
+  useEffect(() => {
+    if (ended) onEnded({ done: count.done, failed: count.error });
+  }, [ended, onEnded, count]);
+  return (
+    <section>
+      <p>
+        {count.done} of {upload.files.length} stored, {progress.toFixed(0)} %
+      </p>
+      <ul>
+        {upload.files.map((file) => (
+          <Row key={file.id} file={file} skipOffscreen={skipOffscreen} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Mounts a React client's component in the page; resolves with the counts it reports once every file ended. */
+function mountReact(render: (onEnded: (counts: Counts) => void) => ReactNode): Promise<Counts> {
+  return new Promise<Counts>((resolve) => createRoot(document.getElementById('root')!).render(render(resolve)));
+}
+
+const hookList: Client = (files, concurrency, deadline) =>
+  mountReact((onEnded) => <HookList files={files} concurrency={concurrency} deadline={deadline} onEnded={onEnded} />);
+
+const hookListSkippingOffscreen: Client = (files, concurrency, deadline) =>
+  mountReact((onEnded) => <HookList files={files} concurrency={concurrency} deadline={deadline} onEnded={onEnded} skipOffscreen />);
+
+const CLIENTS: Record<ManyFilesClient, Client> = { floor, tracker, 'hook-list': hookList, 'hook-list-cv': hookListSkippingOffscreen };
+
+window.benchManyFiles = async ({ client, count, bytes, concurrency, timeoutMs }) => {
+  const data = new Uint8Array(bytes);
+  crypto.getRandomValues(data);
+  const files = Array.from({ length: count }, (_, index) => new File([data], `file-${index}.bin`, { type: 'application/octet-stream' }));
+  const started = performance.now();
+  const { done, failed } = await CLIENTS[client](files, concurrency, started + timeoutMs);
+  const ms = performance.now() - started;
+  // The last tasks may still be queued for the observer: a macrotask lets them arrive.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return { done, failed, ms, longTasks: longTasksSince(started) };
+};

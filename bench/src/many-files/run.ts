@@ -1,0 +1,248 @@
+/**
+ * Benchmark: many small files from chromium to s3rver (~20 KB each, 1,000 and 5,000 files, 3 and 6 at once):
+ * files per second and the main thread's long tasks of each client, beside the floor, a bare XHR loop doing
+ * the same presigned PUTs, in the same rounds. Clients: the floor, `UploadTracker` (nothing rendered), and
+ * `useS3Upload` rendering a plain list of memoized rows (see page.tsx).
+ *
+ * With `MANY_FILES_BEFORE_CLIENT=<another build of packages/upload-client>` (its `dist/` built), the tracker
+ * and the hook list run a second time against that build (modes `*-before`), for a before/after in one run.
+ */
+import os from 'node:os';
+import { join } from 'node:path';
+import type { Plugin } from 'esbuild';
+import { launchCdpBrowser, type CdpBrowser } from '../lib/cdp-browser';
+import { BENCH_DIR, TMP_DIR } from '../lib/paths';
+import { describeMachine, packageVersion } from '../lib/machine';
+import { saveResult, type ResultMeta } from '../lib/results';
+import { median } from '../lib/stats';
+import { buildPage, startPageServer, type PageServer } from '../upload/page-server';
+import { startS3rverTarget } from '../upload/targets';
+import type { LongTasks } from '../upload/long-tasks';
+import { startProfile, stopProfile, type ProfileSummary } from '../upload/page-profile';
+import type { ManyFilesClient, ManyFilesResult, ManyFilesRun } from './page';
+
+const S3RVER_VERSION = packageVersion('@20minutes/s3rver', join(BENCH_DIR, '..', 'packages', 'local-s3'));
+const PAGES_DIR = join(TMP_DIR, 'many-files');
+
+/** ~20 KB a file, as in the issue's measurement (MB = 10^6 bytes). */
+const FILE_BYTES = 20_000;
+
+/** Upper bound of one run: what is not stored by then is cancelled, and the run counts what was. */
+const TIMEOUT_MS = Number(process.env.MANY_FILES_TIMEOUT_S ?? 240) * 1000;
+
+/** Files of the uncounted warm-up run of each mode (first page, first connections, first bucket access). */
+const WARM_UP_FILES = 60;
+
+export interface ManyFilesMode {
+  id: string;
+  label: string;
+  client: ManyFilesClient;
+  /** The page's build: `after` (this checkout) or `before` (`MANY_FILES_BEFORE_CLIENT`). */
+  build: 'after' | 'before';
+}
+
+const MODES: ManyFilesMode[] = [
+  { id: 'floor', label: 'floor: bare XHR loop (prepare, one PUT each)', client: 'floor', build: 'after' },
+  { id: 'tracker', label: '`UploadTracker`, nothing rendered', client: 'tracker', build: 'after' },
+  { id: 'hook-list', label: '`useS3Upload`, a plain list of memoized rows', client: 'hook-list', build: 'after' },
+  {
+    id: 'hook-list-cv',
+    label: '`useS3Upload`, memoized rows with CSS `content-visibility: auto`',
+    client: 'hook-list-cv',
+    build: 'after',
+  },
+];
+
+const BEFORE_MODES: ManyFilesMode[] = [
+  { id: 'tracker-before', label: '`UploadTracker`, nothing rendered (before)', client: 'tracker', build: 'before' },
+  { id: 'hook-list-before', label: '`useS3Upload`, memoized rows (before)', client: 'hook-list', build: 'before' },
+];
+
+function envNumbers(name: string): number[] | undefined {
+  return process.env[name]?.split(',').map((value) => Number(value.trim())).filter((value) => value > 0);
+}
+
+export interface ManyFilesSample {
+  done?: number;
+  failed?: number;
+  seconds?: number;
+  /** Files stored per second (a run cut at the time limit counts what it stored). */
+  filesPerSecond?: number;
+  longTasks?: LongTasks;
+  /** 1-minute load average when the run started (2 = both cores busy). */
+  load?: number;
+  /** With `MANY_FILES_PROFILE=<mode ids>`: where the page's main thread spent the run. */
+  profile?: ProfileSummary;
+  error?: string;
+}
+
+export interface ManyFilesCell {
+  count: number;
+  concurrency: number;
+  mode: string;
+  samples: ManyFilesSample[];
+  median?: {
+    filesPerSecond: number;
+    /** Median over the rounds of this mode's files/s divided by the floor's in the same round. */
+    ratioToFloor?: number;
+    /** Long tasks per run (median), the longest of all runs (ms), and runs cut at the time limit. */
+    longTaskCount: number;
+    longTaskMaxMs: number;
+    cut: number;
+  };
+}
+
+export interface ManyFilesResultFile extends ResultMeta {
+  settings: string;
+  fileBytes: number;
+  modes: ManyFilesMode[];
+  cells: ManyFilesCell[];
+}
+
+/** Resolves `@upbeam/upload-client` (and its subpaths) to another build's `dist/`. */
+function clientBuildPlugin(packageDir: string): Plugin {
+  return {
+    name: 'before-client',
+    setup(build) {
+      build.onResolve({ filter: /^@upbeam\/upload-client(\/[\w-]+)?$/ }, ({ path }) => {
+        const subpath = path.slice('@upbeam/upload-client'.length).replace(/^\//, '') || 'index';
+        return { path: join(packageDir, 'dist', `${subpath}.js`) };
+      });
+    },
+  };
+}
+
+async function runOnce(
+  browser: CdpBrowser,
+  server: PageServer,
+  mode: ManyFilesMode,
+  run: Omit<ManyFilesRun, 'client'>,
+  profileName?: string,
+): Promise<ManyFilesSample> {
+  const target = await startS3rverTarget(server.origin, S3RVER_VERSION);
+  server.setTarget(target);
+  const page = await browser.newPage(`${server.origin}/${mode.build}/`);
+  try {
+    for (let waited = 0; !(await page.evaluate<boolean>(`typeof window.benchManyFiles === 'function'`).catch(() => false)); waited += 50) {
+      if (waited > 15_000) throw new Error('the benchmark page did not load');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (profileName) await startProfile(page);
+    const result = await page.evaluate<ManyFilesResult>(`window.benchManyFiles(${JSON.stringify({ ...run, client: mode.client })})`);
+    const profile = profileName ? await stopProfile(page, profileName) : undefined;
+    const seconds = result.ms / 1000;
+    return {
+      done: result.done,
+      failed: result.failed,
+      seconds,
+      filesPerSecond: result.done / seconds,
+      longTasks: result.longTasks,
+      ...(profile ? { profile } : {}),
+    };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error) };
+  } finally {
+    await page.close().catch(() => {});
+    await target.close().catch(() => {});
+  }
+}
+
+function summarize(samples: ManyFilesSample[], floor: ManyFilesSample[], count: number): ManyFilesCell['median'] {
+  const good = samples.filter((sample) => sample.error === undefined);
+  if (good.length === 0) return undefined;
+  const ratios = samples.flatMap((sample, round) => {
+    const base = floor[round]?.filesPerSecond;
+    return sample.filesPerSecond !== undefined && base ? [sample.filesPerSecond / base] : [];
+  });
+  return {
+    filesPerSecond: median(good.map((sample) => sample.filesPerSecond!)),
+    ...(ratios.length > 0 ? { ratioToFloor: median(ratios) } : {}),
+    longTaskCount: median(good.map((sample) => sample.longTasks!.count)),
+    longTaskMaxMs: Math.max(...good.map((sample) => sample.longTasks!.maxMs)),
+    cut: good.filter((sample) => sample.done! + sample.failed! < count).length,
+  };
+}
+
+export function describeManyFilesSample(sample: ManyFilesSample): string {
+  if (sample.error) return `FAILED ${sample.error}`;
+  const profile = sample.profile
+    ? `, main thread busy ${sample.profile.busyMs} of ${sample.profile.wallMs} ms: ${sample.profile.top
+        .slice(0, 6)
+        .map((entry) => `${entry.frame} ${entry.ms} ms`)
+        .join(', ')}`
+    : '';
+  return (
+    `${sample.filesPerSecond!.toFixed(1)} files/s (${sample.done} stored, ${sample.failed} failed in ${sample.seconds!.toFixed(1)} s), ` +
+    `long tasks ${sample.longTasks!.count} (max ${sample.longTasks!.maxMs} ms), load ${sample.load}${profile}`
+  );
+}
+
+export async function runManyFilesBench(): Promise<ManyFilesResultFile> {
+  const started = performance.now();
+  const counts = envNumbers('MANY_FILES_COUNTS') ?? [1000, 5000];
+  const concurrencies = envNumbers('MANY_FILES_CONCURRENCY') ?? [3, 6];
+  const rounds = Number(process.env.MANY_FILES_ROUNDS ?? 2);
+  const beforeClient = process.env.MANY_FILES_BEFORE_CLIENT;
+  const only = process.env.MANY_FILES_MODES?.split(',').map((id) => id.trim());
+  const profiled = new Set(process.env.MANY_FILES_PROFILE?.split(',').map((id) => id.trim()) ?? []);
+  const modes = [...MODES, ...(beforeClient ? BEFORE_MODES : [])].filter((mode) => !only || only.includes(mode.id) || mode.id === 'floor');
+  const entry = join(BENCH_DIR, 'src', 'many-files', 'page.tsx');
+  await buildPage({ entry, outDir: join(PAGES_DIR, 'after') });
+  if (beforeClient) await buildPage({ entry, outDir: join(PAGES_DIR, 'before'), plugins: [clientBuildPlugin(beforeClient)] });
+  const server = await startPageServer(PAGES_DIR);
+  const browser = await launchCdpBrowser();
+  const cells: ManyFilesCell[] = [];
+  const loads: number[] = [];
+  try {
+    for (const mode of modes) {
+      const sample = await runOnce(browser, server, mode, { count: WARM_UP_FILES, bytes: FILE_BYTES, concurrency: 3, timeoutMs: 60_000 });
+      if (sample.error) console.log(`[many-files] warm-up ${mode.id}: FAILED ${sample.error}`);
+    }
+    for (const count of counts) {
+      for (const concurrency of concurrencies) {
+        const byMode = new Map(modes.map((mode) => [mode.id, [] as ManyFilesSample[]]));
+        for (let round = 0; round < rounds; round++) {
+          // Modes take turns, starting one further each round, so that a noisy moment hits all alike.
+          for (const mode of modes.map((_, index) => modes[(index + round) % modes.length]!)) {
+            const load = Math.round(os.loadavg()[0]! * 10) / 10;
+            loads.push(load);
+            const profileName = profiled.has(mode.id) ? `many-files-${count}-c${concurrency}-${mode.id}-round${round + 1}` : undefined;
+            const run = { count, bytes: FILE_BYTES, concurrency, timeoutMs: TIMEOUT_MS };
+            const sample = { ...(await runOnce(browser, server, mode, run, profileName)), load };
+            byMode.get(mode.id)!.push(sample);
+            console.log(`[many-files] ${count} files, ${concurrency} at once, round ${round + 1}/${rounds} ${mode.id}: ${describeManyFilesSample(sample)}`);
+          }
+        }
+        for (const mode of modes) {
+          const samples = byMode.get(mode.id)!;
+          const summary = summarize(samples, byMode.get('floor')!, count);
+          cells.push({ count, concurrency, mode: mode.id, samples, ...(summary ? { median: summary } : {}) });
+        }
+        await save();
+      }
+    }
+    return await save();
+  } finally {
+    await browser.close().catch(() => {});
+    await server.close().catch(() => {});
+  }
+
+  /** Writes what has been measured so far (after each table row group, so that a cut run keeps its figures). */
+  async function save(): Promise<ManyFilesResultFile> {
+    const result: ManyFilesResultFile = {
+      machine: describeMachine(['react', 'react-dom'], { '@20minutes/s3rver': S3RVER_VERSION, chromium: browser.version }),
+      seconds: (performance.now() - started) / 1000,
+      settings:
+        'headless Debian chromium over a bare DevTools pipe, page and storage (s3rver, objects in /dev/shm, a fresh one per run) on ' +
+        'different 127.0.0.1 ports (CORS); files made in the page from one random buffer; time from the files handed to the ' +
+        `client to the last one ended; ${rounds} round${rounds === 1 ? '' : 's'}, modes taking turns; each run bounded to ${TIMEOUT_MS / 1000} s ` +
+        `(what is left then is cancelled, and files/s counts what was stored); load average (1 min, 2 = both cores busy) during ` +
+        `the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads).toFixed(1)}`,
+      fileBytes: FILE_BYTES,
+      modes,
+      cells,
+    };
+    await saveResult('many-files', result);
+    return result;
+  }
+}

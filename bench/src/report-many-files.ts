@@ -1,0 +1,65 @@
+/** The many-files section of RESULTS.md (`many-files/run.ts`). */
+import type { ManyFilesCell, ManyFilesResultFile } from './many-files/run';
+import { fmt } from './lib/stats';
+
+/** The issue's targets for a list of 5,000 files: at least this ratio to the floor, and no task over 50 ms. */
+const RATIO_TARGET = 0.9;
+const TARGET_COUNT = 5000;
+
+/** `a`, `a and b`, `a, b and c` of the distinct values. */
+const list = (values: string[]) => {
+  const distinct = [...new Set(values)];
+  return distinct.length < 2 ? (distinct[0] ?? '') : `${distinct.slice(0, -1).join(', ')} and ${distinct.at(-1)}`;
+};
+
+const times = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(2)}x`);
+
+export function manyFilesSection(result: ManyFilesResultFile, add: (...text: string[]) => void, headline: string[]): void {
+  const label = (id: string) => result.modes.find((mode) => mode.id === id)?.label ?? id;
+  const groups = [...new Set(result.cells.map((cell) => `${cell.count}:${cell.concurrency}`))].map((key) => {
+    const [count, concurrency] = key.split(':').map(Number) as [number, number];
+    return { count, concurrency, cells: result.cells.filter((cell) => cell.count === count && cell.concurrency === concurrency) };
+  });
+  const judged = (cell: ManyFilesCell | undefined) =>
+    cell?.median
+      ? `${times(cell.median.ratioToFloor)} the floor, ${fmt(cell.median.longTaskCount)} long tasks a run (longest ${fmt(cell.median.longTaskMaxMs)} ms)`
+      : 'n/a';
+  for (const { count, concurrency, cells } of groups.filter((group) => group.count === TARGET_COUNT)) {
+    const list = cells.find((cell) => cell.mode === 'hook-list');
+    const before = cells.find((cell) => cell.mode === 'hook-list-before');
+    if (!list) continue;
+    const met = list.median && (list.median.ratioToFloor ?? 0) >= RATIO_TARGET && list.median.longTaskMaxMs <= 50;
+    headline.push(
+      `- **Many files** (${fmt(count)} files of ${fmt(result.fileBytes / 1000)} KB, ${concurrency} at once, chromium, s3rver): a plain ` +
+        `\`useS3Upload\` list of memoized rows at ${judged(list)}` +
+        (before ? `; before the tracker's snapshot sharing and frame batching: ${judged(before)}` : '') +
+        ` (target: at least ${RATIO_TARGET}x and no task over 50 ms: ${met ? 'met' : '**not met**'}).`,
+    );
+  }
+  add(
+    '## 3b. Many files: thousands of small files from one page',
+    '',
+    `Chromium uploads ${fmt(result.fileBytes / 1000)} KB files, ${list(groups.map((group) => fmt(group.count)))} of them, ` +
+      `${list(groups.map((group) => String(group.concurrency)))} at once, with each client in turn`,
+    '(`pnpm --filter @upbeam/bench bench:many-files`). The floor is a bare XHR loop doing the same preparation request and',
+    'presigned PUT per file, with no rendering. "ratio" is the median over the rounds of the client\'s files/s divided by the',
+    "floor's in the same round; long tasks are the page's tasks over 50 ms (wall time: a starved CPU lengthens them).",
+    'Rows marked "(before)" run the same page against another build of `@upbeam/upload-client` (`MANY_FILES_BEFORE_CLIENT`:',
+    'the tracker as it was before its snapshots shared structure and its listeners were batched per frame), in the same rounds.',
+    `Settings: ${result.settings}.`,
+    '',
+    '| files | at once | client | files/s (median) | ratio to floor | long tasks a run (median) | longest task | runs cut at the limit |',
+    '| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const { count, concurrency, cells } of groups) {
+    for (const cell of cells) {
+      const m = cell.median;
+      add(
+        `| ${fmt(count)} | ${concurrency} | ${label(cell.mode)} | ${m ? fmt(m.filesPerSecond, 1) : 'failed'} | ` +
+          `${cell.mode === 'floor' ? '1.00x' : times(m?.ratioToFloor)} | ${m ? fmt(m.longTaskCount) : 'n/a'} | ` +
+          `${m ? `${fmt(m.longTaskMaxMs)} ms` : 'n/a'} | ${m ? `${m.cut} of ${cell.samples.length}` : 'n/a'} |`,
+      );
+    }
+  }
+  add('');
+}

@@ -1,0 +1,124 @@
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { serve, type ServerType } from '@hono/node-server';
+import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
+import { ENGINES, launchBrowser, type TestBrowser, type TestPage } from '@upbeam/test-browser';
+import { createUploadHandler, type UploadHandler } from '@upbeam/upload-server';
+import { Hono } from 'hono';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ManyFilesPage, RowRender } from './many-files-page';
+
+// Many files through `useS3Upload` in real browsers, to the embedded s3rver: a memoized row renders again
+// only when its own file changes (never for another file's progress or status), both for a row given its
+// `TrackedFile` and for a row reading it with `useTrackedFile`; and every row's last render shows its file
+// stored, however the tracker batches its notifications (once per animation frame).
+
+const exampleDir = fileURLToPath(new URL('..', import.meta.url));
+const FILES = 8;
+const FILE_BYTES = 256 * 1024;
+
+let server: ServerType;
+let origin: string;
+let storage: LocalS3;
+let admin: S3Client;
+let handler: UploadHandler;
+
+const HTML = '<!doctype html><html lang="en"><body><div id="root"></div><script type="module" src="/page.js"></script></body></html>';
+
+/** `many-files-page.tsx` bundled with React's production build and the built packages, as an app ships them. */
+async function bundlePage(): Promise<string> {
+  const output = (await build({
+    configFile: false,
+    logLevel: 'silent',
+    root: exampleDir,
+    // React's production build, JSX included (under vitest NODE_ENV is `test`, which would pick the dev runtime).
+    mode: 'production',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    oxc: { jsx: { runtime: 'automatic', development: false } },
+    build: {
+      write: false,
+      minify: false,
+      lib: { entry: fileURLToPath(new URL('./many-files-page.tsx', import.meta.url)), formats: ['es'], fileName: 'page' },
+      rollupOptions: { output: { inlineDynamicImports: true } },
+    },
+  })) as { output: { type: string; code?: string }[] } | { output: { type: string; code?: string }[] }[];
+  const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) => result.output).filter((chunk) => chunk.type === 'chunk');
+  return chunks[0]!.code!;
+}
+
+beforeAll(async () => {
+  const code = await bundlePage();
+  const app = new Hono();
+  app.post('/api/s3-upload', (c) => handler(c.req.raw));
+  app.get('/page.js', (c) => c.body(code, 200, { 'content-type': 'text/javascript' }));
+  app.get('/', (c) => c.html(HTML));
+  server = await new Promise((resolve) => {
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
+  });
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  storage = await startLocalS3({ allowedOrigins: [origin] });
+  admin = storage.createClient();
+  handler = createUploadHandler({ ...storage.handlerSettings, stsClient: storage.stsClient });
+}, 60_000);
+
+afterAll(async () => {
+  admin?.destroy();
+  await storage?.close();
+  if (server) await new Promise((resolve) => server.close(resolve));
+});
+
+/** Whether two renders of a row drew the same thing (a render its own file did not cause). */
+const same = (a: RowRender, b: RowRender) => a.status === b.status && a.uploaded === b.uploaded;
+
+describe.each(ENGINES)('many files through useS3Upload in %s', (engine) => {
+  let browser: TestBrowser;
+  let page: TestPage;
+
+  beforeAll(async () => {
+    browser = await launchBrowser(engine);
+    page = await browser.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('a memoized row renders only for its own file, and its last render shows the file stored', async () => {
+    await page.goto(origin);
+    await expect.poll(() => page.evaluate(() => window.manyFiles.listRenders, null)).toBeGreaterThan(0);
+    const before = await page.evaluate(() => ({ renders: window.manyFiles.listRenders, frames: window.manyFiles.frames }), null);
+    const ids = await page.evaluate(([count, bytes]) => window.manyFiles.add(count, bytes), [FILES, FILE_BYTES] as const);
+    expect(ids).toHaveLength(FILES);
+    await expect
+      .poll(() => page.evaluate(() => window.manyFiles.count.done ?? 0, null), { timeout: 60_000 })
+      .toBe(FILES);
+    const seen = await page.evaluate(() => JSON.parse(JSON.stringify(window.manyFiles)) as ManyFilesPage, null);
+
+    for (const rows of [seen.fileRows, seen.idRows]) {
+      expect(Object.keys(rows).sort()).toEqual([...ids].sort());
+      for (const id of ids) {
+        const renders = rows[id]!;
+        // Every render after the first drew a change of this file: none came from another file's progress.
+        for (let index = 1; index < renders.length; index += 1) expect(same(renders[index - 1]!, renders[index]!)).toBe(false);
+        expect(renders.at(-1)).toEqual({ status: 'done', uploaded: FILE_BYTES });
+      }
+    }
+    // One file at a time: the first file was stored while the list went on rendering the others' progress,
+    // and its rows did not follow.
+    const first = ids[0]!;
+    expect(seen.fileRows[first]!.length).toBeLessThan(seen.listRenders);
+    expect(seen.idRows[first]!.length).toBeLessThan(seen.listRenders);
+    // The tracker notifies at most once per animation frame (one more for a frame the last poll did not see),
+    // less often when rendering is slow: how many times the list renders depends on the machine.
+    expect(seen.listRenders - before.renders).toBeLessThanOrEqual(seen.frames - before.frames + 1);
+
+    const texts = await page.evaluate(() => [...document.querySelectorAll('#file-rows li')].map((row) => row.textContent ?? ''), null);
+    expect(texts).toHaveLength(FILES);
+    for (const text of texts) expect(text).toMatch(/done$/);
+    expect(seen.keys).toHaveLength(FILES);
+    for (const key of seen.keys) {
+      expect((await admin.send(new HeadObjectCommand({ Bucket: storage.bucket, Key: key }))).ContentLength).toBe(FILE_BYTES);
+    }
+  });
+});

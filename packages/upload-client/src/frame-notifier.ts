@@ -1,0 +1,84 @@
+/**
+ * Where there is no animation frame (Node, a web worker): listeners hear of changes at most this often, in
+ * milliseconds, about one frame of a 60 Hz screen.
+ */
+const FRAME_MS = 16;
+
+/**
+ * Where frames exist but may stop (a hidden tab pauses `requestAnimationFrame`), a timer still delivers the
+ * changes after this many milliseconds; in a visible tab the frame comes first.
+ */
+const PAUSED_FRAME_MS = 100;
+
+/**
+ * Most of the main thread the listeners may take, with the work they start (a framework's render in the
+ * microtasks after them, the browser's layout and paint of the frame): after a call that took `d` ms, the next comes `d * (1 / share - 1)` ms later at
+ * the earliest (3 d at a quarter). A list cheap to draw still follows every frame; one that takes 40 ms
+ * to draw is drawn about 6 times a second, and the uploads keep the rest of the thread.
+ */
+const LISTENER_SHARE = 0.25;
+
+/**
+ * Tells listeners that something changed, at most once per animation frame: every change between two
+ * calls makes one call. A page drawing thousands of files then renders once per frame, not once per
+ * progress event, and less often when its render is slow (see `LISTENER_SHARE`). A change is never lost:
+ * the call after the last change always comes, within a frame (`FRAME_MS` where there are no frames,
+ * `PAUSED_FRAME_MS` in a hidden tab) plus the pause a slow listener earned.
+ */
+export class FrameNotifier {
+  readonly #listeners = new Set<() => void>();
+  #pending = false;
+  #frame: number | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** `performance.now()` before which the listeners are not called again (their last call was slow). */
+  #notBefore = 0;
+
+  /** Registers `listener`; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /** Something changed: the listeners are called at the next frame (once, however many changes come before it). */
+  notify(): void {
+    if (this.#pending) return;
+    this.#pending = true;
+    const wait = this.#notBefore - performance.now();
+    if (wait > 0) this.#timer = setTimeout(() => this.#schedule(), wait);
+    else this.#schedule();
+  }
+
+  /** Calls the listeners at the next frame, or after a timer where frames do not come. */
+  #schedule(): void {
+    if (typeof requestAnimationFrame === 'function') {
+      this.#frame = requestAnimationFrame(() => {
+        this.#frame = undefined;
+        this.#flush();
+      });
+      this.#timer = setTimeout(this.#flush, PAUSED_FRAME_MS);
+    } else {
+      this.#timer = setTimeout(this.#flush, FRAME_MS);
+    }
+  }
+
+  readonly #flush = (): void => {
+    if (!this.#pending) return;
+    this.#pending = false;
+    // Whichever of the frame and the timer comes first delivers; the other is called off.
+    if (this.#frame !== undefined) cancelAnimationFrame(this.#frame);
+    clearTimeout(this.#timer);
+    this.#frame = undefined;
+    this.#timer = undefined;
+    const started = performance.now();
+    for (const listener of [...this.#listeners]) listener();
+    // The cost is measured up to the next task: it then counts the microtasks the listeners queued (React's
+    // render of a store change, Vue's and Svelte's effects) and, called at a frame, the browser's style,
+    // layout and paint of what they changed, which for a long list is most of it.
+    setTimeout(() => {
+      const ended = performance.now();
+      this.#notBefore = ended + (ended - started) * (1 / LISTENER_SHARE - 1);
+    }, 0);
+  };
+}

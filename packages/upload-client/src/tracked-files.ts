@@ -1,0 +1,66 @@
+import type { TrackedFile } from './upload-tracker';
+
+/** Whether `change` sets a field of `file` to another value (an absent field and `undefined` are the same). */
+function changes(file: TrackedFile, change: Partial<TrackedFile>): boolean {
+  return Object.entries(change).some(([key, value]) => !Object.is(file[key as keyof TrackedFile], value));
+}
+
+/**
+ * The tracker's files, in the order added, with structural sharing: a change makes a new object for the
+ * changed file only (the others keep their identity, so a memoized row skips them), and the snapshot array
+ * is made again only when something changed, on its first read after the change (so thousands of progress
+ * events between two frames cost one array, not one per event).
+ */
+export class TrackedFiles {
+  readonly #byId = new Map<string, TrackedFile>();
+  #snapshot: readonly TrackedFile[] = [];
+  #stale = false;
+
+  get(id: string): TrackedFile | undefined {
+    return this.#byId.get(id);
+  }
+
+  values(): IterableIterator<TrackedFile> {
+    return this.#byId.values();
+  }
+
+  /** Adds `files` after the others. */
+  append(files: readonly TrackedFile[]): void {
+    for (const file of files) this.#byId.set(file.id, file);
+    this.#stale = true;
+  }
+
+  /**
+   * Replaces file `id` with a copy holding `change` (it keeps its place); false, and the same object kept,
+   * when there is no such file or `change` changes nothing (a progress event repeating the last count).
+   */
+  update(id: string, change: Partial<TrackedFile>): boolean {
+    const current = this.#byId.get(id);
+    if (!current) return false;
+    if (!changes(current, change)) return false;
+    this.#byId.set(id, { ...current, ...change });
+    this.#stale = true;
+    return true;
+  }
+
+  /** Takes file `id` off the list; false when there is no such file. */
+  delete(id: string): boolean {
+    const deleted = this.#byId.delete(id);
+    if (deleted) this.#stale = true;
+    return deleted;
+  }
+
+  clear(): void {
+    this.#byId.clear();
+    this.#stale = true;
+  }
+
+  /** The files in the order added: the same array until something changes. */
+  snapshot(): readonly TrackedFile[] {
+    if (this.#stale) {
+      this.#snapshot = [...this.#byId.values()];
+      this.#stale = false;
+    }
+    return this.#snapshot;
+  }
+}

@@ -77,7 +77,7 @@ export function formatTimeLeft(seconds: number): string {
 
 /** The components' English words. */
 export const DEFAULT_LABELS: UploadLabels = {
-  status: { queued: 'Waiting', uploading: 'Uploading', paused: 'Paused', done: 'Uploaded', error: 'Failed', aborted: 'Cancelled' },
+  status: { queued: 'Waiting', uploading: 'Uploading', paused: 'Paused', done: 'Uploaded', error: 'Failed', aborted: 'Cancelled', elsewhere: 'Uploading in another tab' },
   dropzone: 'Drop files or a folder here',
   dropzoneActive: 'Drop to upload',
   dropzoneHint: 'or press to choose files; you can also paste',

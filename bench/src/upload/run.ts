@@ -19,6 +19,7 @@ import { median } from '../lib/stats';
 import { curlMultipart, curlPut, cutParts, type CurlSample, type PartFiles } from './curl-floor';
 import type { LongTasks, PageUpload, PageUploadResult } from './page';
 import { startProfile, stopProfile, type ProfileSummary } from './page-profile';
+import type { PartTimeline } from './part-timeline';
 import { buildPage, startPageServer, type PageServer } from './page-server';
 import { radosgwTarget, startRadosgwProcess, startS3rverTarget, type Target, type TargetName } from './targets';
 
@@ -73,6 +74,14 @@ export const UPLOAD_MODES: UploadMode[] = [
     label: `floor in the browser: bare XHR multipart (\`Blob.slice()\` parts, ${ENGINE_PARTS.partSize / MiB} MiB, ${ENGINE_PARTS.queueSize} at once)`,
     page: { client: 'floor-multipart', ...ENGINE_PARTS },
     parts: ENGINE_PARTS,
+  },
+  {
+    id: 'floor-xhr-multipart-progress',
+    kind: 'page',
+    label: 'floor in the browser: bare XHR multipart with an upload progress listener on each part',
+    page: { client: 'floor-multipart', progress: true, ...ENGINE_PARTS },
+    parts: ENGINE_PARTS,
+    optIn: true,
   },
   {
     id: 'upbeam-presigned-put',
@@ -178,6 +187,8 @@ export interface UploadSample {
   heapBefore?: number;
   heapPeak?: number;
   longTasks?: LongTasks;
+  /** Page multipart uploads: how the parts followed each other. */
+  parts?: PartTimeline;
   /** CPU seconds the client (chromium's processes, or curl) and the storage spent on the upload. */
   clientCpuSeconds?: number;
   /** Page uploads: the client's CPU seconds by chromium process (`browser`, `renderer`, `network`, ...). */
@@ -207,6 +218,10 @@ export interface UploadCell {
     /** Longest main-thread task over all runs (ms) and the tasks over 50 ms in all runs. */
     longTaskMaxMs?: number;
     longTaskCount?: number;
+    /** Medians of the runs' part-to-part gap (p50, p90, ms) and share of busy slots. */
+    partGapP50Ms?: number;
+    partGapP90Ms?: number;
+    slotsBusy?: number;
     createSeconds?: number;
     partsSeconds?: number;
     completeSeconds?: number;
@@ -334,6 +349,7 @@ export async function runInPage(
       heapBefore,
       heapPeak,
       longTasks: result.longTasks,
+      ...(result.parts && { parts: result.parts }),
       clientCpuSeconds,
       clientCpuByProcess,
       storageCpuSeconds,
@@ -370,6 +386,7 @@ function summarize(samples: UploadSample[]): UploadCell['median'] {
   const defined = (values: (number | undefined)[]) => values.filter((value): value is number => value !== undefined);
   const clientCpu = defined(good.map((sample) => sample.clientCpuSeconds));
   const storageCpu = defined(good.map((sample) => sample.storageCpuSeconds));
+  const timelines = good.map((sample) => sample.parts).filter((parts): parts is PartTimeline => parts !== undefined);
   const create = defined(good.map((sample) => sample.createSeconds));
   const parts = defined(good.map((sample) => sample.partsSeconds));
   const complete = defined(good.map((sample) => sample.completeSeconds));
@@ -382,6 +399,13 @@ function summarize(samples: UploadSample[]): UploadCell['median'] {
       ? {
           longTaskMaxMs: Math.max(...longTasks.map((tasks) => tasks.maxMs)),
           longTaskCount: longTasks.reduce((sum, tasks) => sum + tasks.count, 0),
+        }
+      : {}),
+    ...(timelines.length > 0
+      ? {
+          partGapP50Ms: median(timelines.map((parts) => parts.gapP50Ms)),
+          partGapP90Ms: median(timelines.map((parts) => parts.gapP90Ms)),
+          slotsBusy: median(timelines.map((parts) => parts.slotsBusy)),
         }
       : {}),
     ...(clientCpu.length > 0 ? { clientCpuSeconds: median(clientCpu), storageCpuSeconds: median(storageCpu) } : {}),
@@ -520,6 +544,10 @@ export function describeSample(sample: UploadSample): string {
   const parts = [`${sample.mbPerSecond!.toFixed(0)} MB/s`];
   if (sample.heapPeak !== undefined) parts.push(`heap +${((sample.heapPeak - sample.heapBefore!) / MiB).toFixed(1)} MiB`);
   if (sample.longTasks) parts.push(`long tasks ${sample.longTasks.count} (max ${sample.longTasks.maxMs} ms)`);
+  if (sample.parts) {
+    const { parts: count, gapP50Ms, gapP90Ms, gapMaxMs, slotsBusy } = sample.parts;
+    parts.push(`${count} parts, gap p50 ${gapP50Ms} p90 ${gapP90Ms} max ${gapMaxMs} ms, slots busy ${slotsBusy}`);
+  }
   if (sample.clientCpuSeconds !== undefined) {
     const byProcess = Object.entries(sample.clientCpuByProcess ?? {})
       .filter(([, seconds]) => seconds >= 0.05)

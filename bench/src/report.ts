@@ -14,6 +14,7 @@ import type { PrepareResult, PrepareRow } from './prepare/run';
 import type { HugeResult } from './huge/run';
 import { coldStartSection } from './report-cold-start';
 import { hugeSection, uploadSection } from './report-upload';
+import { sendLoopTargetsSection } from './report-send-loop';
 import { targetsSection } from './report-targets';
 import type { UploadResult } from './upload/run';
 
@@ -212,6 +213,7 @@ export async function writeReport(): Promise<string> {
   if (huge) hugeSection(huge, add, headline);
   const targets: string[] = [];
   targetsSection(bundle, upload, huge, (...text) => targets.push(...text));
+  if (upload) sendLoopTargetsSection(upload, (...text) => targets.push(...text));
   lines.splice(headlineAt, 0, '## Headline ratios', '', ...headline, '', ...targets);
   const path = join(BENCH_DIR, 'RESULTS.md');
   await writeFile(path, `${lines.join('\n').trimEnd()}\n`);

@@ -20,6 +20,7 @@ import { curlMultipart, curlPut, cutParts, type CurlSample, type PartFiles } fro
 import type { LongTasks, PageUpload, PageUploadResult } from './page';
 import { startProfile, stopProfile, type ProfileSummary } from './page-profile';
 import type { PartTimeline } from './part-timeline';
+import { startTrace, stopTrace, type TaskTimes } from './page-trace';
 import { buildPage, startPageServer, type PageServer } from './page-server';
 import { radosgwTarget, startRadosgwProcess, startS3rverTarget, type Target, type TargetName } from './targets';
 
@@ -189,6 +190,8 @@ export interface UploadSample {
   longTasks?: LongTasks;
   /** Page multipart uploads: how the parts followed each other. */
   parts?: PartTimeline;
+  /** Traced uploads (`UPLOAD_TRACE`): the page's main-thread tasks by CPU time and wall time. */
+  taskTimes?: TaskTimes;
   /** CPU seconds the client (chromium's processes, or curl) and the storage spent on the upload. */
   clientCpuSeconds?: number;
   /** Page uploads: the client's CPU seconds by chromium process (`browser`, `renderer`, `network`, ...). */
@@ -282,6 +285,8 @@ export interface PageRunOptions {
   timeoutMs: number;
   /** Name of the CPU profile to write, when the upload is profiled. */
   profileName?: string;
+  /** Trace the page's tasks (their CPU time) during the upload. */
+  trace?: boolean;
   /** Called with the object key once the stored size is checked, before the object is deleted. */
   verify?(key: string): Promise<void>;
 }
@@ -297,7 +302,7 @@ export async function runInPage(
   mode: Pick<UploadMode, 'id' | 'page'>,
   filePath: string,
   size: number,
-  { timeoutMs, profileName, verify }: PageRunOptions,
+  { timeoutMs, profileName, trace, verify }: PageRunOptions,
 ): Promise<UploadSample> {
   const page = await browser.newPage(server.origin);
   try {
@@ -316,6 +321,7 @@ export async function runInPage(
         .finally(() => (sampling = false));
     }, 100);
     if (profileName) await startProfile(page);
+    const tracing = trace ? await startTrace(page) : undefined;
     const cpuBefore = { client: treeCpuSeconds(browser.pid), byKind: treeCpuSecondsByKind(browser.pid), storage: target.storageCpuSeconds() };
     let result: PageUploadResult;
     try {
@@ -333,6 +339,7 @@ export async function runInPage(
     );
     const storageCpuSeconds = target.storageCpuSeconds() - cpuBefore.storage;
     const profile = profileName ? await stopProfile(page, profileName) : undefined;
+    const taskTimes = tracing ? await stopTrace(page, tracing) : undefined;
     heapPeak = Math.max(heapPeak, await heapNow(page).catch(() => 0));
     const key = keyOf(result.url, target.bucket);
     try {
@@ -354,6 +361,7 @@ export async function runInPage(
       clientCpuByProcess,
       storageCpuSeconds,
       ...(profile ? { profile } : {}),
+      ...(taskTimes ? { taskTimes } : {}),
     };
   } finally {
     await page.close().catch(() => {});
@@ -418,6 +426,7 @@ export async function runUploadBench(): Promise<UploadResult> {
   const plans = plan();
   const onlyModes = envList('UPLOAD_MODES');
   const profiled = new Set(envList('UPLOAD_PROFILE') ?? []);
+  const traced = new Set(envList('UPLOAD_TRACE') ?? []);
   const modes = UPLOAD_MODES.filter((mode) => (onlyModes ? onlyModes.includes(mode.id) : !mode.optIn));
   const wantsRadosgw = plans.some((entry) => entry.target === 'radosgw');
   // radosgw takes ~15 s to start: it starts while the page is built and the files are written.
@@ -473,7 +482,11 @@ export async function runUploadBench(): Promise<UploadResult> {
               storageCpuSeconds: target.storageCpuSeconds() - before.storage,
             };
           }
-          return await runInPage(pages.browser, pages.server, target, mode, path, size, { timeoutMs: UPLOAD_TIMEOUT_MS, profileName });
+          return await runInPage(pages.browser, pages.server, target, mode, path, size, {
+            timeoutMs: UPLOAD_TIMEOUT_MS,
+            profileName,
+            trace: traced.has(mode.id),
+          });
         } catch (error) {
           return { error: error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error) };
         }
@@ -557,6 +570,10 @@ export function describeSample(sample: UploadSample): string {
   }
   if (sample.partsSeconds !== undefined) {
     parts.push(`create + presign ${sample.createSeconds!.toFixed(2)} s, parts ${sample.partsSeconds.toFixed(1)} s, complete ${sample.completeSeconds!.toFixed(1)} s`);
+  }
+  if (sample.taskTimes) {
+    const { tasks, overFiftyCpu, maxCpuMs, overFiftyWall, maxWallMs } = sample.taskTimes;
+    parts.push(`main-thread tasks ${tasks}: over 50 ms CPU ${overFiftyCpu} (max ${maxCpuMs} ms), over 50 ms wall ${overFiftyWall} (max ${maxWallMs} ms)`);
   }
   if (sample.profile) parts.push(`main thread busy ${sample.profile.busyMs} of ${sample.profile.wallMs} ms (${sample.profile.file})`);
   if (sample.load !== undefined) parts.push(`load ${sample.load}`);

@@ -7,8 +7,10 @@
  *
  * When a part is stored, its sender sends the next part at once, in the task of the stored part's answer;
  * what the stored part changes (progress, the resume journal) waits for a new task. The answer's task then
- * holds the least work that keeps the connection busy: no long task, and no gap between one part and the
- * next beyond what the browser itself takes (bench: the part timeline against the bare XHR floor's).
+ * holds only the work that keeps the connection busy, and the next batch of part URLs is signed before a
+ * sender needs it. Bench (part timeline of the UploadPart requests, 1 GiB, 5 MiB parts, 4 at once, loaded
+ * machine, 2026-11-24/25): part-to-part gap p90 4.6-6.8 ms on s3rver against 9.9-18 ms before, the bare
+ * XHR floor's 4-13 ms; the page's longest task 4 ms of CPU (3 ms before).
  */
 import type { CompletedPart, ObjectChecksum } from '@upbeam/upload-protocol';
 import { createAbortError, onAbort } from './abort';

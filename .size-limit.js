@@ -113,7 +113,9 @@ export default [
     ignore: VUE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '6.7 kB',
+    // 6,701 B after issue 22's part scheduling, which changes no module of this chunk: only the content hashes
+    // in the names of the lazy chunks it imports (`import("./checksum-<hash>.js")`) gzip 1 B longer.
+    limit: '6.72 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload, initial chunk (all a presigned single PUT needs)',

@@ -25,10 +25,8 @@ export class PartChecksums {
 
   /**
    * The `Content-MD5` of a part. The `ahead` parts after it are hashed next, while parts are in flight, so
-   * that a sender finds its part's digest ready instead of waiting for it. Measured (bench, radosgw, 5 MiB
-   * parts, 4 at once, 2026-11-23, load 5-12): multipart with md5 / without, 0.76x, 0.86x (128 MiB, 3 and 5
-   * rounds) and 0.81x (1 GiB, 3 rounds) hashing ahead; 0.74x, 0.79x and 0.74x hashing each part when its
-   * sender takes it.
+   * that a sender finds its part's digest ready instead of waiting for it (faster than hashing each part when
+   * its sender takes it: bench/RESULTS.md, "One-off measurements behind design choices").
    * @throws the read's error when the file can no longer be read.
    */
   async contentMd5(partNumber: number): Promise<string> {

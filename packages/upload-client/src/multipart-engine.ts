@@ -8,9 +8,8 @@
  * When a part is stored, its sender sends the next part at once, in the task of the stored part's answer;
  * what the stored part changes (progress, the resume journal) waits for a new task. The answer's task then
  * holds only the work that keeps the connection busy, and the next batch of part URLs is signed before a
- * sender needs it. Bench (part timeline of the UploadPart requests, 1 GiB, 5 MiB parts, 4 at once, loaded
- * machine, 2026-11-24/25): part-to-part gap p90 4.6-6.8 ms on s3rver against 9.9-18 ms before, the bare
- * XHR floor's 4-13 ms; the page's longest task 4 ms of CPU (3 ms before).
+ * sender needs it (the part timelines before and after: bench/RESULTS.md, "One-off measurements behind
+ * design choices").
  */
 import type { CompletedPart, ObjectChecksum } from '@upbeam/upload-protocol';
 import { createAbortError, onAbort } from './abort';

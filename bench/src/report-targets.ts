@@ -5,7 +5,7 @@
 import type { BundleResult } from './bundle/run';
 import type { HugeResult } from './huge/run';
 import { fmt, kib, mib } from './lib/stats';
-import { uploadLookups, type Add } from './report-upload';
+import { uploadLookups, type Add, type Ratio } from './report-upload';
 import type { UploadResult } from './upload/run';
 
 const KiB = 1024;
@@ -18,7 +18,7 @@ const HEAP_GROWTH_MAX = 16 * MiB;
 const LONG_TASK_MAX_MS = 50;
 const TOKEN_CHUNK_MAX = 12 * KiB;
 
-const verdict = (met: boolean | undefined) => (met === undefined ? 'not measured' : met ? '**met**' : '**missed**');
+export const verdict = (met: boolean | undefined) => (met === undefined ? 'not measured' : met ? '**met**' : '**missed**');
 const times = (value: number) => `${value.toFixed(2)}×`;
 
 export function targetsSection(
@@ -34,24 +34,8 @@ export function targetsSection(
     '| --- | --- | --- |',
   );
   if (upload) {
-    const { mbps, floorOf, targets, sizesOf, cell } = uploadLookups(upload);
-    const ratios = (modes: string[], floorFor: (mode: string) => string | undefined) => {
-      const found: { text: string; value: number }[] = [];
-      for (const mode of modes) {
-        for (const target of targets) {
-          for (const size of sizesOf(target)) {
-            const floor = floorFor(mode);
-            const ours = mbps(target, size, mode);
-            const base = floor && mbps(target, size, floor);
-            if (ours === undefined || !base) continue;
-            const value = ours / base;
-            found.push({ text: `${mode.replace('upbeam-', '')} ${target} ${size} MiB ${times(value)}`, value });
-          }
-        }
-      }
-      return found;
-    };
-    const row = (name: string, found: { text: string; value: number }[], min: number) => {
+    const { mbps, floorOf, targets, sizesOf, cell, ratios } = uploadLookups(upload);
+    const row = (name: string, found: Ratio[], min: number) => {
       const met = found.length === 0 ? undefined : found.every((entry) => entry.value >= min);
       add(`| ${name} | ${found.map((entry) => entry.text).join('; ') || '–'} | ${verdict(met)} |`);
     };

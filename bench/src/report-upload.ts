@@ -26,7 +26,30 @@ export function uploadLookups(result: UploadResult) {
   const targets = [...new Set(result.cells.map((entry) => entry.target))];
   const sizesOf = (target: string) =>
     [...new Set(result.cells.filter((entry) => entry.target === target).map((entry) => entry.sizeMiB))].sort((a, b) => a - b);
-  return { cell, mbps, modeOf, floorOf, targets, sizesOf };
+  /** Each of `modes`' MB/s over its floor's (`floorFor`) in every cell that has both, e.g. `presigned-put s3rver 128 MiB 0.97×`. */
+  const ratios = (modes: string[], floorFor: (mode: string) => string | undefined): Ratio[] => {
+    const found: Ratio[] = [];
+    for (const mode of modes) {
+      for (const target of targets) {
+        for (const size of sizesOf(target)) {
+          const floor = floorFor(mode);
+          const ours = mbps(target, size, mode);
+          const base = floor && mbps(target, size, floor);
+          if (ours === undefined || !base) continue;
+          const value = ours / base;
+          found.push({ text: `${mode.replace('upbeam-', '')} ${target} ${size} MiB ${value.toFixed(2)}×`, value });
+        }
+      }
+    }
+    return found;
+  };
+  return { cell, mbps, modeOf, floorOf, targets, sizesOf, ratios };
+}
+
+/** One client's throughput over a floor's in one cell: the text of the targets table and the value. */
+export interface Ratio {
+  text: string;
+  value: number;
 }
 
 /** Medians of the client's CPU seconds by chromium process over a cell's runs, e.g. `renderer 2.1, network 3.0`. */

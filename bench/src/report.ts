@@ -16,6 +16,7 @@ import { coldStartSection } from './report-cold-start';
 import { manyFilesSection } from './report-many-files';
 import type { ManyFilesResultFile } from './many-files/run';
 import { hugeSection, uploadSection } from './report-upload';
+import { sendLoopTargetsSection } from './report-send-loop';
 import { targetsSection } from './report-targets';
 import type { UploadResult } from './upload/run';
 
@@ -265,6 +266,7 @@ export async function writeReport(): Promise<string> {
   if (huge) hugeSection(huge, add, headline);
   const targets: string[] = [];
   targetsSection(bundle, upload, huge, (...text) => targets.push(...text));
+  if (upload) sendLoopTargetsSection(upload, (...text) => targets.push(...text));
   lines.splice(headlineAt, 0, '## Headline ratios', '', ...headline, '', ...targets);
   // The hand-kept one-off measurements behind design choices (moved out of the shipped TSDoc) come last.
   const designNotes = await readFile(join(BENCH_DIR, 'design-measurements.md'), 'utf8').catch(() => '');

@@ -19,6 +19,8 @@ export interface CdpPage {
   /** Evaluates `expression` in the page, awaiting a promise; returns its JSON value. */
   evaluate<T>(expression: string): Promise<T>;
   send<T = Params>(method: string, params?: Params): Promise<T>;
+  /** Calls `listener` with the params of every `method` event of this page's session; returns the unsubscribe. */
+  on(method: string, listener: (params: Params) => void): () => void;
   /** Sets the file of the `<input type=file>` matched by `selector` (the browser reads it from disk). */
   setInputFile(selector: string, path: string): Promise<void>;
   close(): Promise<void>;
@@ -49,14 +51,26 @@ export async function launchCdpBrowser(): Promise<CdpBrowser> {
   const reader = child.stdio[4] as Readable;
   let nextId = 1;
   const pending = new Map<number, { resolve(value: Params): void; reject(error: Error): void; method: string }>();
+  /** Event listeners by `sessionId method`. */
+  const listeners = new Map<string, Set<(params: Params) => void>>();
   let buffered = '';
   reader.setEncoding('utf8');
   reader.on('data', (text: string) => {
     buffered += text;
     for (let end = buffered.indexOf('\0'); end !== -1; end = buffered.indexOf('\0')) {
-      const message = JSON.parse(buffered.slice(0, end)) as { id?: number; result?: Params; error?: { message: string } };
+      const message = JSON.parse(buffered.slice(0, end)) as {
+        id?: number;
+        result?: Params;
+        error?: { message: string };
+        method?: string;
+        params?: Params;
+        sessionId?: string;
+      };
       buffered = buffered.slice(end + 1);
-      if (message.id === undefined) continue;
+      if (message.id === undefined) {
+        for (const listener of listeners.get(`${message.sessionId} ${message.method}`) ?? []) listener(message.params ?? {});
+        continue;
+      }
       const waiter = pending.get(message.id);
       pending.delete(message.id);
       if (message.error) waiter?.reject(new Error(`${waiter.method}: ${message.error.message}`));
@@ -83,6 +97,12 @@ export async function launchCdpBrowser(): Promise<CdpBrowser> {
       const { sessionId } = await send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
       const page: CdpPage = {
         send: (method, params) => send(method, params, sessionId),
+        on(method, listener) {
+          const key = `${sessionId} ${method}`;
+          const set = listeners.get(key) ?? new Set();
+          listeners.set(key, set.add(listener));
+          return () => set.delete(listener);
+        },
         async evaluate<T>(expression: string) {
           const answer = await send<{ result: { value?: unknown }; exceptionDetails?: { exception?: { description?: string }; text: string } }>(
             'Runtime.evaluate',

@@ -14,11 +14,15 @@ export interface FloorMultipartPlan {
   urls: string[];
 }
 
-/** Sends one part; resolves its ETag. */
-function sendPart(url: string, body: Blob): Promise<string> {
+/**
+ * Sends one part; resolves its ETag. `onProgress` (bytes of the part sent) adds an upload listener, as every
+ * client that shows progress has: the question whether the browser's progress events cost throughput.
+ */
+function sendPart(url: string, body: Blob, onProgress?: (sent: number) => void): Promise<string> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', url);
+    if (onProgress) xhr.upload.addEventListener('progress', (event) => onProgress(event.loaded));
     xhr.onload = () => {
       const etag = xhr.getResponseHeader('ETag');
       if (xhr.status < 300 && etag) resolve(etag);
@@ -35,15 +39,27 @@ async function postJson<T>(url: string, body: unknown): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** Uploads `file` in parts of `partSize` bytes, `queueSize` at once; resolves the object's URL. */
-export async function floorMultipart(file: File, partSize: number, queueSize: number): Promise<string> {
+/**
+ * Uploads `file` in parts of `partSize` bytes, `queueSize` at once; resolves the object's URL. With
+ * `onProgress`, each part's upload events are listened to and the bytes sent summed (no throttle, no render).
+ */
+export async function floorMultipart(file: File, partSize: number, queueSize: number, onProgress?: (sent: number) => void): Promise<string> {
   const plan = await postJson<FloorMultipartPlan>('/api/floor-multipart/create', { size: file.size, partSize });
   const etags: string[] = [];
+  const sent = new Array<number>(plan.urls.length).fill(0);
+  let total = 0;
   let next = 0;
   const worker = async () => {
     while (next < plan.urls.length) {
       const index = next++;
-      etags[index] = await sendPart(plan.urls[index]!, file.slice(index * partSize, (index + 1) * partSize));
+      const partProgress =
+        onProgress &&
+        ((bytes: number) => {
+          total += bytes - sent[index]!;
+          sent[index] = bytes;
+          onProgress(total);
+        });
+      etags[index] = await sendPart(plan.urls[index]!, file.slice(index * partSize, (index + 1) * partSize), partProgress);
     }
   };
   await Promise.all(Array.from({ length: queueSize }, worker));

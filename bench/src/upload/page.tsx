@@ -4,6 +4,7 @@
  * `window.benchUpload(...)` after setting the file; it resolves when the client's upload resolves, with
  * the main thread's long tasks (Long Tasks API: every task over 50 ms) seen during the upload.
  */
+import { DEFAULT_QUEUE_SIZE } from '@upbeam/upload-client/multipart';
 import { useS3Upload } from '@upbeam/upload-react';
 import { usePresignedUpload } from 'next-s3-upload';
 import { useState } from 'react';
@@ -13,6 +14,7 @@ import { floorMultipart } from './floor-multipart';
 import { longTasksSince, type LongTasks } from './long-tasks';
 
 export type { LongTasks } from './long-tasks';
+import { partSpansSince, partTimeline, type PartTimeline } from './part-timeline';
 
 /** What the benchmark asks the page to do. */
 export interface PageUpload {
@@ -25,6 +27,8 @@ export interface PageUpload {
   multipartThreshold?: number;
   queueSize?: number;
   partSize?: number;
+  /** `floor-multipart`: listen to each part's upload progress events (as a client showing progress must). */
+  progress?: boolean;
   /** Upbeam's `checksum` option (`'md5'`: each part hashed and sent with its Content-MD5). */
   checksum?: 'md5';
 }
@@ -34,13 +38,20 @@ export interface PageUploadResult {
   ms: number;
   url: string;
   longTasks: LongTasks;
+  /** Multipart uploads: how the parts followed each other (Resource Timing of the UploadPart requests). */
+  parts?: PartTimeline;
 }
 
 declare global {
   interface Window {
     benchUpload(input: PageUpload): Promise<PageUploadResult>;
+    /** Bytes the bare XHR multipart floor with `progress` last reported. */
+    benchFloorSent?: number;
   }
 }
+
+// Room for every UploadPart of a 1 GiB file in 5 MiB parts and its signing requests (the default keeps 250).
+performance.setResourceTimingBufferSize(10_000);
 
 function Harness() {
   const upbeam = useS3Upload({ endpoint: { url: '/api/upbeam' } });
@@ -50,13 +61,15 @@ function Harness() {
   window.benchUpload = async (input) => {
     const file = (document.getElementById('file') as HTMLInputElement).files?.[0];
     if (!file) throw new Error('no file set');
+    performance.clearResourceTimings();
     const started = performance.now();
     let url: string;
     if (input.client === 'upbeam') {
       const { client: _client, strategy = 'presigned', ...multipart } = input;
       ({ url } = await upbeam.uploadToS3(file, { strategy, ...multipart }));
     } else if (input.client === 'floor-multipart') {
-      url = await floorMultipart(file, input.partSize!, input.queueSize!);
+      // With `progress`, the summed bytes are only kept: the cost measured is the browser's events, not a render.
+      url = await floorMultipart(file, input.partSize!, input.queueSize!, input.progress ? (bytes) => (window.benchFloorSent = bytes) : undefined);
     } else if (input.client === 'next-s3-upload') {
       ({ url } = await next.uploadToS3(file, { endpoint: { request: { url: '/api/next-s3-upload' } } }));
     } else {
@@ -65,7 +78,8 @@ function Harness() {
     const ms = performance.now() - started;
     // The last tasks of the upload may still be queued for the observer: a macrotask lets them arrive.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    return { ms, url, longTasks: longTasksSince(started) };
+    const parts = partTimeline(partSpansSince(started), input.queueSize ?? DEFAULT_QUEUE_SIZE);
+    return { ms, url, longTasks: longTasksSince(started), ...(parts && { parts }) };
   };
 
   return (

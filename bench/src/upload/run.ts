@@ -19,6 +19,8 @@ import { median } from '../lib/stats';
 import { curlMultipart, curlPut, cutParts, type CurlSample, type PartFiles } from './curl-floor';
 import type { LongTasks, PageUpload, PageUploadResult } from './page';
 import { startProfile, stopProfile, type ProfileSummary } from './page-profile';
+import type { PartTimeline } from './part-timeline';
+import { startTrace, stopTrace, type TaskTimes } from './page-trace';
 import { buildPage, startPageServer, type PageServer } from './page-server';
 import { radosgwTarget, startRadosgwProcess, startS3rverTarget, type Target, type TargetName } from './targets';
 
@@ -73,6 +75,14 @@ export const UPLOAD_MODES: UploadMode[] = [
     label: `floor in the browser: bare XHR multipart (\`Blob.slice()\` parts, ${ENGINE_PARTS.partSize / MiB} MiB, ${ENGINE_PARTS.queueSize} at once)`,
     page: { client: 'floor-multipart', ...ENGINE_PARTS },
     parts: ENGINE_PARTS,
+  },
+  {
+    id: 'floor-xhr-multipart-progress',
+    kind: 'page',
+    label: 'floor in the browser: bare XHR multipart with an upload progress listener on each part',
+    page: { client: 'floor-multipart', progress: true, ...ENGINE_PARTS },
+    parts: ENGINE_PARTS,
+    optIn: true,
   },
   {
     id: 'upbeam-presigned-put',
@@ -178,6 +188,10 @@ export interface UploadSample {
   heapBefore?: number;
   heapPeak?: number;
   longTasks?: LongTasks;
+  /** Page multipart uploads: how the parts followed each other. */
+  parts?: PartTimeline;
+  /** Traced uploads (`UPLOAD_TRACE`): the page's main-thread tasks by CPU time and wall time. */
+  taskTimes?: TaskTimes;
   /** CPU seconds the client (chromium's processes, or curl) and the storage spent on the upload. */
   clientCpuSeconds?: number;
   /** Page uploads: the client's CPU seconds by chromium process (`browser`, `renderer`, `network`, ...). */
@@ -207,6 +221,10 @@ export interface UploadCell {
     /** Longest main-thread task over all runs (ms) and the tasks over 50 ms in all runs. */
     longTaskMaxMs?: number;
     longTaskCount?: number;
+    /** Medians of the runs' part-to-part gap (p50, p90, ms) and share of busy slots. */
+    partGapP50Ms?: number;
+    partGapP90Ms?: number;
+    slotsBusy?: number;
     createSeconds?: number;
     partsSeconds?: number;
     completeSeconds?: number;
@@ -267,6 +285,8 @@ export interface PageRunOptions {
   timeoutMs: number;
   /** Name of the CPU profile to write, when the upload is profiled. */
   profileName?: string;
+  /** Trace the page's tasks (their CPU time) during the upload. */
+  trace?: boolean;
   /** Called with the object key once the stored size is checked, before the object is deleted. */
   verify?(key: string): Promise<void>;
 }
@@ -282,7 +302,7 @@ export async function runInPage(
   mode: Pick<UploadMode, 'id' | 'page'>,
   filePath: string,
   size: number,
-  { timeoutMs, profileName, verify }: PageRunOptions,
+  { timeoutMs, profileName, trace, verify }: PageRunOptions,
 ): Promise<UploadSample> {
   const page = await browser.newPage(server.origin);
   try {
@@ -301,6 +321,7 @@ export async function runInPage(
         .finally(() => (sampling = false));
     }, 100);
     if (profileName) await startProfile(page);
+    const tracing = trace ? await startTrace(page) : undefined;
     const cpuBefore = { client: treeCpuSeconds(browser.pid), byKind: treeCpuSecondsByKind(browser.pid), storage: target.storageCpuSeconds() };
     let result: PageUploadResult;
     try {
@@ -318,6 +339,7 @@ export async function runInPage(
     );
     const storageCpuSeconds = target.storageCpuSeconds() - cpuBefore.storage;
     const profile = profileName ? await stopProfile(page, profileName) : undefined;
+    const taskTimes = tracing ? await stopTrace(page, tracing) : undefined;
     heapPeak = Math.max(heapPeak, await heapNow(page).catch(() => 0));
     const key = keyOf(result.url, target.bucket);
     try {
@@ -334,10 +356,12 @@ export async function runInPage(
       heapBefore,
       heapPeak,
       longTasks: result.longTasks,
+      ...(result.parts && { parts: result.parts }),
       clientCpuSeconds,
       clientCpuByProcess,
       storageCpuSeconds,
       ...(profile ? { profile } : {}),
+      ...(taskTimes ? { taskTimes } : {}),
     };
   } finally {
     await page.close().catch(() => {});
@@ -370,6 +394,7 @@ function summarize(samples: UploadSample[]): UploadCell['median'] {
   const defined = (values: (number | undefined)[]) => values.filter((value): value is number => value !== undefined);
   const clientCpu = defined(good.map((sample) => sample.clientCpuSeconds));
   const storageCpu = defined(good.map((sample) => sample.storageCpuSeconds));
+  const timelines = good.map((sample) => sample.parts).filter((parts): parts is PartTimeline => parts !== undefined);
   const create = defined(good.map((sample) => sample.createSeconds));
   const parts = defined(good.map((sample) => sample.partsSeconds));
   const complete = defined(good.map((sample) => sample.completeSeconds));
@@ -384,6 +409,13 @@ function summarize(samples: UploadSample[]): UploadCell['median'] {
           longTaskCount: longTasks.reduce((sum, tasks) => sum + tasks.count, 0),
         }
       : {}),
+    ...(timelines.length > 0
+      ? {
+          partGapP50Ms: median(timelines.map((parts) => parts.gapP50Ms)),
+          partGapP90Ms: median(timelines.map((parts) => parts.gapP90Ms)),
+          slotsBusy: median(timelines.map((parts) => parts.slotsBusy)),
+        }
+      : {}),
     ...(clientCpu.length > 0 ? { clientCpuSeconds: median(clientCpu), storageCpuSeconds: median(storageCpu) } : {}),
     ...(parts.length > 0 ? { createSeconds: median(create), partsSeconds: median(parts), completeSeconds: median(complete) } : {}),
   };
@@ -394,6 +426,7 @@ export async function runUploadBench(): Promise<UploadResult> {
   const plans = plan();
   const onlyModes = envList('UPLOAD_MODES');
   const profiled = new Set(envList('UPLOAD_PROFILE') ?? []);
+  const traced = new Set(envList('UPLOAD_TRACE') ?? []);
   const modes = UPLOAD_MODES.filter((mode) => (onlyModes ? onlyModes.includes(mode.id) : !mode.optIn));
   const wantsRadosgw = plans.some((entry) => entry.target === 'radosgw');
   // radosgw takes ~15 s to start: it starts while the page is built and the files are written.
@@ -449,7 +482,11 @@ export async function runUploadBench(): Promise<UploadResult> {
               storageCpuSeconds: target.storageCpuSeconds() - before.storage,
             };
           }
-          return await runInPage(pages.browser, pages.server, target, mode, path, size, { timeoutMs: UPLOAD_TIMEOUT_MS, profileName });
+          return await runInPage(pages.browser, pages.server, target, mode, path, size, {
+            timeoutMs: UPLOAD_TIMEOUT_MS,
+            profileName,
+            trace: traced.has(mode.id),
+          });
         } catch (error) {
           return { error: error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error) };
         }
@@ -520,6 +557,10 @@ export function describeSample(sample: UploadSample): string {
   const parts = [`${sample.mbPerSecond!.toFixed(0)} MB/s`];
   if (sample.heapPeak !== undefined) parts.push(`heap +${((sample.heapPeak - sample.heapBefore!) / MiB).toFixed(1)} MiB`);
   if (sample.longTasks) parts.push(`long tasks ${sample.longTasks.count} (max ${sample.longTasks.maxMs} ms)`);
+  if (sample.parts) {
+    const { parts: count, gapP50Ms, gapP90Ms, gapMaxMs, slotsBusy } = sample.parts;
+    parts.push(`${count} parts, gap p50 ${gapP50Ms} p90 ${gapP90Ms} max ${gapMaxMs} ms, slots busy ${slotsBusy}`);
+  }
   if (sample.clientCpuSeconds !== undefined) {
     const byProcess = Object.entries(sample.clientCpuByProcess ?? {})
       .filter(([, seconds]) => seconds >= 0.05)
@@ -529,6 +570,10 @@ export function describeSample(sample: UploadSample): string {
   }
   if (sample.partsSeconds !== undefined) {
     parts.push(`create + presign ${sample.createSeconds!.toFixed(2)} s, parts ${sample.partsSeconds.toFixed(1)} s, complete ${sample.completeSeconds!.toFixed(1)} s`);
+  }
+  if (sample.taskTimes) {
+    const { tasks, overFiftyCpu, maxCpuMs, overFiftyWall, maxWallMs } = sample.taskTimes;
+    parts.push(`main-thread tasks ${tasks}: over 50 ms CPU ${overFiftyCpu} (max ${maxCpuMs} ms), over 50 ms wall ${overFiftyWall} (max ${maxWallMs} ms)`);
   }
   if (sample.profile) parts.push(`main thread busy ${sample.profile.busyMs} of ${sample.profile.wallMs} ms (${sample.profile.file})`);
   if (sample.load !== undefined) parts.push(`load ${sample.load}`);

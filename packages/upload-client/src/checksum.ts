@@ -11,6 +11,7 @@
 
 import type { ObjectChecksum } from '@upbeam/upload-protocol';
 import { createMD5, type IHasher } from 'hash-wasm';
+import { nextTask } from './next-task';
 
 /**
  * A checksum storage verifies on every PUT of the file or of a part: `'md5'` sends `Content-MD5` (RFC
@@ -29,26 +30,22 @@ const READ_SIZE = 1024 * 1024;
 /**
  * Longest run of reads and hashing before the main thread is given back, in ms. Chromium answers a BYOB
  * read of a file at once (a microtask, not a new task), so without these breaks a 128 MiB file was hashed
- * in one task of 300-420 ms; with them, no task over 50 ms on its own, at 0.7-1.0x the speed. (In the
- * bench's 1 GiB multipart uploads at load 14-15, 1-2 tasks of 50-61 ms per upload: the machine's cores
- * were shared 7 ways; before this reader, 54-76 ms at load 8-13.)
+ * in one task of 300-420 ms; with them, no task over 50 ms on its own, at 0.7-1.0x the speed. The run is
+ * shared by the hashes that follow one another (the parts hashed ahead): a hash that starts in the task
+ * where another ended gets what is left of the budget, not one of its own (the traced task times:
+ * bench/RESULTS.md, "One-off measurements behind design choices").
  */
 const TASK_BUDGET_MS = 10;
 
-/** The channel {@link nextTask} posts to itself through (one hash at a time: one wait at a time). */
-let channel: MessageChannel | undefined;
+/** When the current run of hashing began (`performance.now()`); 0 before the first. */
+let runStart = 0;
 
-/**
- * Waits for a new task of the event loop (the page may paint and handle input meanwhile). A message, not
- * `setTimeout`: timers of a tab in the background run at most once a second (MDN, setTimeout: "Timeouts
- * in inactive tabs"), which would hash 10 ms of each second while the user looks at another tab.
- */
-const nextTask = () =>
-  new Promise((resolve) => {
-    channel ??= new MessageChannel();
-    channel.port1.onmessage = resolve;
-    channel.port2.postMessage(null);
-  });
+/** Gives the main thread back when the current run of hashing has used {@link TASK_BUDGET_MS}. */
+async function yieldWhenDue(): Promise<void> {
+  if (performance.now() - runStart <= TASK_BUDGET_MS) return;
+  await nextTask();
+  runStart = performance.now();
+}
 
 /**
  * The buffer that reads fill, kept from one hash to the next (they run one at a time): a multipart
@@ -73,16 +70,12 @@ async function readChunks(blob: Blob, use: (chunk: Uint8Array) => void): Promise
   }
   // A buffer lost to a failed read (detached, 0 bytes long) is replaced.
   let buffer = readBuffer?.byteLength ? readBuffer : new ArrayBuffer(READ_SIZE);
-  let taskStart = performance.now();
   for (;;) {
+    await yieldWhenDue();
     const read = await reader.read(new Uint8Array(buffer));
     if (read.value) buffer = readBuffer = read.value.buffer;
     if (read.done) return;
     use(read.value);
-    if (performance.now() - taskStart > TASK_BUDGET_MS) {
-      await nextTask();
-      taskStart = performance.now();
-    }
   }
 }
 

@@ -2,14 +2,22 @@
  * The part engine of both strategies: one {@link MultipartUpload} per upload owns its AbortController, its
  * parts and its progress (the shape of Uppy's `MultipartUploader`). Each part is a `Blob.slice()` sent with
  * `XMLHttpRequest`: the browser reads it from disk as it sends, no byte of the file passes through
- * JavaScript memory. With `checksum: 'md5'` each part is hashed before it is sent (`checksum.ts`; the next
- * parts while parts are in flight) and sent with its `Content-MD5`, which storage verifies.
+ * JavaScript memory. With `checksum: 'md5'` each part is hashed before it is sent (`checksum-parts.ts`; the
+ * next parts while parts are in flight) and sent with its `Content-MD5`, which storage verifies.
+ *
+ * When a part is stored, its sender sends the next part at once, in the task of the stored part's answer;
+ * what the stored part changes (progress, the resume journal) waits for a new task. The answer's task then
+ * holds only the work that keeps the connection busy, and the next batch of part URLs is signed before a
+ * sender needs it (the part timelines before and after: bench/RESULTS.md, "One-off measurements behind
+ * design choices").
  */
 import type { CompletedPart, ObjectChecksum } from '@upbeam/upload-protocol';
 import { createAbortError, onAbort } from './abort';
 import type { ChecksumOption } from './checksum';
+import type { PartChecksums } from './checksum-parts';
 import { UploadClientError } from './errors';
 import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
+import { nextTask } from './next-task';
 import type { PauseController } from './pause';
 import { partRanges, type PartRange } from './part-math';
 import { putBody } from './put-object';
@@ -69,8 +77,10 @@ export class MultipartUpload {
   /** Bytes of the stored parts; with the parts in flight, the progress (kept as sums: 10000 parts is O(1)). */
   #storedBytes = 0;
   readonly #inFlight = new Set<Part>();
-  /** MD5 digests by part number, hashed or being hashed (kept for retries and the object's checksum). */
-  readonly #digests = new Map<number, Promise<Uint8Array>>();
+  /** Parts stored whose progress and journal entry wait for the next task ({@link MultipartUpload.#settle}). */
+  readonly #justStored: Part[] = [];
+  /** The parts' MD5 checksums (`checksum: 'md5'`), loaded on first use. */
+  #checksums: Promise<PartChecksums> | undefined;
   #firstSigned = false;
 
   constructor(input: MultipartUploadInput) {
@@ -109,7 +119,7 @@ export class MultipartUpload {
         }
       }
       this.#report();
-      const checksum = await this.#objectChecksum();
+      const checksum = this.#input.checksum === 'md5' ? await (await this.#partChecksums()).objectChecksum() : undefined;
       await this.#input.backend.complete(this.#completedParts(), retry.signal);
       return checksum;
     } finally {
@@ -124,37 +134,10 @@ export class MultipartUpload {
     return this.#parts.map(({ partNumber, etag }) => ({ partNumber, etag: etag! }));
   }
 
-  /**
-   * The part's MD5 digest. The `queueSize` parts after it are hashed next, while parts are in flight, so
-   * that a sender finds its part's digest ready instead of waiting for it (faster than hashing each part when
-   * its sender takes it: bench/RESULTS.md, "One-off measurements behind design choices").
-   */
-  #md5(part: Part): Promise<Uint8Array> {
-    const index = part.partNumber - 1; // #parts holds every part, in part-number order
-    const [digest] = this.#parts.slice(index, index + 1 + this.#input.queueSize).map((next) => this.#hash(next));
-    return digest!;
-  }
-
-  /** The part's MD5 digest, hashed on first use (after the hashes asked before it); a failed hash is not kept. */
-  #hash(part: Part): Promise<Uint8Array> {
-    let digest = this.#digests.get(part.partNumber);
-    if (!digest) {
-      const blob = this.#input.file.slice(part.start, part.end);
-      digest = import('./checksum').then(({ md5Of }) => md5Of(blob));
-      // Handled here (a part hashed ahead may fail unasked); its sender sees the error.
-      digest.catch(() => this.#digests.delete(part.partNumber));
-      this.#digests.set(part.partNumber, digest);
-    }
-    return digest;
-  }
-
-  /** The composite checksum of the parts, with `checksum: 'md5'`. */
-  async #objectChecksum(): Promise<ObjectChecksum | undefined> {
-    if (this.#input.checksum !== 'md5') return undefined;
-    const digests: Uint8Array[] = [];
-    for (const part of this.#parts) digests.push(await this.#md5(part));
-    const { compositeChecksum } = await import('./checksum');
-    return compositeChecksum(digests);
+  /** The parts' checksums, loaded (with the hasher) on first use. */
+  #partChecksums(): Promise<PartChecksums> {
+    const { file, queueSize } = this.#input;
+    return (this.#checksums ??= import('./checksum-parts').then(({ PartChecksums }) => new PartChecksums(file, this.#parts, queueSize)));
   }
 
   /** Reports the bytes of the stored parts and of the parts in flight. */
@@ -164,14 +147,21 @@ export class MultipartUpload {
     this.#input.onProgress(uploaded);
   }
 
-  /** Runs `queueSize` senders over the parts still missing; the first final failure stops the others at once. */
+  /**
+   * Runs `queueSize` senders over the parts still missing; the first final failure stops the others at once.
+   * Every part stored by then is settled (progress, journal) before it returns or throws.
+   */
   async #sendParts(signal: AbortSignal): Promise<void> {
     const missing = this.#parts.filter((part) => !part.etag);
     let next = 0;
     const sender = async () => {
       while (next < missing.length) {
         if (signal.aborted) throw createAbortError();
-        await this.#sendPart(missing[next++]!, signal);
+        const part = missing[next++]!;
+        await this.#sendPart(part, signal);
+        // The next part first, in this task; the stored part's bookkeeping in the next one.
+        this.#justStored.push(part);
+        if (this.#justStored.length === 1) void nextTask().then(() => this.#settle());
       }
     };
     const senders = Array.from({ length: Math.min(this.#input.queueSize, missing.length) }, sender);
@@ -180,22 +170,38 @@ export class MultipartUpload {
     } catch (error) {
       this.#run.abort();
       throw error;
+    } finally {
+      this.#settle();
     }
   }
 
-  /** Sends one part, with its retries; stores its ETag. */
+  /**
+   * Sends one part, with its retries; keeps its ETag. Its bytes stay in flight (they count as uploaded)
+   * until {@link MultipartUpload.#settle} counts them as stored.
+   */
   async #sendPart(part: Part, signal: AbortSignal): Promise<void> {
     this.#inFlight.add(part);
     try {
       part.etag = await this.#sendWithRetries(part, signal);
-    } finally {
+    } catch (error) {
       this.#inFlight.delete(part);
       part.sent = 0;
+      throw error;
     }
-    this.#storedBytes += part.end - part.start;
-    this.#signed.delete(part.partNumber);
+  }
+
+  /** Counts the parts stored since the last call as stored: one progress report, then their journal entries. */
+  #settle(): void {
+    const stored = this.#justStored.splice(0);
+    if (stored.length === 0) return;
+    for (const part of stored) {
+      this.#inFlight.delete(part);
+      part.sent = 0;
+      this.#storedBytes += part.end - part.start;
+      this.#signed.delete(part.partNumber);
+    }
     this.#report();
-    this.#input.onPartStored?.({ partNumber: part.partNumber, etag: part.etag });
+    for (const { partNumber, etag } of stored) this.#input.onPartStored?.({ partNumber, etag: etag! });
   }
 
   /**
@@ -210,11 +216,9 @@ export class MultipartUpload {
         sign: async (fresh) => {
           if (fresh) this.#signed.delete(part.partNumber);
           const checksum: Record<string, string> = {};
-          if (this.#input.checksum === 'md5') {
-            const { contentMd5 } = await import('./checksum');
-            checksum['Content-MD5'] = contentMd5(await this.#md5(part));
-          }
+          if (this.#input.checksum === 'md5') checksum['Content-MD5'] = await (await this.#partChecksums()).contentMd5(part.partNumber);
           const request = await this.#signedRequest(part.partNumber, signal, checksum);
+          this.#signAhead(part.partNumber, signal);
           return { ...request, headers: { ...request.headers, ...checksum } };
         },
         send: async (request) => {
@@ -248,6 +252,20 @@ export class MultipartUpload {
     if (request.expiresAt > Date.now()) return request;
     this.#signed.delete(partNumber);
     return this.#signBatch(partNumber, signal, headers);
+  }
+
+  /**
+   * Signs the next batch once the parts signed ahead of `partNumber` are fewer than half a batch, so that no
+   * sender waits for a signing request at the end of a batch (presigned: one request per 100 parts). Not
+   * for a backend that signs one part at a time (locally).
+   */
+  #signAhead(partNumber: number, signal: AbortSignal): void {
+    const half = this.#input.backend.signBatchSize / 2;
+    if (half < 1) return;
+    // #parts holds every part in part-number order: the parts after `partNumber` start at its index.
+    const unsigned = this.#parts.slice(partNumber, partNumber + half).find((part) => !part.etag && !this.#signed.has(part.partNumber));
+    // Its failure is handled where each of its parts is used (signed again then).
+    if (unsigned) void this.#signBatch(unsigned.partNumber, signal, {});
   }
 
   /** Signs part `first` (with `headers`, its checksum) and the next unsigned missing parts. */

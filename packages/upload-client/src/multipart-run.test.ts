@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import { createHash } from 'node:crypto';
 import { isAbortError } from './abort';
 import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
+import { MultipartUpload } from './multipart-engine';
 import { runMultipart, type MultipartStarter } from './multipart-run';
 import { PauseController } from './pause';
 import { resolveMultipartSettings } from './part-math';
@@ -21,6 +22,8 @@ type PartScript = { status: number; etag?: string | null; retryAfter?: string; b
 
 let scripts: Map<number, PartScript[]>;
 let sent: { partNumber: number; bytes: number; url: string; headers: Record<string, string> }[];
+/** What happened, in order: `send N` (a part's PUT), and what a test adds. */
+let events: string[];
 let inFlight: number;
 let mostInFlight: number;
 
@@ -51,6 +54,7 @@ class FakeXhr {
   send(body: Blob) {
     const partNumber = Number(new URL(this.#url).searchParams.get('partNumber'));
     sent.push({ partNumber, bytes: body.size, url: this.#url, headers: this.#requestHeaders });
+    events.push(`send ${partNumber}`);
     inFlight += 1;
     mostInFlight = Math.max(mostInFlight, inFlight);
     const script = scripts.get(partNumber)?.shift() ?? { status: 200 };
@@ -90,6 +94,7 @@ function fakeBackend(expiresIn = 3_600_000) {
     signBatchSize: 100,
     async signParts(partNumbers) {
       calls.signed.push(partNumbers);
+      events.push(`sign ${partNumbers.join(',')}`);
       signature += 1;
       return partNumbers.map<SignedPartRequest>((partNumber) => ({
         partNumber,
@@ -131,6 +136,7 @@ const settings = (options: UploadOptions = {}) => resolveMultipartSettings(SIZE,
 beforeEach(() => {
   scripts = new Map();
   sent = [];
+  events = [];
   inFlight = 0;
   mostInFlight = 0;
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
@@ -315,5 +321,42 @@ describe('runMultipart with the part engine', () => {
     expect(sent.map((s) => s.partNumber).sort()).toEqual([1, 2, 3, 3]);
     expect(calls.completed).toHaveLength(1);
     expect(calls.aborted).toBe(0);
+  });
+
+  it("sends the next part in the stored part's answer task; the stored part's progress and journal entry come after it", async () => {
+    const { backend } = fakeBackend();
+    const file = new File([new Uint8Array(SIZE)], 'big.bin');
+    const engine = new MultipartUpload({
+      file,
+      partSize: 5 * MiB,
+      queueSize: 1,
+      completed: [],
+      backend,
+      retry: { maxAttempts: 1 },
+      onProgress: (uploaded) => events.push(`progress ${uploaded / MiB}`),
+      onPartStored: ({ partNumber }) => events.push(`stored ${partNumber}`),
+    });
+    await engine.upload();
+    const stored = events.filter((event) => !event.startsWith('progress ') && !event.startsWith('sign '));
+    expect(stored).toEqual(['send 1', 'send 2', 'stored 1', 'send 3', 'stored 2', 'stored 3']);
+    // Progress never goes back while parts are stored: a stored part counts in flight until it is settled.
+    const progress = events.filter((event) => event.startsWith('progress ')).map((event) => Number(event.split(' ')[1]));
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.at(-1)).toBe(SIZE / MiB);
+  });
+
+  it('signs the next batch of part URLs when half of the current one is used, before a sender needs it', async () => {
+    const { backend, calls } = fakeBackend();
+    const batched = { ...backend, signBatchSize: 4 };
+    const upload = { ...context({ queueSize: 1 }), file: new File([new Uint8Array(8 * 5 * MiB)], 'eight-parts.bin') };
+    await runMultipart(upload, resolveMultipartSettings(8 * 5 * MiB, { multipartThreshold: 0, queueSize: 1 }), starter(batched));
+    expect(calls.signed).toEqual([
+      [1, 2, 3, 4],
+      [5, 6, 7, 8],
+    ]);
+    // Part 3 is the first with fewer than half a batch (2) signed after it: the next batch is asked for as
+    // it is taken, two parts before a sender needs it.
+    expect(events.slice(0, 6)).toEqual(['sign 1,2,3,4', 'send 1', 'send 2', 'sign 5,6,7,8', 'send 3', 'send 4']);
+    expect(calls.completed).toHaveLength(1);
   });
 });

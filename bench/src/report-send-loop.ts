@@ -1,0 +1,63 @@
+/**
+ * The targets of issue 22 ("One send loop, and progress that never claims a byte storage did not keep"),
+ * items 4 and 5, checked against the upload results: Upbeam against the bare XHR floors in the same browser,
+ * and the part timeline (where a multipart upload loses time against the bare XHR multipart floor).
+ */
+import { fmt } from './lib/stats';
+import { verdict } from './report-targets';
+import { uploadLookups, type Add, type Ratio } from './report-upload';
+import type { UploadResult } from './upload/run';
+
+/** The issue's number: Upbeam's MB/s over the bare XHR floor's, in every cell. */
+const FLOOR_MIN = 0.95;
+
+export function sendLoopTargetsSection(upload: UploadResult, add: Add): void {
+  const { cell, targets, sizesOf, ratios } = uploadLookups(upload);
+  const row = (name: string, found: Ratio[]) => {
+    const met = found.length === 0 ? undefined : found.every((entry) => entry.value >= FLOOR_MIN);
+    add(`| ${name} | ${found.map((entry) => entry.text).join('; ') || '–'} | ${verdict(met)} |`);
+  };
+  add(
+    '## Targets of issue 22, "One send loop" (items 4 and 5)',
+    '',
+    '| target | measured | |',
+    '| --- | --- | --- |',
+  );
+  row(`single PUT, either strategy: >= ${FLOOR_MIN}× the bare XHR PUT in the same browser`, ratios(['upbeam-presigned-put', 'upbeam-token-put'], () => 'floor-xhr'));
+  row(
+    `multipart, either strategy: >= ${FLOOR_MIN}× the bare XHR multipart (same \`Blob.slice()\` parts, part size and concurrency)`,
+    ratios(['upbeam-presigned-multipart', 'upbeam-token-multipart'], () => 'floor-xhr-multipart'),
+  );
+  // The traced uploads (UPLOAD_TRACE): each task's thread time, which a loaded machine does not stretch.
+  const traced = upload.cells.flatMap((entry) =>
+    entry.samples.filter((sample) => sample.taskTimes).map((sample) => ({ entry, times: sample.taskTimes!, load: sample.load })),
+  );
+  const tracedText = traced.map(
+    ({ entry, times, load }) =>
+      `${entry.mode.replace('upbeam-', '')} ${entry.target} ${entry.sizeMiB} MiB: longest ${times.maxCpuMs} ms CPU (${times.overFiftyCpu} over 50), ${times.maxWallMs} ms wall (${times.overFiftyWall} over 50), load ${load ?? '?'}`,
+  );
+  const ours = traced.filter(({ entry }) => entry.mode.startsWith('upbeam-'));
+  add(
+    '| no main-thread task over 50 ms during any mode, md5 modes included: wall time (Long Tasks API) | the long-task row of the table above (every Upbeam mode) | (above) |',
+    `| the same by each task's CPU (thread) time, from a chromium trace of the upload (\`UPLOAD_TRACE\`; a starved CPU does not lengthen it) | ${tracedText.join('; ') || '–'} | ${verdict(ours.length === 0 ? undefined : ours.every(({ times }) => times.overFiftyCpu === 0))} (by CPU time) |`,
+    '',
+    "Where multipart loses time against the floor: each page multipart upload's UploadPart requests as the browser's",
+    'Resource Timing records them (start, end of the answer). "Gap": from the k-th part to end to the start of the',
+    '(k + parts at once)-th part to start, the part that takes its slot (ms, p50 / p90, medians of the rounds); "busy":',
+    'the mean parts in flight over the parts at once, from the first start to the last end (1 = no slot ever idle).',
+    '',
+    '| cell | client | MB/s | gap p50 / p90 ms | busy |',
+    '| --- | --- | ---: | ---: | ---: |',
+  );
+  const pageMultipart = upload.modes.filter((mode) => mode.kind === 'page' && mode.parts);
+  for (const target of targets) {
+    for (const size of sizesOf(target)) {
+      for (const mode of pageMultipart) {
+        const m = cell(target, size, mode.id)?.median;
+        if (m?.partGapP50Ms === undefined) continue;
+        add(`| ${target} ${size} MiB | ${mode.id} | ${fmt(m.mbPerSecond)} | ${fmt(m.partGapP50Ms, 1)} / ${fmt(m.partGapP90Ms, 1)} | ${fmt(m.slotsBusy, 2)} |`);
+      }
+    }
+  }
+  add('');
+}

@@ -1,0 +1,70 @@
+/**
+ * The page's main-thread tasks by their CPU time, from a chromium trace (`toplevel` category: every task a
+ * thread runs, with its wall time `dur` and its thread time `tdur`), opt-in with `UPLOAD_TRACE=<mode ids>`.
+ * The Long Tasks API counts wall time: on a machine whose cores are shared many ways, a task that waits for
+ * a core is counted long. A task's thread time is what the page itself spent in it, whatever the load: the
+ * measure of "no task over 50 ms" that a busy machine can still give.
+ */
+import type { CdpPage } from '../lib/cdp-browser';
+
+/** The renderer main thread's tasks during one upload, by thread (CPU) time and by wall time. */
+export interface TaskTimes {
+  tasks: number;
+  /** Tasks whose thread time passed 50 ms, and the longest thread time (ms). */
+  overFiftyCpu: number;
+  maxCpuMs: number;
+  /** Tasks whose wall time passed 50 ms, and the longest wall time (ms): what the Long Tasks API sees. */
+  overFiftyWall: number;
+  maxWallMs: number;
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+
+/** The page's events, gathered from `Tracing.start` until {@link stopTrace}. */
+export interface PageTrace {
+  events: TraceEvent[];
+  stop(): void;
+}
+
+export async function startTrace(page: CdpPage): Promise<PageTrace> {
+  const events: TraceEvent[] = [];
+  const stop = page.on('Tracing.dataCollected', (params) => events.push(...(params.value as TraceEvent[])));
+  await page.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', '__metadata'] }, transferMode: 'ReportEvents' });
+  return { events, stop };
+}
+
+const LONG_MS = 50;
+
+/** Ends the trace and sums the tasks of the renderers' main threads (`CrRendererMain`). */
+export async function stopTrace(page: CdpPage, trace: PageTrace): Promise<TaskTimes> {
+  const complete = new Promise<void>((resolve) => {
+    const stop = page.on('Tracing.tracingComplete', () => {
+      stop();
+      resolve();
+    });
+  });
+  await page.send('Tracing.end');
+  await complete;
+  trace.stop();
+  const mainThreads = new Set(
+    trace.events.filter((event) => event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain').map((event) => `${event.pid}:${event.tid}`),
+  );
+  const tasks = trace.events.filter((event) => event.ph === 'X' && event.name === 'ThreadControllerImpl::RunTask' && mainThreads.has(`${event.pid}:${event.tid}`));
+  const cpu = tasks.map((event) => (event.tdur ?? 0) / 1000);
+  const wall = tasks.map((event) => (event.dur ?? 0) / 1000);
+  return {
+    tasks: tasks.length,
+    overFiftyCpu: cpu.filter((ms) => ms > LONG_MS).length,
+    maxCpuMs: Math.round(Math.max(0, ...cpu)),
+    overFiftyWall: wall.filter((ms) => ms > LONG_MS).length,
+    maxWallMs: Math.round(Math.max(0, ...wall)),
+  };
+}

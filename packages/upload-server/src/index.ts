@@ -17,10 +17,13 @@ export {
   sanitizeFileName,
 } from './object-key';
 export type { BeforeUploadContext, BeforeUploadHook, BeforeUploadResult } from './hooks';
+export { COMPLETION_CLAIM_SECONDS, COMPLETION_MARKER_PREFIX } from './completion-marker';
+export { reconcileUploads, type ReconciledObject, type ReconcileOptions, type ReconcileReport } from './reconcile';
 export {
-  COMPLETION_CLAIM_SECONDS,
-  COMPLETION_MARKER_PREFIX,
   MAX_SERVER_DATA_BYTES,
+  type ReconciledUpload,
+  type ReportedUpload,
+  type StoredUpload,
   type UploadCompleteContext,
   type UploadCompleteHook,
 } from './upload-completion';

@@ -6,7 +6,7 @@ import { assertValidObjectKey, defaultObjectKey } from '../object-key';
 import type { RouteServices } from '../route-services';
 import type { UploadRoute } from '../routes';
 import type { ResolvedStorageSettings } from '../settings';
-import { COMPLETION_MARKER_PREFIX } from '../upload-completion';
+import { COMPLETION_MARKER_PREFIX } from '../completion-marker';
 import { checkUploadPolicy, defaultContentDisposition } from '../upload-policy';
 
 /** What every operation of a route reads: the route's settings (over the shared ones) and its services. */

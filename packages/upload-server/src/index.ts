@@ -18,7 +18,9 @@ export {
 } from './object-key';
 export type { BeforeUploadContext, BeforeUploadHook, BeforeUploadResult } from './hooks';
 export { COMPLETION_CLAIM_SECONDS, COMPLETION_MARKER_PREFIX } from './completion-marker';
-export { reconcileUploads, type ReconciledObject, type ReconcileOptions, type ReconcileReport } from './reconcile';
+export { reconcileUploads, type ReconcileOptions, type ReconcileReport } from './reconcile';
+export type { ReconciledObject } from './reconcile-object';
+export { completeNotifiedUploads, type NotifiedUploads } from './storage-events';
 export {
   MAX_SERVER_DATA_BYTES,
   type ReconciledUpload,

@@ -1,13 +1,10 @@
 import type { S3Client, _Object } from '@aws-sdk/client-s3';
-import { createMarkerStore, idempotencyKeyOf, markerKey } from './completion-marker';
-import { isUploadError } from './errors';
+import { idempotencyKeyOf, markerKey } from './completion-marker';
 import type { UploadHandlerConfig } from './handler';
-import { isInternalKey, listingPrefixes, ownerOfKey, prefixedRoutes, type PrefixedRoute } from './reconcile-routes';
+import { createObjectCompleter, type ReconciledObject } from './reconcile-object';
+import { listingPrefixes, prefixedRoutes } from './reconcile-routes';
 import type { UploadRoutes } from './routes';
 import { loadS3 } from './sdk';
-import { processEnv, resolveStorageSettings } from './settings';
-import { createStorageClient } from './storage-client';
-import { createCompletion, type Completion } from './upload-completion';
 import { RECEIPT_TTL_SECONDS } from './upload-receipt';
 
 /** Options of {@link reconcileUploads}. */
@@ -32,29 +29,6 @@ export interface ReconcileOptions {
   pageSize?: number;
   /** Continue after this key (the `lastKey` of a run a bound stopped). */
   startAfter?: string;
-}
-
-/** What happened to one object that had no completion record. */
-export interface ReconciledObject {
-  key: string;
-  /** The route it belongs to (by key prefix); absent without routes. */
-  route?: string;
-  /** Listed size, in bytes. */
-  size: number;
-  /** Listed Last-Modified (ISO 8601). */
-  lastModified: string;
-  /**
-   * `unreported`: found with no completion record (dry run: nothing done). `completed`: the hook ran now.
-   * `recorded`: a report completed it meanwhile (the hook did not run again). `refused`: the checks or the
-   * hook refused it (`code`, `error`; too large or of a type not allowed: deleted, as on a report).
-   * `failed`: an unexpected error (`error`; passed to `onError`): a later run tries again. `ambiguous`: under
-   * the same longest prefix as another route (`routes`): left alone.
-   */
-  outcome: 'unreported' | 'completed' | 'recorded' | 'refused' | 'failed' | 'ambiguous';
-  code?: string;
-  error?: string;
-  /** The routes that share the key's prefix (`ambiguous`). */
-  routes?: string[];
 }
 
 /** The report of one {@link reconcileUploads} run: JSON-serialisable. */
@@ -120,23 +94,9 @@ export async function reconcileUploads(config: UploadHandlerConfig & { routes?: 
   const maxRequests = options.maxRequests ?? 1000;
   const maxMs = (options.maxSeconds ?? 25) * 1000;
   const pageSize = Math.min(Math.max(Math.floor(options.pageSize ?? 1000), 1), 1000);
-  const log = config.onError ?? ((error: unknown) => console.error('[upbeam] reconcile failed for an object:', error));
-
-  const routes = prefixedRoutes(config);
-  const settings = resolveStorageSettings(config, config.env ?? processEnv());
-  const client = await createStorageClient(settings);
+  const { settings, client, markers, ownerOf, complete } = await createObjectCompleter(config);
   let requests = 0;
   client.middlewareStack.add((next) => (args) => ((requests += 1), next(args)), { step: 'initialize', name: 'upbeamCountRequests' });
-  const markers = createMarkerStore(client, settings.bucket, Date.now);
-  const completions = new Map<PrefixedRoute, Completion>();
-  const completionOf = (route: PrefixedRoute) => {
-    let completion = completions.get(route);
-    if (!completion) {
-      const { onUploadComplete } = route.config;
-      completions.set(route, (completion = createCompletion({ settings, client, policy: route.config, onUploadComplete })));
-    }
-    return completion;
-  };
 
   const report: ReconcileReport = {
     dryRun,
@@ -155,28 +115,18 @@ export async function reconcileUploads(config: UploadHandlerConfig & { routes?: 
   /** Handles one listed object; false when a bound stopped the run before it. */
   const visit = async (object: _Object): Promise<boolean> => {
     const key = object.Key!;
-    const owner = ownerOfKey(key, routes);
-    if (isInternalKey(key, owner && 'route' in owner ? owner.route.keyPrefix : '')) return count('internal');
-    if (owner === undefined || ('route' in owner && !owner.route.config.onUploadComplete)) return count('noHook');
+    const owner = ownerOf(key);
+    if (owner.kind === 'internal') return count('internal');
+    if (owner.kind === 'no-hook') return count('noHook');
     const lastModified = object.LastModified ?? new Date(0);
     if (started - lastModified.getTime() < olderThanMs) return count('recent');
     const listed: ReconciledObject = { key, size: object.Size ?? 0, lastModified: lastModified.toISOString(), outcome: 'unreported' };
-    if (owner && 'ambiguous' in owner) return found({ ...listed, outcome: 'ambiguous', routes: owner.ambiguous });
-    const { route } = owner;
-    if (route.name !== undefined) listed.route = route.name;
+    if (owner.kind === 'ambiguous') return found({ ...listed, outcome: 'ambiguous', routes: owner.routes });
+    if (owner.route.name !== undefined) listed.route = owner.route.name;
     if (!mayStart(dryRun ? 1 : COMPLETION_REQUESTS)) return false;
     const marker = await markers.read(markerKey(await idempotencyKeyOf(settings.bucket, key, object.ETag ?? '', lastModified)));
     if (marker && !markers.isStale(marker)) return count('recorded');
-    if (dryRun) return found(listed);
-    try {
-      const { ran } = await completionOf(route).reconcile(key);
-      return found({ ...listed, outcome: ran ? 'completed' : 'recorded' });
-    } catch (error) {
-      if (isUploadError(error)) return found({ ...listed, outcome: 'refused', code: error.code, error: error.message });
-      log(error);
-      const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
-      return found({ ...listed, outcome: 'failed', error: `${name}: ${message}` });
-    }
+    return found(dryRun ? listed : await complete(owner.route, listed));
   };
   const count = (what: Exclude<keyof ReconcileReport['counts'], 'listed' | 'unrecorded'>) => ((report.counts[what] += 1), true);
   const found = (object: ReconciledObject) => {
@@ -185,16 +135,20 @@ export async function reconcileUploads(config: UploadHandlerConfig & { routes?: 
     return true;
   };
 
-  const prefixes = listingPrefixes(routes.filter((route) => route.config.onUploadComplete).map((route) => route.keyPrefix));
+  const prefixes = listingPrefixes(prefixedRoutes(config).filter((route) => route.config.onUploadComplete).map((route) => route.keyPrefix));
   if (options.startAfter !== undefined) report.lastKey = options.startAfter;
   const listing = { Bucket: settings.bucket, prefixes, startAfter: options.startAfter, MaxKeys: pageSize };
-  report.finished = await listAll(client, listing, mayStart, async (object) => {
-    if (!(await visit(object))) return false;
-    report.counts.listed += 1;
-    report.lastKey = object.Key!;
-    return true;
-  }, (cursor) => (report.lastKey = cursor));
-  report.requests = requests;
+  try {
+    report.finished = await listAll(client, listing, mayStart, async (object) => {
+      if (!(await visit(object))) return false;
+      report.counts.listed += 1;
+      report.lastKey = object.Key!;
+      return true;
+    }, (cursor) => (report.lastKey = cursor));
+    report.requests = requests;
+  } finally {
+    client.destroy();
+  }
   return report;
 }
 

@@ -63,8 +63,9 @@ describe.runIf(radosgw)('completeNotifiedUploads with radosgw bucket notificatio
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const pushEndpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/storage-events?secret=${SECRET}`;
     const { endpoint, region, accessKeyId, secretAccessKey } = radosgw!;
+    // Not persistent: radosgw 16.2 here posted nothing within 15 s from a persistent topic (its queue).
     sns = new SNSClient({ endpoint, region, credentials: { accessKeyId, secretAccessKey } });
-    const topic = await sns.send(new CreateTopicCommand({ Name: `upbeam-${storage.bucket}`, Attributes: { 'push-endpoint': pushEndpoint, persistent: 'true' } }));
+    const topic = await sns.send(new CreateTopicCommand({ Name: `upbeam-${storage.bucket}`, Attributes: { 'push-endpoint': pushEndpoint, persistent: 'false' } }));
     topicArn = topic.TopicArn;
     await admin.send(
       new PutBucketNotificationConfigurationCommand({

@@ -23,6 +23,8 @@ import { CreateTopicCommand, GetTopicAttributesCommand, SNSClient } from '@aws-s
 import { createBucket, radosgwS3Client, startRadosgw } from '@upbeam/ceph-rgw';
 
 const WAIT_MS = 15_000;
+/** The receiver answers after this long: a PutObject that takes as long waited for it. */
+const RECEIVER_DELAY_MS = 1500;
 
 interface Received {
   method: string;
@@ -34,9 +36,10 @@ interface Received {
 /** Runs a step, keeping its answer or its error (name, HTTP status, message). */
 async function step<T>(steps: Record<string, unknown>, name: string, run: () => Promise<T>): Promise<T | undefined> {
   try {
+    const started = Date.now();
     const answer = await run();
     const { $metadata, ...rest } = (answer ?? {}) as { $metadata?: { httpStatusCode?: number } };
-    steps[name] = { status: $metadata?.httpStatusCode, ...rest };
+    steps[name] = { status: $metadata?.httpStatusCode, ms: Date.now() - started, ...rest };
     return answer;
   } catch (error) {
     const failure = error as Error & { $metadata?: { httpStatusCode?: number }; Code?: string };
@@ -57,7 +60,7 @@ async function main() {
       // Kept as text.
     }
     received.push({ method: request.method!, url: request.url!, headers: request.headers, body });
-    response.writeHead(200).end();
+    setTimeout(() => response.writeHead(200).end(), RECEIVER_DELAY_MS);
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const pushEndpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/storage-events?secret=probe`;
@@ -95,10 +98,25 @@ async function main() {
       const { ETag } = await s3.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: 1, Body: 'y'.repeat(1000) }));
       return s3.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag }] } }));
     });
+    // The same with a persistent topic (radosgw queues the notification and posts it later, with retries).
+    const persistentBucket = 'notified-persistent';
+    await createBucket(radosgw, persistentBucket, { allowedOrigins: ['*'] });
+    const persistent = await step(steps, 'CreateTopic persistent', () =>
+      sns.send(new CreateTopicCommand({ Name: 'upbeam-uploads-persistent', Attributes: { 'push-endpoint': `${pushEndpoint}&persistent=true`, persistent: 'true' } })),
+    );
+    await step(steps, 'PutBucketNotificationConfiguration persistent', () =>
+      s3.send(
+        new PutBucketNotificationConfigurationCommand({
+          Bucket: persistentBucket,
+          NotificationConfiguration: { TopicConfigurations: [{ Id: 'uploads', TopicArn: persistent?.TopicArn, Events: ['s3:ObjectCreated:*'] }] },
+        }),
+      ),
+    );
+    await step(steps, 'PutObject persistent', () => s3.send(new PutObjectCommand({ Bucket: persistentBucket, Key: 'uploads/p.png', Body: 'z', ContentType: 'image/png' })));
     const deadline = Date.now() + WAIT_MS;
-    while (received.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    while (received.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
     const version = await import('node:child_process').then(({ execFileSync }) => execFileSync('radosgw', ['--version']).toString().trim());
-    console.log(JSON.stringify({ radosgw: version, pushEndpoint, steps, received, waitedMs: WAIT_MS }, null, 2));
+    console.log(JSON.stringify({ radosgw: version, pushEndpoint, receiverDelayMs: RECEIVER_DELAY_MS, steps, received, waitedMs: WAIT_MS }, null, 2));
   } finally {
     s3.destroy();
     sns.destroy();

@@ -15,6 +15,13 @@ export interface ReconcileOptions {
    * @default 7200
    */
   olderThanSeconds?: number;
+  /**
+   * Only objects stored at most this long ago, in seconds. Keep it below the age at which a lifecycle rule
+   * expires `.upbeam/completions/` markers (2 days in the README's rule): an object whose marker expired would
+   * look unreported and run its hook again. Raise it for a one-off run over older objects.
+   * @default 86400
+   */
+  maxAgeSeconds?: number;
   /** Only list and read: run no hook, claim, delete or write anything. @default true */
   dryRun?: boolean;
   /**
@@ -48,6 +55,8 @@ export interface ReconcileReport {
     internal: number;
     /** Younger than `olderThanSeconds`. */
     recent: number;
+    /** Older than `maxAgeSeconds`. */
+    old: number;
     /** Of a route without `onUploadComplete`, or outside every route's prefix. */
     noHook: number;
     /** With a completion record (answered, or a claim whose hook is running). */
@@ -59,13 +68,16 @@ export interface ReconcileReport {
   objects: ReconciledObject[];
 }
 
+/** Default of `maxAgeSeconds`: a day, below the 2 days after which the README's lifecycle rule expires markers. */
+const MAX_AGE_SECONDS = 86_400;
+
 /** Requests one object's completion may take: its marker read, HEAD, marker read, claim, answer (or a DELETE). */
 const COMPLETION_REQUESTS = 6;
 
 /**
  * Finds the uploads the server never heard of and completes them: lists the objects under the key prefixes
  * of the routes that have `onUploadComplete` (ListObjectsV2, in pages), skips the handler's own objects and
- * those younger than `olderThanSeconds`, reads each one's completion record (the marker a page's report
+ * those younger than `olderThanSeconds` or older than `maxAgeSeconds`, reads each one's completion record (the marker a page's report
  * writes, `.upbeam/completions/`), and for those without one runs the route's completion as a report does:
  * HEAD, the `maxFileSize` / `allowedContentTypes` checks (a breaking object is deleted), the claim, then
  * `onUploadComplete` once with `source: 'reconcile'` and no `request`. A page that reports the same object
@@ -91,6 +103,7 @@ export async function reconcileUploads(config: UploadHandlerConfig & { routes?: 
   const started = Date.now();
   const dryRun = options.dryRun ?? true;
   const olderThanMs = (options.olderThanSeconds ?? RECEIPT_TTL_SECONDS) * 1000;
+  const maxAgeMs = (options.maxAgeSeconds ?? MAX_AGE_SECONDS) * 1000;
   const maxRequests = options.maxRequests ?? 1000;
   const maxMs = (options.maxSeconds ?? 25) * 1000;
   const pageSize = Math.min(Math.max(Math.floor(options.pageSize ?? 1000), 1), 1000);
@@ -102,7 +115,7 @@ export async function reconcileUploads(config: UploadHandlerConfig & { routes?: 
     dryRun,
     finished: false,
     requests: 0,
-    counts: { listed: 0, internal: 0, recent: 0, noHook: 0, recorded: 0, unrecorded: 0 },
+    counts: { listed: 0, internal: 0, recent: 0, old: 0, noHook: 0, recorded: 0, unrecorded: 0 },
     objects: [],
   };
   /** Whether a unit of work that takes up to `cost` requests may start; notes the bound that stops it. */
@@ -120,6 +133,7 @@ export async function reconcileUploads(config: UploadHandlerConfig & { routes?: 
     if (owner.kind === 'no-hook') return count('noHook');
     const lastModified = object.LastModified ?? new Date(0);
     if (started - lastModified.getTime() < olderThanMs) return count('recent');
+    if (started - lastModified.getTime() > maxAgeMs) return count('old');
     const listed: ReconciledObject = { key, size: object.Size ?? 0, lastModified: lastModified.toISOString(), outcome: 'unreported' };
     if (owner.kind === 'ambiguous') return found({ ...listed, outcome: 'ambiguous', routes: owner.routes });
     if (owner.route.name !== undefined) listed.route = owner.route.name;

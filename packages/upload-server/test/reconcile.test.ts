@@ -106,7 +106,7 @@ describe.each(storages)('reconcileUploads on $name', ({ start, conditionalCreate
     const dry = await reconcileUploads(config, { olderThanSeconds: 0 });
     expect(dry).toMatchObject({ dryRun: true, finished: true });
     // plain/ has no hook: it is not listed.
-    expect(dry.counts).toEqual({ listed: 6, internal: 1, recent: 0, noHook: 0, recorded: 1, unrecorded: 4 });
+    expect(dry.counts).toEqual({ listed: 6, internal: 1, recent: 0, old: 0, noHook: 0, recorded: 1, unrecorded: 4 });
     expect(sorted(dry.objects.map((object) => object.key))).toEqual(sorted([...unreported.map(({ key }) => key), tooLarge]));
     expect(dry.objects.every((object) => object.outcome === 'unreported')).toBe(true);
     expect(dry.objects.find((object) => object.key === unreported[2]!.key)).toMatchObject({ route: 'docs', size: 100 });
@@ -126,7 +126,7 @@ describe.each(storages)('reconcileUploads on $name', ({ start, conditionalCreate
     expect(calls).toHaveLength(4);
 
     const again = await reconcileUploads(config, { olderThanSeconds: 0, dryRun: false });
-    expect(again.counts).toEqual({ listed: 5, internal: 1, recent: 0, noHook: 0, recorded: 4, unrecorded: 0 });
+    expect(again.counts).toEqual({ listed: 5, internal: 1, recent: 0, old: 0, noHook: 0, recorded: 4, unrecorded: 0 });
     expect(again.objects).toEqual([]);
     expect(calls).toHaveLength(4);
 
@@ -135,11 +135,14 @@ describe.each(storages)('reconcileUploads on $name', ({ start, conditionalCreate
     expect(calls).toHaveLength(4);
   });
 
-  it('leaves objects younger than the grace period alone', async () => {
+  it('leaves alone objects younger than the grace period and older than maxAgeSeconds', async () => {
     const { config, calls, upload } = setUp();
     await upload('photos');
-    const run = await reconcileUploads(config, { olderThanSeconds: 3600, dryRun: false });
-    expect(run.counts).toMatchObject({ listed: 1, recent: 1, unrecorded: 0 });
+    const recent = await reconcileUploads(config, { olderThanSeconds: 3600, dryRun: false });
+    expect(recent.counts).toMatchObject({ listed: 1, recent: 1, unrecorded: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const old = await reconcileUploads(config, { olderThanSeconds: 0, maxAgeSeconds: 0, dryRun: false });
+    expect(old.counts).toMatchObject({ listed: 1, old: 1, unrecorded: 0 });
     expect(calls).toHaveLength(0);
   });
 

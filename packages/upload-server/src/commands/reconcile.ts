@@ -15,6 +15,8 @@ Options:
                         configuration, routes included: .js/.mjs (or .ts where Node strips types)
   --apply               run the checks and hooks (default: a dry run that only lists and reads)
   --older-than <s>      grace period in seconds (default 7200: a receipt's lifetime)
+  --max-age <s>         skip objects older than this, in seconds (default 86400; keep it below the
+                        age at which a lifecycle rule expires .upbeam/completions/ markers)
   --max-requests <n>    most storage requests (default 1000)
   --max-seconds <s>     start no new work after this many seconds (default 25)
   --page-size <n>       keys per list page, 1-1000 (default 1000)
@@ -51,6 +53,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       config: { type: 'string' },
       apply: { type: 'boolean' },
       'older-than': { type: 'string' },
+      'max-age': { type: 'string' },
       'max-requests': { type: 'string' },
       'max-seconds': { type: 'string' },
       'page-size': { type: 'string' },
@@ -62,6 +65,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
   const options: ReconcileOptions = {
     dryRun: !values.apply,
     olderThanSeconds: whole(values['older-than'], 'older-than'),
+    maxAgeSeconds: whole(values['max-age'], 'max-age'),
     maxRequests: whole(values['max-requests'], 'max-requests'),
     maxSeconds: whole(values['max-seconds'], 'max-seconds'),
     pageSize: whole(values['page-size'], 'page-size'),

@@ -52,9 +52,10 @@ export interface ReportedUpload {
 }
 
 /**
- * `reconcileUploads` found the object with no completion record (the page never reported it: the tab was
- * closed after the last byte). There is no request and no session: find the owner from the key or from
- * `metadata` your `onBeforeUpload` set, and what the hook returns reaches no page.
+ * The server found the object itself with no completion record: `reconcileUploads` listed it (the page never
+ * reported it: the tab was closed after the last byte), or `completeNotifiedUploads` got storage's
+ * notification of it. There is no request and no session: find the owner from the key or from the `metadata`
+ * your `onBeforeUpload` set. What the hook returns is stored: a page that reports later gets it.
  */
 export interface ReconciledUpload {
   source: 'reconcile';

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Packs every published package (pnpm pack: what npm would get), installs the tarballs into a scratch app
-# with npm, and checks that each entry imports under ESM and CommonJS and type-checks under both module
-# resolutions a consumer may use (node16 and bundler).
+# Packs every published package (pnpm pack: what npm would get), checks that each carries its README (its npm
+# page), installs the tarballs into a scratch app with npm, and checks that each entry imports under ESM and
+# CommonJS and type-checks under both module resolutions a consumer may use (node16 and bundler).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
@@ -13,6 +13,15 @@ for name in $(compgen -e | grep '^npm_config_' || true); do unset "$name"; done
 mkdir -p "$scratch/tarballs" "$scratch/app"
 for dir in "$root"/packages/*/; do
   (cd "$dir" && pnpm pack --pack-destination "$scratch/tarballs" >/dev/null)
+done
+# Each tarball carries its README (the npm page): 20 to 60 lines (what it is, install, a use, the docs).
+for tarball in "$scratch"/tarballs/*.tgz; do
+  lines=$(tar -xzOf "$tarball" package/README.md 2>/dev/null | wc -l) || lines=0
+  if [ "$lines" -lt 20 ] || [ "$lines" -gt 60 ]; then
+    echo "check-tarballs: $(basename "$tarball") needs a README.md of 20 to 60 lines (found $lines)" >&2
+    exit 1
+  fi
+  echo "ok: $(basename "$tarball") has its README.md ($lines lines)"
 done
 cd "$scratch/app"
 cat > package.json <<'JSON'

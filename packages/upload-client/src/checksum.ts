@@ -15,28 +15,14 @@ import { createMD5, type IHasher } from 'hash-wasm';
 /**
  * A checksum storage verifies on every PUT of the file or of a part: `'md5'` sends `Content-MD5` (RFC
  * 1864; verified by AWS S3 and Ceph radosgw, which refuse a mismatch with `BadDigest`), `false` sends none.
- * Measured on the storage the tests run: radosgw 16.2 verifies `Content-MD5` and ignores
- * `x-amz-checksum-crc32`; s3rver (`@20minutes/s3rver` 5) verifies neither.
+ * s3rver (the local development storage) verifies no checksum.
  */
 export type ChecksumOption = 'md5' | false;
 
 /**
- * Bytes read and hashed at a time, 1 MiB, into one buffer reused from hash to hash.
- * Measured in the page alone (chromium, a picked 128 MiB file, 2 rounds, load 5-6, 2026-11-23): 1 MiB
- * `Blob.slice()`s read with `arrayBuffer()` hashed at 112-144 MB/s and grew the page heap by 74-85 MiB (a new
- * ArrayBuffer per read, collected late); a BYOB reader into one 1 MiB buffer, 184-393 MB/s and +1.7 MiB
- * (a 4 MiB buffer: 202-352 MB/s, no better); `FileReader`, 129-136 MB/s and +71-79 MiB. A dedicated Worker
- * (page heap +0.1 MiB) hashed at 120-131 MB/s with slices, 288-342 MB/s with a BYOB reader: no faster than
- * the page's BYOB reader, and one more file for every app's bundler to ship.
- * Bench (radosgw, presigned, 2026-11-23; before and after measured one after the other, 5 rounds at 128 MiB
- * at load 6-10 and 9-14, 2 rounds at 1 GiB at load 1-11 and 1-16): throughput with md5 / without, and page
- * heap growth with md5, before (1 MiB slices) and after (this reader; multipart parts hashed ahead):
- * - one PUT, 128 MiB: 0.40x, +74-82 MiB before; 0.68x, +2.2 MiB after;
- * - one PUT, 1 GiB: 0.43x, +176-192 MiB before; 0.67x, +2.8 MiB after (chromium CPU: renderer 6.3 s and
- *   browser process 4.2-4.4 s before; 2.9-3.1 s and 1.0-1.3 s after);
- * - multipart (5 MiB parts, 4 at once), 128 MiB: 0.66x, +78-83 MiB before; 0.72x, +2.5 MiB after;
- * - multipart, 1 GiB: 0.65x, +143-221 MiB before; 0.80x, +4.2-4.3 MiB after.
- * The one PUT is hashed whole before its PUT starts (`Content-MD5` is a header): its cost is the hashing.
+ * Bytes read and hashed at a time, 1 MiB, into one buffer reused from hash to hash (a BYOB reader): the
+ * fastest reader that keeps the page heap flat, and no faster in a Worker; the measurements are in
+ * bench/RESULTS.md, "One-off measurements behind design choices".
  */
 const READ_SIZE = 1024 * 1024;
 

@@ -3,7 +3,7 @@ import { createAbortError, isAbortError } from './abort';
 import { isUploadClientError, UploadClientError } from './errors';
 
 describe('errors', () => {
-  it('cancel is a DOMException named AbortError with the SPEC message', () => {
+  it('cancel is a DOMException named AbortError with the SPEC 8 message', () => {
     const error = createAbortError();
     expect(error).toBeInstanceOf(DOMException);
     expect(error.name).toBe('AbortError');

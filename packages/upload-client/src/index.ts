@@ -21,18 +21,10 @@ export type { MultipartOptions, ObjectTag, PrepareEndpoint, UploadOptions } from
 export type { RouteOption, RouteResultData, RouteUploadOptions, RouteUploadResult } from './routes';
 export { fetchRouteRules } from './route-rules';
 export type { AnyRoutes, RouteName, RouteRules, RouteServerData } from '@upbeam/upload-protocol';
-export {
-  DEFAULT_MAX_ATTEMPTS,
-  MAX_RETRY_DELAY_MS,
-  RETRYABLE_S3_CODES,
-  RETRYABLE_STATUSES,
-  type RetryEvent,
-  type RetryListener,
-  type RetryOptions,
-} from './retry';
+export { DEFAULT_MAX_ATTEMPTS, type RetryEvent, type RetryListener, type RetryOptions } from './retry';
 export type { ProgressListener, UploadProgress } from './progress';
 export { formatBytes, type FormatBytesOptions } from './format-bytes';
-export { ABORT_MESSAGE, createAbortError, isAbortError } from './abort';
+export { isAbortError } from './abort';
 export {
   isUploadClientError,
   UploadClientError,

@@ -126,10 +126,8 @@ export class MultipartUpload {
 
   /**
    * The part's MD5 digest. The `queueSize` parts after it are hashed next, while parts are in flight, so
-   * that a sender finds its part's digest ready instead of waiting for it. Measured (bench, radosgw, 5 MiB
-   * parts, 4 at once, 2026-11-23, load 5-12): multipart with md5 / without, 0.76x, 0.86x (128 MiB, 3 and 5
-   * rounds) and 0.81x (1 GiB, 3 rounds) hashing ahead; 0.74x, 0.79x and 0.74x hashing each part when its
-   * sender takes it.
+   * that a sender finds its part's digest ready instead of waiting for it (faster than hashing each part when
+   * its sender takes it: bench/RESULTS.md, "One-off measurements behind design choices").
    */
   #md5(part: Part): Promise<Uint8Array> {
     const index = part.partNumber - 1; // #parts holds every part, in part-number order

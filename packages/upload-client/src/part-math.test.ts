@@ -49,7 +49,7 @@ describe('choosePartSize', () => {
     expect(failure(() => choosePartSize(MiB, partSize)).message).toMatch(/^partSize .*5242880 bytes/);
   });
 
-  it('refuses more than 10000 parts at a fixed partSize with the SPEC message', () => {
+  it('refuses more than 10000 parts at a fixed partSize with the SPEC 8 message', () => {
     expect(failure(() => choosePartSize(MAX_PARTS * 5 * MiB + 1, 5 * MiB)).message).toMatch(/^Exceeded 10000 parts in multipart upload/);
     expect(choosePartSize(MAX_PARTS * 5 * MiB, 5 * MiB)).toBe(5 * MiB);
     expect(failure(() => choosePartSize(5 * TiB, 500 * MiB)).message).toMatch(/use a partSize of at least 549755814 bytes/);

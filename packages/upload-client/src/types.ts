@@ -55,9 +55,8 @@ export interface MultipartOptions {
    *   predates it asks for none. A single PUT is hashed once, after the first answer.
    * - `'md5'`: always; `false`: never, whatever the server says.
    * The bucket's CORS rule must allow the `Content-MD5` request header (`AllowedHeaders: ["*"]` does).
-   * Measured: radosgw 16.2 verifies it; s3rver (the local demo storage) ignores it. Costs the hashing
-   * (bench, radosgw on loopback, 64 MiB: 0.37x the throughput of a single PUT without it, 0.77x multipart;
-   * no main-thread task over 50 ms).
+   * s3rver (the local development storage) ignores it. Costs the hashing time (throughput with and without it:
+   * bench/RESULTS.md).
    * @default undefined (the server decides)
    */
   checksum?: ChecksumOption;

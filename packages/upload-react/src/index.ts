@@ -7,7 +7,6 @@ export type { FileInputProps } from './file-input';
 export { useDropZone, type DropZone, type DropZoneOptions, type DroppedFile } from './use-drop-zone';
 export type { FileRejection, FileRejectionCode, FileRules } from '@upbeam/upload-client/drop-zone';
 export {
-  ABORT_MESSAGE,
   isAbortError,
   isUploadClientError,
   PauseController,

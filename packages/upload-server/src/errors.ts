@@ -2,7 +2,7 @@ import { INTERNAL_ERROR_BODY, type UploadErrorBody } from '@upbeam/upload-protoc
 
 /**
  * Every error the handler can answer with, mapped to its HTTP status. 4xx codes (and 501 `NOT_SUPPORTED`)
- * are sent to the browser with their message; other 5xx codes are logged and answered with the SPEC's
+ * are sent to the browser with their message; other 5xx codes are logged and answered with SPEC 7.1's
  * `{ error: 'Internal Server Error' }`.
  *
  * Multipart and renew operations add: `TOO_MANY_PARTS` (400, SPEC 8 `Exceeded 10000 parts in multipart

@@ -99,7 +99,7 @@ describe('createUploadHandler: errors', () => {
     expect(response.headers.get('allow')).toBe('POST');
   });
 
-  it('answers missing settings with the SPEC 500 and logs the missing env names', async () => {
+  it('answers missing settings with the 500 of SPEC 7.1 and logs the missing env names', async () => {
     const onError = vi.fn();
     const saved = { ...process.env };
     try {
@@ -113,7 +113,7 @@ describe('createUploadHandler: errors', () => {
     }
   });
 
-  it('answers a failing key function with the SPEC 500, logs the cause and never sends its text', async () => {
+  it('answers a failing key function with the 500 of SPEC 7.1, logs the cause and never sends its text', async () => {
     const onError = vi.fn();
     const cause = new Error('arn:aws:iam::123456789012:user/secret-name is not authorized');
     const response = await createUploadHandler({
@@ -163,7 +163,7 @@ describe('createUploadHandler: onBeforeUpload and policy', () => {
     expect(url.searchParams.get('x-amz-meta-user-id')).toBe('42');
   });
 
-  it('answers a key outside the prefix with the SPEC 500 and logs why', async () => {
+  it('answers a key outside the prefix with the 500 of SPEC 7.1 and logs why', async () => {
     const onError = vi.fn();
     const handler = createUploadHandler({ ...settings, onError, key: () => '../../etc/passwd' });
     const response = await handler(post(presignedBody));

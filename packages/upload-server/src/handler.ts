@@ -80,69 +80,23 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
 export type UploadHandler = (request: Request) => Promise<Response>;
 
 /**
- * Creates the preparation endpoint (mounted by the app at `/api/s3-upload` by default). It answers a POST
- * of `{ filename, filetype, filesize?, _upload: { strategy, ...operation }, ...extra }`:
- * - `presigned`: `{ key, bucket, region, endpoint?, checksum?, url, headers }`, `url` a PUT URL valid `expiresIn`
- *   seconds that binds the `headers` (Content-Type: filetype, Cache-Control: `OBJECT_CACHE_CONTROL`,
- *   `x-amz-acl`: `objectAcl`, `x-amz-tagging`: the `tags`, empty without, and Content-Disposition when set) and, with `maxFileSize`, the declared
- *   size as Content-Length.
- * - `temporary-token`: `{ token: { Credentials }, key, bucket, region, endpoint?, checksum?, forcePathStyle?,
- *   ticket, serverTime }`, credentials valid `tokenDurationSeconds` (3600 by default; `Credentials.Expiration`) that
- *   may only write `key`, with no public ACL or grant (STS GetFederationToken, or AssumeRole when `roleArn`
- *   is set; with `stsEndpoint` too, a role whose tokens can assume it again is refused: see `roleArn`). `serverTime` is the
- *   server's clock (ISO 8601): the browser corrects a skewed clock by it.
+ * Creates the preparation endpoint, a Fetch `Request -> Response` handler the app mounts at
+ * `/api/s3-upload` (the client's default). The browser POSTs `{ filename, filetype, filesize?, _upload }`
+ * (`UploadRequestBody` of `@upbeam/upload-protocol`) and gets what it needs to send the file straight to
+ * storage: a presigned PUT URL, temporary credentials for one object key, or the operations of a presigned
+ * multipart upload; with `onUploadComplete`, it also takes the browser's report once the object is stored.
+ * With `routes` (`defineRoutes`), each route's settings apply to the requests that name it, and a GET answers
+ * the routes' public rules.
  *
- * Operations in the marker (shapes in `@upbeam/upload-protocol`, `MultipartRequest` and `RenewRequest`):
- * - `_upload.multipart` (presigned): a multipart upload, for files over 5 GiB or faster large uploads.
- *   `create` (CreateMultipartUpload with the object's headers; `onBeforeUpload`, `allowedContentTypes` and
- *   `maxFileSize` apply as to a single PUT, `filesize` required) answers `{ ..., uploadId, partSize, ticket,
- *   ticketExpiresAt }`; `sign-parts`, `list-parts`, `complete` and `abort` act only on the upload their
- *   `ticket` names. The ticket (HMAC-SHA-256 with a key derived from `secretAccessKey`, stateless, 24 hours)
- *   binds bucket, key, upload id, file size, part size and content type: no client can sign parts for,
- *   complete or abort another upload. Size: each UploadPart URL signs its part's exact Content-Length and
- *   part numbers past `ceil(filesize / partSize)` are refused, so storage enforces the declared size, which
- *   `maxFileSize` checked at `create`. The server's credentials need `s3:PutObject`,
- *   `s3:AbortMultipartUpload`, `s3:ListMultipartUploadParts` (resume) and `s3:GetObject` (HEAD when a
- *   retried `complete` finds the upload already done).
- * - `_upload.renew` (temporary-token): `{ ticket }` of a previous answer gives fresh credentials for the
- *   same key (a long upload renews before expiry). `onBeforeUpload` and the type and size checks run again;
- *   the key is the ticket's, whatever `key`/`onBeforeUpload` return.
- * - `_upload.complete` (either strategy): `{ key, receipt }` of a preparation answer that held a `receipt`;
- *   see below.
+ * Settings are read on the first request (a missing variable does not break a build that only imports the
+ * route). A wrong or refused request gets a 4xx `{ error, code }` (codes in `UPLOAD_ERROR_STATUS`); any other
+ * failure (missing settings, storage or STS errors, a throwing hook) is passed to `onError` and answered
+ * with 500 `{ error: 'Internal Server Error' }`: storage and STS error text never reaches the browser.
  *
- * Completion: with `onUploadComplete`, every preparation answer carries a `receipt` (HMAC-signed for its
- * key, 2 hours); the temporary-token answer carries one also with `maxFileSize` or `allowedContentTypes`
- * (storage cannot bind them to credentials). The browser sends `_upload: { strategy, complete: { key,
- * receipt } }` once stored (a presigned multipart `complete` needs none: its ticket names the key, and the
- * hook runs in that request), and the handler checks the object (HEAD; needs `s3:GetObject`), deletes it
- * when larger than `maxFileSize` (413) or of a type `allowedContentTypes` does not list (415; needs
- * `s3:DeleteObject`), then runs `onUploadComplete` once; the answer is `{ key, size, serverData? }`. A
- * client that skips this call keeps its object: treat keys as valid only once completed.
- *
- * Checksums: with the `checksum` setting on (the default for AWS S3 and the providers whose storage verifies
- * `Content-MD5`: `PROVIDER_PRESETS`), every preparation answer holds `checksum: 'md5'` and the browser sends
- * a `Content-MD5` with each PUT of the file or of a part.
- *
- * HTML, SVG, XML and JavaScript files are stored with `Content-Disposition: attachment` unless
- * `onBeforeUpload` sets a disposition: opened from the bucket they download instead of running.
- *
- * Request bodies are capped at 16 KiB, except a multipart `complete` (1 MiB: 10000 parts with their ETags).
- *
- * Routes: with `routes` (`defineRoutes`), each route's settings apply over the shared ones to the requests
- * whose body names it (`route`); a body naming none or another gets 404 `UNKNOWN_ROUTE`. Receipts and
- * tickets are signed within the route: another route refuses them. A GET answers each route's public rules,
- * `{ routes: { [name]: { allowedContentTypes?, maxFileSize?, maxFiles?, strategies } } }`. Without `routes`
- * the handler is one default route (no `route` read, 405 to a GET).
+ * The guide (strategies, multipart, completion, routes, checksums, security): the repository README's
+ * "Using it in your app" section; the wire contract: docs/spec.md.
  * @throws {@link UploadError} `INVALID_SETTINGS` at once for empty `routes`, a route name that is not 1-64 of
  *   `[A-Za-z0-9_-]`, or an unknown strategy.
- *
- * Settings are resolved on the first request, so that a missing variable does not break a build that
- * merely imports the route. Errors: 4xx `{ error, code }` for a wrong or refused request (400, 401, 403,
- * 404, 405, 413, 415; codes in `UPLOAD_ERROR_STATUS`), 501 `NOT_SUPPORTED` for `list-parts` on storage
- * without ListParts; any other failure, including missing settings (`Upbeam: Missing ENVs ...`), an
- * invalid key from `key`/`onBeforeUpload`, and storage or STS errors (but NoSuchUpload, answered 404
- * `NO_SUCH_UPLOAD` with our own text), is passed to `onError` and answered with 500
- * `{ error: 'Internal Server Error' }`.
  *
  * @example
  * // app/api/s3-upload/route.ts (Next.js App Router)

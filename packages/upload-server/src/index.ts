@@ -9,15 +9,8 @@ export { defineRoutes, type UploadRoute, type UploadRoutes } from './routes';
 export { createObjectAccess, MAX_SIGNED_GET_EXPIRES_IN, type ObjectAccess, type SignedGetOptions } from './object-access';
 export { MAX_OBJECT_TAGS } from './object-tags';
 export { errorToResponse, isUploadError, UploadError, UPLOAD_ERROR_STATUS, type UploadErrorCode } from './errors';
-export {
-  assertValidObjectKey,
-  DEFAULT_KEY_PREFIX,
-  defaultObjectKey,
-  MAX_KEY_BYTES,
-  sanitizeFileName,
-} from './object-key';
+export { DEFAULT_KEY_PREFIX, defaultObjectKey, sanitizeFileName } from './object-key';
 export type { BeforeUploadContext, BeforeUploadHook, BeforeUploadResult } from './hooks';
-export { COMPLETION_CLAIM_SECONDS, COMPLETION_MARKER_PREFIX } from './completion-marker';
 export { reconcileUploads, type ReconcileOptions, type ReconcileReport } from './reconcile';
 export type { ReconciledObject } from './reconcile-object';
 export { completeNotifiedUploads, type NotifiedUploads } from './storage-events';
@@ -30,31 +23,15 @@ export {
   type UploadCompleteHook,
 } from './upload-completion';
 export type { UploadPolicySettings } from './upload-policy';
-export { OBJECT_ACL_HEADER, PRESIGNED_URL_EXPIRES_IN } from './presign';
-export { NO_ROLE_CHAINING_CONDITION } from './role-chaining';
-export { MAX_BODY_BYTES, MAX_COMPLETE_BODY_BYTES, MAX_OBJECT_BYTES } from './request-body';
-export { TICKET_TTL_SECONDS } from './ticket';
+// The node adapter's default `maxBodyBytes` (adapters import only this entry).
+export { MAX_COMPLETE_BODY_BYTES } from './request-body';
 export {
-  arnPartition,
   MAX_TOKEN_DURATION_SECONDS,
   MIN_TOKEN_DURATION_SECONDS,
-  GRANT_CONDITION_KEYS,
-  PUBLIC_CANNED_ACLS,
   TEMPORARY_TOKEN_DURATION_SECONDS,
-  UPLOAD_TOKEN_NAME,
-  uploadTokenPolicy,
   type TokenSettings,
 } from './temporary-token';
-export {
-  OBJECT_ACLS,
-  resolveStorageSettings,
-  resolveStsSettings,
-  SETTING_ENV,
-  SSE_CUSTOMER_KEY_BYTES,
-  type ObjectAcl,
-  type ResolvedStorageSettings,
-  type StorageSettings,
-} from './settings';
+export type { ObjectAcl, StorageSettings } from './settings';
 export type {
   PresignedUploadResponse,
   RouteRules,

@@ -40,7 +40,7 @@ describe('planParts: how a file is cut into parts', () => {
     expect(partSizeOf(planParts(12 * MiB + 5, 5 * MiB), 3)).toBe(2 * MiB + 5);
   });
 
-  it("refuses more than 10000 parts with SPEC's message (400 TOO_MANY_PARTS)", () => {
+  it("refuses more than 10000 parts with SPEC 8's message (400 TOO_MANY_PARTS)", () => {
     expect(() => planParts(MAX_PARTS * MIN_PART_SIZE + 1, MIN_PART_SIZE)).toThrow(
       expect.objectContaining({ code: 'TOO_MANY_PARTS', status: 400, message: 'Exceeded 10000 parts in multipart upload' }),
     );

@@ -190,8 +190,8 @@ export function createUrlSigner(settings: ResolvedStorageSettings, client: Stora
  * Builds the presigner of one handler around its long-lived `S3Client` ({@link createStorageClient}).
  *
  * Fast path ({@link createUrlSigner}): no command middleware stack per request. `getSignedUrl` built a
- * presigner and ran the whole stack for every URL (the preparation benchmark measured 7.7× fewer answers
- * per second). Access-point ARN buckets keep the `getSignedUrl` path. `presign.test.ts` proves both give the
+ * presigner and ran the whole stack for every URL (the preparation benchmark's figures are in bench/RESULTS.md,
+ * "One-off measurements behind design choices"). Access-point ARN buckets keep the `getSignedUrl` path. `presign.test.ts` proves both give the
  * same URL.
  *
  * `getSignedUrl` signs only `host` by default, which would let the browser store any Content-Type (an

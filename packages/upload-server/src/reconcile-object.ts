@@ -10,6 +10,7 @@ import { createCompletion, type Completion } from './upload-completion';
 
 /** What happened to one stored object that had no completion record. */
 export interface ReconciledObject {
+  /** Object key. */
   key: string;
   /** The route it belongs to (by key prefix); absent without routes. */
   route?: string;
@@ -25,7 +26,9 @@ export interface ReconciledObject {
    * the same longest prefix as another route (`routes`): left alone.
    */
   outcome: 'unreported' | 'completed' | 'recorded' | 'refused' | 'failed' | 'ambiguous';
+  /** The `UploadError` code of a `refused` object (`FILE_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, the hook's). */
   code?: string;
+  /** Why it was `refused` (our text or the hook's) or `failed` (`name: message` of the error). */
   error?: string;
   /** The routes that share the key's prefix (`ambiguous`). */
   routes?: string[];

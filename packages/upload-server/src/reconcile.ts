@@ -40,9 +40,11 @@ export interface ReconcileOptions {
 
 /** The report of one {@link reconcileUploads} run: JSON-serialisable. */
 export interface ReconcileReport {
+  /** Whether this run only listed and read (`dryRun`). */
   dryRun: boolean;
   /** Whether every prefix was listed to its end; false when `maxRequests` or `maxSeconds` stopped the run. */
   finished: boolean;
+  /** The bound that stopped the run, when one did. */
   stoppedBy?: 'maxRequests' | 'maxSeconds';
   /** The last key looked at: pass it as `startAfter` to continue a stopped run. */
   lastKey?: string;

@@ -1,4 +1,4 @@
-import type { UploadRequestBody } from '@upbeam/upload-protocol';
+import { MAX_OBJECT_SIZE, type UploadRequestBody } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
 import { normalizeMediaType } from './media-type';
 import { readMarker } from './upload-marker';
@@ -7,11 +7,11 @@ import { readMarker } from './upload-marker';
 export const MAX_BODY_BYTES = 16 * 1024;
 
 /**
- * Largest body of a multipart `complete`, in bytes (1 MiB), the one request that may exceed
- * {@link MAX_BODY_BYTES}: it lists every part's number and ETag, ~66 bytes a part as JSON with S3's
+ * Largest body of a multipart `complete`, in bytes (1 MiB), the one request that may exceed the 16 KiB of
+ * every other body: it lists every part's number and ETag, ~66 bytes a part as JSON with S3's
  * 34-character ETags, so 10000 parts take ~660 KB. The endpoint reads past 16 KiB only when those first
- * 16 KiB carry a valid multipart ticket (see {@link BodyAdmission}), and answers 413 at once otherwise, before
- * any parsing; after parsing, a body over 16 KiB that is not a multipart `complete` is refused too.
+ * 16 KiB carry a valid multipart ticket, and answers 413 at once otherwise, before any parsing; after
+ * parsing, a body over 16 KiB that is not a multipart `complete` is refused too.
  */
 export const MAX_COMPLETE_BODY_BYTES = 1024 * 1024;
 
@@ -23,9 +23,6 @@ export const MAX_FILENAME_LENGTH = 900;
 
 /** Longest accepted `filetype`, in characters (RFC 6838 bounds type and subtype at 127 each, plus parameters). */
 export const MAX_FILETYPE_LENGTH = 255;
-
-/** Largest object S3 stores, in bytes (5 TiB): a larger declared `filesize` is refused. */
-export const MAX_OBJECT_BYTES = 5 * 1024 ** 4;
 
 /**
  * The body's text and its length in bytes (for a sized body, an upper bound: {@link utf8BytesAtMost}),
@@ -131,8 +128,8 @@ function requireString(body: Record<string, unknown>, field: string, max: number
 function readFilesize(body: Record<string, unknown>): number | undefined {
   if (!Object.hasOwn(body, 'filesize') || body.filesize === undefined) return undefined;
   const size = body.filesize;
-  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0 || size > MAX_OBJECT_BYTES) {
-    throw new UploadError('INVALID_REQUEST', `"filesize" must be a whole number of bytes from 0 to ${MAX_OBJECT_BYTES}.`);
+  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0 || size > MAX_OBJECT_SIZE) {
+    throw new UploadError('INVALID_REQUEST', `"filesize" must be a whole number of bytes from 0 to ${MAX_OBJECT_SIZE}.`);
   }
   return size;
 }

@@ -6,8 +6,8 @@ import { applyProviderPreset, type ProviderSettings } from './providers';
 export { processEnv, present, SETTING_ENV, type Env } from './env';
 
 /**
- * Storage settings of the handler. Each one left out is read from its environment variable
- * ({@link SETTING_ENV}).
+ * Storage settings of the handler. Each one left out is read from its environment variable (named as `Env:`
+ * in its documentation).
  */
 export interface StorageSettings extends ProviderSettings {
   /** Access key id of the server's credentials. Env: `S3_UPLOAD_KEY`. */
@@ -66,10 +66,10 @@ export interface StorageSettings extends ProviderSettings {
 }
 
 /** Canned ACLs the handler can sign into presigned PUTs ({@link StorageSettings.objectAcl}). */
-export const OBJECT_ACLS = ['bucket-owner-full-control', 'private', 'none'] as const;
+export const OBJECT_ACLS = ['bucket-owner-full-control', 'private', 'none'] as const satisfies readonly ObjectAcl[];
 
-/** One of {@link OBJECT_ACLS}. */
-export type ObjectAcl = (typeof OBJECT_ACLS)[number];
+/** A canned ACL the handler can sign into presigned PUTs; `'none'` sends no `x-amz-acl`. */
+export type ObjectAcl = 'bucket-owner-full-control' | 'private' | 'none';
 
 /** Settings after env fallback: the four required ones are present. */
 export interface ResolvedStorageSettings {

@@ -121,7 +121,7 @@ describe('temporary-token strategy, GetFederationToken (stubbed STS client: no l
     }
   });
 
-  it('answers an STS failure with the SPEC 500 and never forwards its text (it can name the account)', async () => {
+  it('answers an STS failure with the 500 of SPEC 7.1 and never forwards its text (it can name the account)', async () => {
     const failure = Object.assign(new Error('User: arn:aws:iam::123456789012:user/app is not authorized to perform: sts:GetFederationToken'), {
       name: 'AccessDenied',
     });

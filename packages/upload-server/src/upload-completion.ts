@@ -46,6 +46,7 @@ export interface StoredUpload {
 
 /** The page reported the upload (`_upload.complete`, or a multipart `complete`). */
 export interface ReportedUpload {
+  /** Who told the server: the page. */
   source: 'page';
   /** The request that reported the completion (cookies, headers, session). */
   request: Request;
@@ -58,7 +59,9 @@ export interface ReportedUpload {
  * your `onBeforeUpload` set. What the hook returns is stored: a page that reports later gets it.
  */
 export interface ReconciledUpload {
+  /** Who told the server: nobody, it found the object itself. */
   source: 'reconcile';
+  /** No request reported it. */
   request: undefined;
 }
 

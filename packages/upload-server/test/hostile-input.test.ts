@@ -3,7 +3,8 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toNodeHandler } from '../src/adapters/node';
-import { assertValidObjectKey, createUploadHandler, type UploadHandler } from '../src/index';
+import { createUploadHandler, type UploadHandler } from '../src/index';
+import { assertValidObjectKey } from '../src/object-key';
 
 // Hostile requests against the handler, configured on a real S3-compatible server. None may crash the
 // server or get a 5xx; every refusal says what is wrong as { error, code }; every key that is signed stays

@@ -7,7 +7,8 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPagesHandler } from '../src/adapters/next';
 import { BODY_TIMEOUT_MS, toNodeHandler, type NodeHandlerOptions } from '../src/adapters/node';
-import { createUploadHandler, MAX_BODY_BYTES, MAX_COMPLETE_BODY_BYTES, type UploadHandler } from '../src/index';
+import { createUploadHandler, type UploadHandler } from '../src/index';
+import { MAX_BODY_BYTES, MAX_COMPLETE_BODY_BYTES } from '../src/request-body';
 
 // The node adapter on real servers on 127.0.0.1: Express 5 (raw body, and behind express.json()) and a
 // plain node:http server. Each prepares an upload through the adapter, then the file is PUT to the

@@ -7,8 +7,8 @@ import { createTestBucket } from '@upbeam/ceph-rgw';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { reconcileCommand } from '../src/commands/reconcile';
+import { COMPLETION_MARKER_PREFIX } from '../src/completion-marker';
 import {
-  COMPLETION_MARKER_PREFIX,
   createUploadHandler,
   reconcileUploads,
   type UploadCompleteContext,

@@ -5,14 +5,13 @@ import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import type { CompletedPart, MultipartUploadResponse, SignedPart } from '@upbeam/upload-protocol';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
-  COMPLETION_CLAIM_SECONDS,
-  COMPLETION_MARKER_PREFIX,
   createUploadHandler,
   UploadError,
   type UploadCompleteContext,
   type UploadHandler,
   type UploadHandlerConfig,
 } from '../src/index';
+import { COMPLETION_CLAIM_SECONDS, COMPLETION_MARKER_PREFIX } from '../src/completion-marker';
 
 // `onUploadComplete` against real S3-compatible servers on 127.0.0.1: the browser's requests are made with
 // Node's fetch (PUT to the presigned URL, the parts, the completion report), the handler checks the object

@@ -7,7 +7,6 @@ export { createS3Upload, type S3Upload, type S3UploadOptions } from './create-s3
 export { createDropZone, type DropZone, type DropZoneInputProps, type DropZoneRootProps } from './create-drop-zone';
 export type { DropZoneOptions, DroppedFile, FileRejection, FileRejectionCode, FileRules } from '@upbeam/upload-client/drop-zone';
 export {
-  ABORT_MESSAGE,
   isAbortError,
   isUploadClientError,
   UploadClientError,

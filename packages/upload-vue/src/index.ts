@@ -7,7 +7,6 @@ export { useS3Upload, type UseS3Upload, type UseS3UploadOptions } from './use-s3
 export { useDropZone, type DropZoneInputProps, type DropZoneRootProps, type UseDropZone } from './use-drop-zone';
 export type { DropZoneOptions, DroppedFile, FileRejection, FileRejectionCode, FileRules } from '@upbeam/upload-client/drop-zone';
 export {
-  ABORT_MESSAGE,
   isAbortError,
   isUploadClientError,
   UploadClientError,

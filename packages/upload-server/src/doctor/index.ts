@@ -22,9 +22,6 @@ import { providerStsEndpoint } from '../providers';
 
 export type { Finding, FindingStatus } from './finding';
 export { formatFindings } from './format';
-export { judgeCors, originMatches, REQUIRED_CORS_METHODS, REQUIRED_EXPOSE_HEADERS, type CorsNeeds } from './cors';
-export { judgeLifecycle, ABORT_INCOMPLETE_AFTER_DAYS } from './lifecycle';
-export { MAX_CLOCK_SKEW_SECONDS } from './clock';
 export { unsignedHeaderBucketPolicy } from './presigned-headers';
 
 /** What to check beyond the handler's own settings. */

@@ -1,7 +1,7 @@
-import type { TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
+import { TOKEN_OBJECT_CACHE_CONTROL, type TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { UploadClientError } from '../../errors';
-import { createTokenSession, MAX_SIGNATURE_AGE_MS, TOKEN_CACHE_CONTROL } from './create-token-session';
+import { createTokenSession, MAX_SIGNATURE_AGE_MS } from './create-token-session';
 import type { StorageAnswer, StorageRequest, TokenSessionOptions } from './token-session';
 
 // Behaviours that radosgw, the real storage of test/token-session-radosgw.test.ts, never shows (AWS's
@@ -71,7 +71,7 @@ describe('createTokenSession: signed requests', () => {
     expect(signed.url).toBe(session.objectUrl);
     expect(signed.headers).toMatchObject({
       'content-type': 'image/png',
-      'cache-control': TOKEN_CACHE_CONTROL,
+      'cache-control': TOKEN_OBJECT_CACHE_CONTROL,
       'content-disposition': 'inline',
       'x-amz-meta-user-id': '42',
       'x-amz-security-token': 'token-1',
@@ -79,7 +79,7 @@ describe('createTokenSession: signed requests', () => {
     expect(signed.headers.authorization).toContain(
       'SignedHeaders=cache-control;content-disposition;content-type;host;x-amz-content-sha256;x-amz-date;x-amz-meta-user-id;x-amz-security-token,',
     );
-    expect(TOKEN_CACHE_CONTROL).toBe('max-age=630720000, public');
+    expect(TOKEN_OBJECT_CACHE_CONTROL).toBe('max-age=630720000, public');
     expect(signed.expiresAt).toBe(T0 + MAX_SIGNATURE_AGE_MS);
   });
 
@@ -100,7 +100,7 @@ describe('createTokenSession: requests it sends', () => {
     });
     await expect(session.createMultipartUpload('text/plain')).resolves.toBe('2~abc');
     expect(requests[0]).toMatchObject({ method: 'POST', url: `${session.objectUrl}?uploads` });
-    expect(requests[0]!.headers).toMatchObject({ 'content-type': 'text/plain', 'cache-control': TOKEN_CACHE_CONTROL });
+    expect(requests[0]!.headers).toMatchObject({ 'content-type': 'text/plain', 'cache-control': TOKEN_OBJECT_CACHE_CONTROL });
     await expect(session.createMultipartUpload('text/plain')).rejects.toMatchObject({ code: 'STORAGE_ERROR', status: 200 });
   });
 

@@ -19,9 +19,6 @@ import { WebCryptoSha256 } from './sha256';
 import { type RequestToSign, signRequest } from './sign-request';
 import type { SignedRequest, TokenSession, TokenSessionOptions } from './token-session';
 
-/** Cache-Control of objects stored on the token path (SPEC 9: 20 years, public): the protocol's constant. */
-export const TOKEN_CACHE_CONTROL = TOKEN_OBJECT_CACHE_CONTROL;
-
 /**
  * How long a signature is used after signing, in milliseconds: the clock-skew threshold (SPEC 9: 5
  * minutes). S3 accepts a request dated up to 15 minutes from its clock; signing again costs ~1 ms.
@@ -103,7 +100,7 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
   /** The object's headers on PutObject and CreateMultipartUpload, signed so that storage keeps them as set. */
   const objectHeaders = (contentType: string): Record<string, string> => {
     const { contentDisposition, metadata = {} } = keeper.current;
-    const headers: Record<string, string> = { 'content-type': contentType, 'cache-control': TOKEN_CACHE_CONTROL };
+    const headers: Record<string, string> = { 'content-type': contentType, 'cache-control': TOKEN_OBJECT_CACHE_CONTROL };
     if (contentDisposition) headers['content-disposition'] = contentDisposition;
     for (const [name, value] of Object.entries(metadata)) headers[`x-amz-meta-${name.toLowerCase()}`] = value;
     return headers;

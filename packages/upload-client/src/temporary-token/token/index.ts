@@ -1,13 +1,10 @@
 /**
  * @module
  * The temporary-token strategy's storage requests, signed in the browser: loaded with `import()` on the
- * strategy's first use, so that an app that uses only presigned URLs never downloads the signer.
- *
- * Measured 2026-11-23 (esbuild --bundle --minify, ESM, browser, gzip -9): 10,033 B with the engine modules
- * it shares with the initial chunk (errors, retry, XHR, object URL: 1,884 B of it), against 113-118 KB
- * for the AWS SDK chunk it replaces; the SDK's SigV4 signer alone is ~5.7 KB.
+ * strategy's first use, so that an app that uses only presigned URLs never downloads the signer. About a
+ * tenth of the AWS SDK chunk it replaces (bench/RESULTS.md, "One-off measurements behind design choices").
  */
-export { createTokenSession, MAX_SIGNATURE_AGE_MS, TOKEN_CACHE_CONTROL } from './create-token-session';
+export { createTokenSession, MAX_SIGNATURE_AGE_MS } from './create-token-session';
 export { CLOCK_SKEW_THRESHOLD_MS } from './clock';
 export { REFRESH_WINDOW_MS } from './credentials';
 export { storageAnswerOf } from '../../s3-answer';

@@ -16,6 +16,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from '@20minutes/s3rver';
 import { presignedHeadersSigned } from './presigned-headers';
 import { bucketSlashSignature } from './bucket-slash';
+import { listPages } from './list-pages';
 import { issueLocalCredentials, LOCAL_S3_CREDENTIALS, type LocalCredentials } from './credentials';
 import { incompleteBodies } from './incomplete-body';
 import { abortIncompleteUploads } from './lifecycle';
@@ -129,6 +130,7 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
     presignedHeadersSigned(),
     stsStandIn(),
     bucketSlashSignature(),
+    listPages(),
     incompleteBodies(directory),
     multipartCalls(directory),
   );

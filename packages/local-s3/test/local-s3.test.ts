@@ -207,6 +207,28 @@ describe('bucket calls as the AWS SDK signs them (/bucket/)', () => {
     });
     stranger.destroy();
   });
+
+  it('ListObjectsV2 in pages: each page continues where the last one stopped (s3rver alone answered 500 to a truncated page)', async () => {
+    const keys = ['paged/a', 'paged/b', 'paged/c', 'paged/d', 'paged/e'];
+    for (const Key of keys) await s3.send(new PutObjectCommand({ Bucket: 'uploads', Key, Body: 'x' }));
+    const listed: string[] = [];
+    let ContinuationToken: string | undefined;
+    let pages = 0;
+    do {
+      const page = await s3.send(new ListObjectsV2Command({ Bucket: 'uploads', Prefix: 'paged/', MaxKeys: 2, ContinuationToken }));
+      pages += 1;
+      listed.push(...(page.Contents ?? []).map((object) => object.Key!));
+      expect(page.IsTruncated).toBe(pages < 3);
+      ContinuationToken = page.NextContinuationToken;
+    } while (ContinuationToken);
+    expect({ pages, listed }).toEqual({ pages: 3, listed: keys });
+    // A continued page is signed like any other: a wrong secret is still refused.
+    const stranger = new S3Client({ ...storage.handlerSettings, credentials: { accessKeyId: storage.accessKeyId, secretAccessKey: 'wrong' } });
+    const first = await s3.send(new ListObjectsV2Command({ Bucket: 'uploads', Prefix: 'paged/', MaxKeys: 2 }));
+    expect(await s3Error(stranger.send(new ListObjectsV2Command({ Bucket: 'uploads', Prefix: 'paged/', ContinuationToken: first.NextContinuationToken }))))
+      .toMatchObject({ status: 403 });
+    stranger.destroy();
+  });
 });
 
 describe('STS stand-in over HTTP (S3_UPLOAD_STS_ENDPOINT)', () => {

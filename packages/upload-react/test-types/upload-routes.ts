@@ -13,7 +13,10 @@ export const routes = defineRoutes({
       return { userId, metadata: { 'user-id': userId } };
     },
     // `context` is what onBeforeUpload returned but its decisions: { userId: string }.
-    onUploadComplete: async ({ key, context }) => {
+    onUploadComplete: async ({ key, source, context }) => {
+      // @ts-expect-error an upload found by reconcileUploads (no page report) has no context: check `source` first
+      context.userId;
+      if (source !== 'page') return { avatarKey: key, width: 256, owner: '' };
       const owner: string = context.userId;
       // @ts-expect-error onBeforeUpload returned no teamId
       context.teamId;

@@ -35,9 +35,11 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
   onBeforeUpload?: BeforeUploadHook;
   /**
    * Runs once per upload when the browser reports it stored, after the handler checked the object on storage
-   * (HEAD: `{ key, size, etag, contentType, metadata, lastModified, idempotencyKey, request }`, and
+   * (HEAD: `{ key, size, etag, contentType, metadata, lastModified, idempotencyKey, source: 'page', request }`, and
    * `context`: what `onBeforeUpload` returned at preparation but its `key`, `metadata` and
-   * `contentDisposition`, carried signed in the receipt or ticket, at most 1 KiB of JSON); what it
+   * `contentDisposition`, carried signed in the receipt or ticket, at most 1 KiB of JSON), or when
+   * `reconcileUploads` / `completeNotifiedUploads` find it unreported (`source: 'reconcile'`, no `request`, no
+   * `context`); what it
    * returns (JSON, at most 64 KiB) reaches the browser's result as `serverData`. With it, every preparation
    * answer carries a `receipt` (a multipart upload's `ticket` serves as one) and the client reports
    * completion. Once: a marker object `.upbeam/completions/{idempotencyKey}.json` claimed with

@@ -11,7 +11,17 @@ export { MAX_OBJECT_TAGS } from './object-tags';
 export { errorToResponse, isUploadError, UploadError, UPLOAD_ERROR_STATUS, type UploadErrorCode } from './errors';
 export { DEFAULT_KEY_PREFIX, defaultObjectKey, sanitizeFileName } from './object-key';
 export type { BeforeUploadContext, BeforeUploadHook, BeforeUploadResult, BeforeUploadReturn } from './hooks';
-export { MAX_SERVER_DATA_BYTES, type UploadCompleteContext, type UploadCompleteHook } from './upload-completion';
+export { reconcileUploads, type ReconcileOptions, type ReconcileReport } from './reconcile';
+export type { ReconciledObject } from './reconcile-object';
+export { completeNotifiedUploads, type NotifiedUploads } from './storage-events';
+export {
+  MAX_SERVER_DATA_BYTES,
+  type ReconciledUpload,
+  type ReportedUpload,
+  type StoredUpload,
+  type UploadCompleteContext,
+  type UploadCompleteHook,
+} from './upload-completion';
 export type { UploadPolicySettings } from './upload-policy';
 // The node adapter's default `maxBodyBytes` (adapters import only this entry).
 export { MAX_COMPLETE_BODY_BYTES } from './request-body';

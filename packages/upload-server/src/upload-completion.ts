@@ -1,27 +1,29 @@
 /**
- * The completion of an upload on the server: the browser reports that its object is stored; the handler
- * checks the object on storage (HEAD), deletes it when it breaks `maxFileSize` or `allowedContentTypes`,
- * and runs the app's `onUploadComplete` hook once per upload, with no state in process memory.
+ * The completion of an upload on the server: the browser reports that its object is stored (or the
+ * reconciliation finds it, `reconcile.ts`); the handler checks the object on storage (HEAD), deletes it when
+ * it breaks `maxFileSize` or `allowedContentTypes`, and runs the app's `onUploadComplete` hook once per
+ * upload, with no state in process memory.
  *
- * Exactly once: after the checks, the handler claims the upload with a small marker object on storage,
- * written with `If-None-Match: *` (a conditional create: of two requests, on one instance or two, only one
- * succeeds; the other gets 412). The claimer runs the hook and stores its answer in the marker; a repeated
- * completion reads the stored answer instead of running the hook again. The marker's key is
- * `.upbeam/completions/{idempotencyKey}.json`, the idempotency key a hash of bucket, key, ETag and
- * Last-Modified: one stored version of the object is one upload.
+ * Exactly once: after the checks, the handler claims the upload with a small marker object on storage
+ * (`completion-marker.ts`). The claimer runs the hook and stores its answer in the marker; a repeated
+ * completion reads the stored answer instead of running the hook again.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
+import { createMarkerStore, idempotencyKeyOf, markerKey, statusOf, type Marker } from './completion-marker';
 import { UploadError } from './errors';
-import { base64url } from './hmac';
 import { loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 import { checkStoredObject, type UploadPolicySettings } from './upload-policy';
 
 /**
- * What `onUploadComplete` gets: the object as storage holds it (HEAD), the request that reported it, and
- * the route's `context` (`Context`: what its `onBeforeUpload` returned).
+ * What `onUploadComplete` gets: the object as storage holds it (HEAD), and who told the server of it: the
+ * page's report (with its request and the route's `context`, `Context`: what its `onBeforeUpload` returned), or
+ * the server itself (`reconcileUploads`, `completeNotifiedUploads`: no request, no context).
  */
-export interface UploadCompleteContext<Context = unknown> {
+export type UploadCompleteContext<Context = unknown> = StoredUpload & (ReportedUpload<Context> | ReconciledUpload);
+
+/** The stored object, as a HEAD of it answers. */
+export interface StoredUpload {
   /** Object key. */
   key: string;
   /** Stored size, in bytes (HEAD `Content-Length`). */
@@ -44,6 +46,12 @@ export interface UploadCompleteContext<Context = unknown> {
    * storage marker cannot guarantee it (see `onUploadComplete`).
    */
   idempotencyKey: string;
+}
+
+/** The page reported the upload (`_upload.complete`, or a multipart `complete`). */
+export interface ReportedUpload<Context = unknown> {
+  /** Who told the server: the page. */
+  source: 'page';
   /** The request that reported the completion (cookies, headers, session). */
   request: Request;
   /**
@@ -53,6 +61,21 @@ export interface UploadCompleteContext<Context = unknown> {
    * `undefined` when the hook returned nothing or there is none.
    */
   context: Context;
+}
+
+/**
+ * The server found the object itself with no completion record: `reconcileUploads` listed it (the page never
+ * reported it: the tab was closed after the last byte), or `completeNotifiedUploads` got storage's
+ * notification of it. There is no request and no session: find the owner from the key or from the `metadata`
+ * your `onBeforeUpload` set. What the hook returns is stored: a page that reports later gets it.
+ */
+export interface ReconciledUpload {
+  /** Who told the server: nobody, it found the object itself. */
+  source: 'reconcile';
+  /** No request reported it. */
+  request: undefined;
+  /** No receipt carried the route's context: find the owner from the key or the object's `metadata`. */
+  context: undefined;
 }
 
 /**
@@ -69,16 +92,6 @@ export interface CompletedUpload {
   serverData?: unknown;
 }
 
-/** Where completion markers are kept in the bucket. Object keys under it are refused at preparation. */
-export const COMPLETION_MARKER_PREFIX = '.upbeam/completions/';
-
-/**
- * How long a claim whose hook never stored an answer (the instance stopped mid-hook) blocks a new run, in
- * seconds: after it, a repeated completion runs the hook again. A hook that runs longer than this can run
- * twice.
- */
-export const COMPLETION_CLAIM_SECONDS = 60;
-
 /** How long a completion that finds the hook running elsewhere waits for its answer, in milliseconds. */
 const WAIT_FOR_ANSWER_MS = 10_000;
 /**
@@ -92,39 +105,7 @@ const MAX_POLL_MS = 2000;
 /** Largest `serverData` stored, in bytes of JSON: it is sent back to the browser with every repeat. */
 export const MAX_SERVER_DATA_BYTES = 64 * 1024;
 
-interface Marker {
-  state: 'running' | 'done';
-  /** When the claim was made, ms since the epoch. */
-  claimedAt: number;
-  serverData?: unknown;
-}
-
-interface StorageFailure {
-  name?: string;
-  $metadata?: { httpStatusCode?: number };
-}
-
-const statusOf = (error: unknown) => (error as StorageFailure | undefined)?.$metadata?.httpStatusCode;
-
-/**
- * A marker's text as a {@link Marker}. Text that is not a whole marker is one being written: s3rver (and
- * any storage that serves a PUT's body as it arrives) can answer a GET mid-write. It is read as a claim made
- * when the object was stored (`storedAt`), so the reader waits for the answer instead of failing, and a
- * marker that stays broken is stale after {@link COMPLETION_CLAIM_SECONDS} like any claim.
- */
-function parseMarker(text: string, storedAt: number): Marker {
-  try {
-    const marker = JSON.parse(text) as Partial<Marker> | null;
-    if (marker && (marker.state === 'running' || marker.state === 'done') && typeof marker.claimedAt === 'number') {
-      return marker as Marker;
-    }
-  } catch {
-    // Falls through: a half-written marker.
-  }
-  return { state: 'running', claimedAt: storedAt };
-}
-
-/** The completion of one handler. */
+/** The completion of one handler (or route). */
 export interface Completion {
   /**
    * Checks the object at `key` and runs the hook once.
@@ -134,6 +115,12 @@ export interface Completion {
    *   hook's own `UploadError`. Storage errors and other hook errors propagate (500, logged).
    */
   complete(key: string, request: Request, context?: unknown): Promise<CompletedUpload>;
+  /**
+   * The same for an object nobody reported (`reconcile.ts`): the same checks and marker, the hook gets
+   * `source: 'reconcile'`. `ran` says whether this call ran the hook (false: a report had, or no hook).
+   * @throws as {@link Completion.complete}.
+   */
+  reconcile(key: string): Promise<{ upload: CompletedUpload; ran: boolean }>;
 }
 
 export interface CompletionDependencies {
@@ -149,10 +136,6 @@ export interface CompletionDependencies {
 function customerKey(settings: ResolvedStorageSettings) {
   const key = settings.sseCustomerKey;
   return key ? { SSECustomerAlgorithm: 'AES256', SSECustomerKey: key as unknown as string } : {};
-}
-
-async function sha256(text: string): Promise<string> {
-  return base64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
 }
 
 /** The hook's answer as JSON text, checked: serialisable and at most {@link MAX_SERVER_DATA_BYTES}. */
@@ -175,54 +158,17 @@ export function createCompletion(deps: CompletionDependencies): Completion {
   const Bucket = settings.bucket;
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
-
-  const readMarker = async (Key: string): Promise<Marker | undefined> => {
-    const { GetObjectCommand } = await loadS3();
-    try {
-      const answer = await client.send(new GetObjectCommand({ Bucket, Key }));
-      return parseMarker(await answer.Body!.transformToString(), answer.LastModified?.getTime() ?? now());
-    } catch (error) {
-      // S3 answers 403, not 404, for a missing key when the credentials lack s3:ListBucket; the HEAD of the
-      // object has just shown that they may read the bucket, so 403 here is a marker not written yet.
-      if (statusOf(error) === 404 || statusOf(error) === 403) return undefined;
-      throw error;
-    }
-  };
-
-  const writeMarker = async (Key: string, marker: Marker, createOnly: boolean) =>
-    client.send(
-      new (await loadS3()).PutObjectCommand({
-        Bucket,
-        Key,
-        Body: JSON.stringify(marker),
-        ContentType: 'application/json',
-        ...(createOnly ? { IfNoneMatch: '*' } : {}),
-      }),
-    );
-
-  /** Claims the run of the hook: true when this request won (conditional create), false when another holds it. */
-  const claim = async (Key: string): Promise<boolean> => {
-    try {
-      await writeMarker(Key, { state: 'running', claimedAt: now() }, true);
-      return true;
-    } catch (error) {
-      // 412 PreconditionFailed: the marker exists. 409 ConditionalRequestConflict: a concurrent create.
-      if (statusOf(error) === 412 || statusOf(error) === 409) return false;
-      throw error;
-    }
-  };
-
-  const release = async (Key: string) => client.send(new (await loadS3()).DeleteObjectCommand({ Bucket, Key })).catch(() => {});
+  const markers = createMarkerStore(client, Bucket, now);
 
   /** The stored answer of another run of the hook, waiting while it runs; undefined when the claim is stale. */
   const answerOfOtherRun = async (Key: string): Promise<Marker | undefined> => {
     const deadline = now() + WAIT_FOR_ANSWER_MS;
     for (let poll = FIRST_POLL_MS; ; poll = Math.min(poll * 2, MAX_POLL_MS)) {
-      const marker = await readMarker(Key);
+      const marker = await markers.read(Key);
       if (marker === undefined) return undefined;
       if (marker.state === 'done') return marker;
-      if (now() - marker.claimedAt > COMPLETION_CLAIM_SECONDS * 1000) {
-        await release(Key);
+      if (markers.isStale(marker)) {
+        await markers.release(Key);
         return undefined;
       }
       if (now() >= deadline) {
@@ -232,61 +178,55 @@ export function createCompletion(deps: CompletionDependencies): Completion {
     }
   };
 
-  const runHookOnce = async (hook: UploadCompleteHook, context: UploadCompleteContext): Promise<unknown> => {
-    const Key = `${COMPLETION_MARKER_PREFIX}${context.idempotencyKey}.json`;
+  /** The hook's answer for this upload: this call's run (`ran`), or the stored answer of another. */
+  const runHookOnce = async (hook: UploadCompleteHook, context: UploadCompleteContext): Promise<{ serverData: unknown; ran: boolean }> => {
+    const Key = markerKey(context.idempotencyKey);
     // Two rounds: the second after a stale claim was released.
     for (let round = 0; round < 2; round += 1) {
-      const stored = await readMarker(Key);
-      if (stored?.state === 'done') return stored.serverData;
-      if (stored === undefined && (await claim(Key))) {
+      const stored = await markers.read(Key);
+      if (stored?.state === 'done') return { serverData: stored.serverData, ran: false };
+      if (stored === undefined && (await markers.claim(Key))) {
         let serverData: unknown;
         try {
           serverData = serverDataJson(await hook(context));
         } catch (error) {
           // No answer was given: a repeated completion runs the hook again.
-          await release(Key);
+          await markers.release(Key);
           throw error;
         }
-        await writeMarker(Key, { state: 'done', claimedAt: now(), serverData }, false);
-        return serverData;
+        await markers.answer(Key, serverData);
+        return { serverData, ran: true };
       }
       const other = await answerOfOtherRun(Key);
-      if (other) return other.serverData;
+      if (other) return { serverData: other.serverData, ran: false };
     }
     throw new UploadError('COMPLETION_IN_PROGRESS', 'This upload is being completed by another request: ask again in a few seconds.');
   };
 
+  const run = async (key: string, reporter: ReportedUpload | ReconciledUpload) => {
+    const { DeleteObjectCommand, HeadObjectCommand } = await loadS3();
+    const head = await client.send(new HeadObjectCommand({ Bucket, Key: key, ...customerKey(settings) })).catch((error: unknown) => {
+      if (statusOf(error) === 404) throw new UploadError('INVALID_REQUEST', 'Nothing is stored at this key yet.');
+      throw error;
+    });
+    const size = head.ContentLength ?? 0;
+    const contentType = head.ContentType ?? 'application/octet-stream';
+    const refusal = checkStoredObject(policy, { size, contentType });
+    if (refusal) {
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      throw refusal;
+    }
+    if (!onUploadComplete) return { upload: { key, size }, ran: false };
+    const etag = head.ETag ?? '';
+    const lastModified = head.LastModified;
+    const idempotencyKey = await idempotencyKeyOf(Bucket, key, etag, lastModified);
+    const stored: StoredUpload = { key, size, etag, contentType, metadata: head.Metadata ?? {}, lastModified, idempotencyKey };
+    const { serverData, ran } = await runHookOnce(onUploadComplete, { ...stored, ...reporter });
+    return { upload: serverData === undefined ? { key, size } : { key, size, serverData }, ran };
+  };
+
   return {
-    async complete(key, request, routeContext) {
-      const { DeleteObjectCommand, HeadObjectCommand } = await loadS3();
-      const head = await client.send(new HeadObjectCommand({ Bucket, Key: key, ...customerKey(settings) })).catch((error: unknown) => {
-        if (statusOf(error) === 404) throw new UploadError('INVALID_REQUEST', 'Nothing is stored at this key yet.');
-        throw error;
-      });
-      const size = head.ContentLength ?? 0;
-      const contentType = head.ContentType ?? 'application/octet-stream';
-      const refusal = checkStoredObject(policy, { size, contentType });
-      if (refusal) {
-        await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
-        throw refusal;
-      }
-      if (!onUploadComplete) return { key, size };
-      const etag = head.ETag ?? '';
-      const lastModified = head.LastModified;
-      const idempotencyKey = await sha256(`${Bucket}\n${key}\n${etag}\n${lastModified?.toISOString() ?? ''}`);
-      const context: UploadCompleteContext = {
-        context: routeContext,
-        key,
-        size,
-        etag,
-        contentType,
-        metadata: head.Metadata ?? {},
-        lastModified,
-        idempotencyKey,
-        request,
-      };
-      const serverData = await runHookOnce(onUploadComplete, context);
-      return serverData === undefined ? { key, size } : { key, size, serverData };
-    },
+    complete: async (key, request, context) => (await run(key, { source: 'page', request, context })).upload,
+    reconcile: (key) => run(key, { source: 'reconcile', request: undefined, context: undefined }),
   };
 }

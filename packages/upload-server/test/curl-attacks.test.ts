@@ -14,7 +14,7 @@ import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { diagnoseUploadConfig, unsignedHeaderBucketPolicy, type Finding } from '../src/doctor/index';
 import { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from '../src/index';
-import { COMPLETION_MARKER_PREFIX } from '../src/upload-completion';
+import { COMPLETION_MARKER_PREFIX } from '../src/completion-marker';
 
 // The six holes of the 2026-11-24 review, each as the attacker's requests with curl would make them (here
 // Node's fetch and the AWS SDK with the browser's credentials), against a real Ceph radosgw 16.2 and the

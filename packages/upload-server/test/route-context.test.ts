@@ -23,7 +23,7 @@ const routes = defineRoutes({
       if (!userId) throw new UploadError('UNAUTHORIZED', 'Sign in to upload.');
       return { userId };
     },
-    onUploadComplete: ({ key, context }) => ({ key, owner: context.userId }),
+    onUploadComplete: ({ key, source, context }) => ({ key, owner: source === 'page' ? context.userId : undefined }),
   }),
 });
 

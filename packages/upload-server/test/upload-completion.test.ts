@@ -11,7 +11,7 @@ import {
   type UploadHandler,
   type UploadHandlerConfig,
 } from '../src/index';
-import { COMPLETION_CLAIM_SECONDS, COMPLETION_MARKER_PREFIX } from '../src/upload-completion';
+import { COMPLETION_CLAIM_SECONDS, COMPLETION_MARKER_PREFIX } from '../src/completion-marker';
 import { putWithToken } from './put-with-token';
 
 // `onUploadComplete` against real S3-compatible servers on 127.0.0.1: the browser's requests are made with

@@ -5,7 +5,7 @@ import { assertValidObjectKey, defaultObjectKey } from '../object-key';
 import type { RouteServices } from '../route-services';
 import type { UploadRoute } from '../routes';
 import type { ResolvedStorageSettings } from '../settings';
-import { COMPLETION_MARKER_PREFIX } from '../upload-completion';
+import { COMPLETION_MARKER_PREFIX } from '../completion-marker';
 import type { BeforeUploadReturn } from '../hooks';
 import { contextText } from '../upload-context';
 import { checkUploadPolicy, defaultContentDisposition } from '../upload-policy';

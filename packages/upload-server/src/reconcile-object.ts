@@ -1,0 +1,90 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import { createMarkerStore, type MarkerStore } from './completion-marker';
+import { isUploadError } from './errors';
+import type { UploadHandlerConfig } from './handler';
+import { isInternalKey, ownerOfKey, prefixedRoutes, type PrefixedRoute } from './reconcile-routes';
+import type { UploadRoutes } from './routes';
+import { processEnv, resolveStorageSettings, type ResolvedStorageSettings } from './settings';
+import { createStorageClient } from './storage-client';
+import { createCompletion, type Completion } from './upload-completion';
+
+/** What happened to one stored object that had no completion record. */
+export interface ReconciledObject {
+  /** Object key. */
+  key: string;
+  /** The route it belongs to (by key prefix); absent without routes. */
+  route?: string;
+  /** Size, in bytes, as listed (or notified). */
+  size: number;
+  /** Last-Modified as listed (or the notification's event time), ISO 8601. */
+  lastModified: string;
+  /**
+   * `unreported`: found with no completion record (dry run: nothing done). `completed`: the hook ran now.
+   * `recorded`: a report completed it meanwhile (the hook did not run again). `refused`: the checks or the
+   * hook refused it (`code`, `error`; too large or of a type not allowed: deleted, as on a report).
+   * `failed`: an unexpected error (`error`; passed to `onError`): a later run tries again. `ambiguous`: under
+   * the same longest prefix as another route (`routes`): left alone.
+   */
+  outcome: 'unreported' | 'completed' | 'recorded' | 'refused' | 'failed' | 'ambiguous';
+  /** The `UploadError` code of a `refused` object (`FILE_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, the hook's). */
+  code?: string;
+  /** Why it was `refused` (our text or the hook's) or `failed` (`name: message` of the error). */
+  error?: string;
+  /** The routes that share the key's prefix (`ambiguous`). */
+  routes?: string[];
+}
+
+/** Whose an object is: the handler's own, a route's without a hook, routes' that share a prefix, or a route's. */
+export type ObjectOwner = { kind: 'internal' } | { kind: 'no-hook' } | { kind: 'ambiguous'; routes: string[] } | { kind: 'route'; route: PrefixedRoute };
+
+/** The storage and routes of a handler configuration, and the completion of one object found on storage. */
+export interface ObjectCompleter {
+  settings: ResolvedStorageSettings;
+  client: S3Client;
+  markers: MarkerStore;
+  ownerOf(key: string): ObjectOwner;
+  /** Runs the route's completion for `found` (checks, claim, hook once) and says what came of it. */
+  complete(route: PrefixedRoute, found: ReconciledObject): Promise<ReconciledObject>;
+}
+
+/**
+ * The completion of objects the server finds itself (a listing, a storage notification) rather than hears of
+ * from a page: the route read from the key, then the route's own completion (`upload-completion.ts`).
+ */
+export async function createObjectCompleter(config: UploadHandlerConfig & { routes?: UploadRoutes }): Promise<ObjectCompleter> {
+  const log = config.onError ?? ((error: unknown) => console.error('[upbeam] completing a stored object failed:', error));
+  const routes = prefixedRoutes(config);
+  const settings = resolveStorageSettings(config, config.env ?? processEnv());
+  const client = await createStorageClient(settings);
+  const completions = new Map<PrefixedRoute, Completion>();
+  const completionOf = (route: PrefixedRoute) => {
+    let completion = completions.get(route);
+    if (!completion) {
+      const { onUploadComplete } = route.config;
+      completions.set(route, (completion = createCompletion({ settings, client, policy: route.config, onUploadComplete })));
+    }
+    return completion;
+  };
+  return {
+    settings,
+    client,
+    markers: createMarkerStore(client, settings.bucket, Date.now),
+    ownerOf(key) {
+      const owner = ownerOfKey(key, routes);
+      if (isInternalKey(key, owner && 'route' in owner ? owner.route.keyPrefix : '')) return { kind: 'internal' };
+      if (owner === undefined || ('route' in owner && !owner.route.config.onUploadComplete)) return { kind: 'no-hook' };
+      return 'route' in owner ? { kind: 'route', route: owner.route } : { kind: 'ambiguous', routes: owner.ambiguous };
+    },
+    async complete(route, found) {
+      try {
+        const { ran } = await completionOf(route).reconcile(found.key);
+        return { ...found, outcome: ran ? 'completed' : 'recorded' };
+      } catch (error) {
+        if (isUploadError(error)) return { ...found, outcome: 'refused', code: error.code, error: error.message };
+        log(error);
+        const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
+        return { ...found, outcome: 'failed', error: `${name}: ${message}` };
+      }
+    },
+  };
+}

@@ -29,7 +29,8 @@ function entryPoints() {
     if (pkg.private) continue;
     const unscoped = pkg.name.replace(/^@[^/]+\//, '');
     for (const [subpath, target] of Object.entries(pkg.exports)) {
-      if (subpath === './package.json') continue;
+      // package.json and stylesheets (`./components.css`) are no JavaScript API.
+      if (subpath === './package.json' || typeof target === 'string') continue;
       const types = target.import?.types;
       if (!types) throw new Error(`${pkg.name}: exports["${subpath}"].import.types is missing`);
       entries.push({

@@ -28,7 +28,7 @@ const routes = defineRoutes({
     keyPrefix: 'avatars/',
     // The context crosses from the preparation to the completion in the receipt the browser carries.
     onBeforeUpload: ({ body }) => ({ userId: `user-of-${body.filename}` }),
-    onUploadComplete: ({ key, context }) => ({ avatarKey: key, owner: context.userId }),
+    onUploadComplete: ({ key, source, context }) => ({ avatarKey: key, owner: source === 'page' ? context.userId : undefined }),
   }),
   documents: {
     allowedContentTypes: ['application/pdf'],

@@ -9,7 +9,7 @@ const summary = (count: Partial<UploadSummary['count']>, more: Partial<UploadSum
   progress: 0,
   bytesPerSecond: 0,
   secondsLeft: undefined,
-  count: { queued: 0, uploading: 0, paused: 0, done: 0, error: 0, aborted: 0, ...count },
+  count: { queued: 0, uploading: 0, paused: 0, done: 0, error: 0, aborted: 0, elsewhere: 0, ...count },
   ...more,
 });
 

@@ -45,7 +45,9 @@ export default [
     // `maxFiles` check (TOO_MANY_FILES). fetchRouteRules is not in it (useDropZone's, tree-shaken away here).
     // Merged with main's 5.2 kB (the send loop and honest progress): both together measured 5.26 kB
     // (2026-11-24), over the higher of the two budgets by the routes' +59 B.
-    limit: '5.7 kB',
+    // 6044 B after the session-7 merges (was 5.7 kB): persist's wiring in the tracker (its store is lazy) and the
+    // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
+    limit: '6.1 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload, presigned multipart path (initial chunk + multipart chunks)',
@@ -60,7 +62,9 @@ export default [
     // +0.15 kB (8.43 -> 8.58 kB) for issue 22's part scheduling: the next part sent in the stored part's
     // answer task and the bookkeeping in a new one (next-task.ts), the next batch of part URLs signed at
     // half the current one; the parts' MD5 code left this path for the checksum chunk (checksum-parts.ts).
-    limit: '9.15 kB',
+    // 9587 B after the session-7 merges (was 9.15 kB): persist's wiring in the tracker (its store is lazy) and the
+    // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
+    limit: '9.65 kB',
   },
   {
     // The token chunks (strategy, part engine, SigV4 signer, token session) hold at most 12 KiB (12.29 kB)
@@ -76,7 +80,9 @@ export default [
     // kept in the resume record; +0.1 kB for the part engine's hashing ahead, as above; +99 B (17,011 ->
     // 17,110) for routes and tags in the body; +0.14 kB (17.19 -> 17.33 kB) for the part scheduling, as
     // above: the token chunks are then 12.07 kB beyond the initial chunk (5.26 kB), within 12 KiB.
-    limit: '17.9 kB',
+    // 18343 B after the session-7 merges (was 17.9 kB): persist's wiring in the tracker (its store is lazy) and the
+    // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
+    limit: '18.4 kB',
   },
   {
     name: '@upbeam/upload-client: uploadFile, initial chunk',
@@ -116,7 +122,9 @@ export default [
     ignore: VUE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '5.6 kB',
+    // 5891 B after the session-7 merges (was 5.6 kB): persist's wiring in the tracker (its store is lazy) and the
+    // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
+    limit: '5.95 kB',
   },
   {
     name: '@upbeam/upload-vue: useS3Upload and useDropZone, initial chunk',
@@ -125,7 +133,9 @@ export default [
     ignore: VUE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '7.15 kB',
+    // 7473 B after the session-7 merges (was 7.15 kB): persist's wiring in the tracker (its store is lazy) and the
+    // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
+    limit: '7.55 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload, initial chunk (all a presigned single PUT needs)',
@@ -134,7 +144,9 @@ export default [
     ignore: SVELTE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '5.5 kB',
+    // 5808 B after the session-7 merges (was 5.5 kB): persist's wiring in the tracker (its store is lazy) and the
+    // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
+    limit: '5.85 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload and createDropZone, initial chunk',
@@ -143,7 +155,9 @@ export default [
     ignore: SVELTE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '7.05 kB',
+    // 7357 B after the session-7 merges (was 7.05 kB): persist's wiring in the tracker (its store is lazy) and the
+    // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
+    limit: '7.4 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload and useDropZone, initial chunk',
@@ -152,7 +166,9 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '7.5 kB',
+    // 7810 B after the session-7 merges (was 7.5 kB): persist's wiring in the tracker (its store is lazy) and the
+    // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
+    limit: '7.85 kB',
   },
   {
     // The typed hooks of a server's routes: the factory hands out both hooks, so an app using it ships the
@@ -163,7 +179,9 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    limit: '7.1 kB',
+    // 7832 B after the session-7 merges (was 7.1 kB): persist's wiring in the tracker (its store is lazy) and the
+    // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
+    limit: '7.9 kB',
   },
   // Issue #20: the ready-made components (`@upbeam/upload-react/components`), a subpath of their own, so the hook's
   // budgets above do not move. Measured with all four components (the hook, the drop zone and the tracker
@@ -176,7 +194,9 @@ export default [
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
     // Measured 2026-11-25: 10.58 kB, of which 7.02 kB is useS3Upload with useDropZone (above): the components +3.56 kB.
-    limit: '10.6 kB',
+    // 11368 B after the session-7 merges (was 10.6 kB): persist's wiring in the tracker (its store is lazy) and the
+    // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
+    limit: '11.4 kB',
   },
   {
     name: '@upbeam/upload-react/components.css: the components\' stylesheet',

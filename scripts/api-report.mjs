@@ -6,11 +6,12 @@
 //   node scripts/api-report.mjs --check   fails, with a diff, when a report differs from the build (pnpm run api:check)
 //   node scripts/api-report.mjs --count   prints the number of exported names (values, types) per entry point
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 import ts from 'typescript';
+import { entryPoints } from './entry-points.mjs';
 
 const root = join(import.meta.dirname, '..');
 const reportFolder = join(root, 'api');
@@ -18,30 +19,6 @@ const mode = process.argv[2] ?? '--update';
 if (!['--update', '--check', '--count'].includes(mode)) {
   console.error(`api-report: unknown option ${mode} (known: --check --count)`);
   process.exit(2);
-}
-
-/** Every entry point of the published packages: `{ name, packageDir, declarationFile, reportName }`. */
-function entryPoints() {
-  const entries = [];
-  for (const dirName of readdirSync(join(root, 'packages')).sort()) {
-    const packageDir = join(root, 'packages', dirName);
-    const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
-    if (pkg.private) continue;
-    const unscoped = pkg.name.replace(/^@[^/]+\//, '');
-    for (const [subpath, target] of Object.entries(pkg.exports)) {
-      // package.json and stylesheets (`./components.css`) are no JavaScript API.
-      if (subpath === './package.json' || typeof target === 'string') continue;
-      const types = target.import?.types;
-      if (!types) throw new Error(`${pkg.name}: exports["${subpath}"].import.types is missing`);
-      entries.push({
-        name: pkg.name + subpath.slice(1),
-        packageDir,
-        declarationFile: join(packageDir, types),
-        reportName: subpath === '.' ? unscoped : `${unscoped}-${subpath.slice(2).replaceAll('/', '-')}`,
-      });
-    }
-  }
-  return entries;
 }
 
 const compilerOptions = {
@@ -112,7 +89,7 @@ function countExports(entry) {
   return [values, types];
 }
 
-const entries = entryPoints();
+const entries = entryPoints(root);
 if (mode === '--count') {
   let total = [0, 0];
   console.log('| entry point | names | values | types |\n|---|---:|---:|---:|');

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command (`npm test`): installs what the suites need (scripts/setup.sh), then runs them on
 # each Node major the packages support (engines: >=20.19):
-#   Node 24      the full run: build, typecheck, check:packages, api:check (the API reports in api/), size,
+#   Node 24      the full run: build, typecheck (with the docs' code samples), check:packages, api:check (the
+#                API reports in api/), docs:build (the docs site: fails on a dead internal link), size,
 #                the release rehearsal (scripts/release-rehearsal.sh, also on the machine's Node), and every
 #                vitest project
 #   Node 22, 20  the unit and integration suites
@@ -70,6 +71,7 @@ full_run() {
   step "typecheck on Node $1" pnpm run typecheck || true
   step "check:packages on Node $1" pnpm run check:packages || true
   step "api:check on Node $1" pnpm run api:check || true
+  step "docs build on Node $1" pnpm run docs:build || true
   step "size on Node $1" pnpm run size || true
   step "release rehearsal on Node $1" bash scripts/release-rehearsal.sh "" $(rehearsal_second_node "$1") || true
   step "vitest on Node $1" run_vitest "$1" || true

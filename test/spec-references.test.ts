@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The code and the README cite the specification as `SPEC n` or `SPEC n.m`: each cited section must be a
-// numbered heading of docs/spec.md (`## n. Title`, `### n.m Title`).
+// The code, the README and the docs' guides cite the specification as `SPEC n` or `SPEC n.m`: each cited
+// section must be a numbered heading of docs/spec.md (`## n. Title`, `### n.m Title`).
 
 const root = join(import.meta.dirname, '..');
 const spec = readFileSync(join(root, 'docs/spec.md'), 'utf8');
@@ -21,7 +21,7 @@ function files(dir: string): string[] {
   });
 }
 
-const cited = [join(root, 'README.md'), ...['packages', 'examples', 'tools'].flatMap((dir) => files(join(root, dir)))]
+const cited = [join(root, 'README.md'), ...['packages', 'examples', 'tools', 'docs/guide'].flatMap((dir) => files(join(root, dir)))]
   .flatMap((file) =>
     [...readFileSync(file, 'utf8').matchAll(/\bSPEC (\d+(?:\.\d+)?)\b/g)].map((match) => ({
       where: relative(root, file),

@@ -1,5 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -39,28 +39,15 @@ function compile(files: string[]): string[] {
 }
 
 /**
- * The files of the README's "Routes" section: each code block holds one or more files, each starting with a
- * `// path` comment line. Written under `dir`, with declarations of what the snippets leave to the app.
+ * The docs' routes sample (`docs/samples/routes/app/**`, included into the Routes guide): copied under `dir`,
+ * with its declarations of what the sample leaves to the app (`declared.d.ts`).
  */
-function writeReadmeRoutesApp(dir: string): string[] {
-  const readme = readFileSync(join(here, '../../README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### Routes:'), readme.indexOf('### After the upload'));
-  const written: string[] = [];
-  for (const [, code] of section.matchAll(/```tsx?\n([\s\S]*?)```/g)) {
-    for (const file of code!.split(/^(?=\/\/ app\/)/m)) {
-      const path = /^\/\/ (app\/\S+)/.exec(file)?.[1];
-      if (!path) continue;
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), file);
-      written.push(join(dir, path));
-    }
-  }
-  writeFileSync(
-    join(dir, 'app/declared.d.ts'),
-    'declare function getUser(request: Request): Promise<{ id: string } | undefined>;\n' +
-      'declare const db: { users: { update(id: string, data: { avatarKey: string }): Promise<void> } };\n',
-  );
-  return [...written, join(dir, 'app/declared.d.ts')];
+function writeRoutesSampleApp(dir: string): string[] {
+  const sample = join(here, '../../docs/samples/routes');
+  cpSync(join(sample, 'app'), join(dir, 'app'), { recursive: true });
+  return readdirSync(join(dir, 'app'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.tsx?$/.test(file))
+    .map((file) => join(dir, 'app', file));
 }
 
 describe('typed routes', () => {
@@ -69,11 +56,11 @@ describe('typed routes', () => {
     expect(compile([join(fixtures, 'page.tsx')])).toEqual([]);
   }, 120_000);
 
-  it("compile: the README's two-route app (server file, page files) compiles as written", () => {
+  it("compile: the docs' two-route sample app (server file, page files) compiles as written", () => {
     // Inside the package, so that `react` and its types resolve as in an app.
-    const dir = mkdtempSync(join(here, '.readme-routes-'));
+    const dir = mkdtempSync(join(here, '.routes-sample-'));
     try {
-      const files = writeReadmeRoutesApp(dir);
+      const files = writeRoutesSampleApp(dir);
       expect(files.map((file) => file.slice(dir.length + 1))).toEqual(
         expect.arrayContaining(['app/api/s3-upload/upload-routes.ts', 'app/api/s3-upload/route.ts', 'app/upload.ts', 'app/profile/avatar-picker.tsx']),
       );

@@ -97,8 +97,8 @@ export type UploadHandler = (request: Request) => Promise<Response>;
  * failure (missing settings, storage or STS errors, a throwing hook) is passed to `onError` and answered
  * with 500 `{ error: 'Internal Server Error' }`: storage and STS error text never reaches the browser.
  *
- * The guide (strategies, multipart, completion, routes, checksums, security): the repository README's
- * "Using it in your app" section; the wire contract: docs/spec.md.
+ * The guides (getting started, strategies, routes, large files, the completion hook, security): the docs
+ * site's `docs/guide/`; the wire contract: docs/spec.md.
  * @throws {@link UploadError} `INVALID_SETTINGS` at once for empty `routes`, a route name that is not 1-64 of
  *   `[A-Za-z0-9_-]`, or an unknown strategy.
  *

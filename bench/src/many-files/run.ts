@@ -51,6 +51,13 @@ const MODES: ManyFilesMode[] = [
     client: 'hook-list-cv',
     build: 'after',
   },
+  {
+    id: 'ids-list',
+    label: '`useS3Upload`, a list of ids (`useTrackedIds`), each row reading its file (`useTrackedFile`, `content-visibility: auto`)',
+    client: 'ids-list',
+    build: 'after',
+  },
+  { id: 'components', label: '`UploadList` of `@upbeam/upload-react/components` (with its stylesheet)', client: 'components', build: 'after' },
 ];
 
 const BEFORE_MODES: ManyFilesMode[] = [

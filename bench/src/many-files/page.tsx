@@ -11,13 +11,14 @@ import { useS3Upload, useTrackedFile, useTrackedIds, type TrackedFile, type UseS
 import { UploadList } from '@upbeam/upload-react/components';
 // Bundled by esbuild into page.css, which the components client links before it mounts.
 import '@upbeam/upload-react/components.css';
-import { memo, useEffect, type ReactNode } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useRef, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { uploadWithProgress } from '../bundle/floor';
 import { longTasksSince, type LongTasks } from '../upload/long-tasks';
 
 /** The clients the page runs. */
-export type ManyFilesClient = 'floor' | 'tracker' | 'hook-list' | 'hook-list-cv' | 'ids-list' | 'components';
+export type ManyFilesClient = 'floor' | 'tracker' | 'hook-list' | 'hook-list-cv' | 'ids-list' | 'ids-list-virtual' | 'components';
 
 /** What the benchmark asks the page to do. */
 export interface ManyFilesRun {
@@ -122,12 +123,46 @@ function IdsList({ tracker }: { tracker: UseS3Upload['tracker'] }) {
   );
 }
 
+/** A row's height in the virtualized list (one line of text and a progress bar), in CSS pixels. */
+const VIRTUAL_ROW_PX = 24;
+
+/**
+ * The list of ids, virtualized by TanStack Virtual: only the rows in view (and a few around) are in the DOM,
+ * in a scrolling box of the page's height. The same rows as `IdsList`, without `content-visibility`.
+ */
+function VirtualIdsList({ tracker }: { tracker: UseS3Upload['tracker'] }) {
+  const ids = useTrackedIds(tracker);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => VIRTUAL_ROW_PX, overscan: 10 });
+  return (
+    <div ref={scroller} style={{ height: '100vh', overflow: 'auto' }}>
+      <ul style={{ height: virtualizer.getTotalSize(), position: 'relative', margin: 0, listStyle: 'none' }}>
+        {virtualizer.getVirtualItems().map((item) => (
+          <VirtualRow key={ids[item.index]} tracker={tracker} id={ids[item.index]!} top={item.start} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** One row of the virtualized list, placed at `top` (CSS pixels): reads its own file. */
+const VirtualRow = memo(function VirtualRow({ tracker, id, top }: { tracker: UseS3Upload['tracker']; id: string; top: number }) {
+  const file = useTrackedFile(tracker, id);
+  if (!file) return null;
+  return (
+    <li style={{ position: 'absolute', top: 0, transform: `translateY(${top}px)`, height: VIRTUAL_ROW_PX }}>
+      {file.file.name} <progress value={file.progress} max={100} /> {file.status}
+    </li>
+  );
+});
+
 /** How a React client lists the files of its `useS3Upload`. */
-type ListKind = 'rows' | 'rows-cv' | 'ids' | 'components';
+type ListKind = 'rows' | 'rows-cv' | 'ids' | 'ids-virtual' | 'components';
 
 function FileList({ upload, kind }: { upload: UseS3Upload; kind: ListKind }) {
   if (kind === 'components') return <UploadList upload={upload} />;
   if (kind === 'ids') return <IdsList tracker={upload.tracker} />;
+  if (kind === 'ids-virtual') return <VirtualIdsList tracker={upload.tracker} />;
   return (
     <ul>
       {upload.files.map((file) => (
@@ -210,6 +245,7 @@ const CLIENTS: Record<ManyFilesClient, Client> = {
   'hook-list': hookClient('rows'),
   'hook-list-cv': hookClient('rows-cv'),
   'ids-list': hookClient('ids'),
+  'ids-list-virtual': hookClient('ids-virtual'),
   components,
 };
 

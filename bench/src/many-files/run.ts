@@ -57,6 +57,12 @@ const MODES: ManyFilesMode[] = [
     client: 'ids-list',
     build: 'after',
   },
+  {
+    id: 'ids-list-virtual',
+    label: 'as `ids-list`, the rows virtualized by TanStack Virtual (only the rows in view in the DOM), no `content-visibility`',
+    client: 'ids-list-virtual',
+    build: 'after',
+  },
   { id: 'components', label: '`UploadList` of `@upbeam/upload-react/components` (with its stylesheet)', client: 'components', build: 'after' },
 ];
 

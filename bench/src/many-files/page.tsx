@@ -7,14 +7,18 @@
  * ended. A React client mounts its component into the page (the list it renders is part of its cost).
  */
 import { UploadTracker } from '@upbeam/upload-client';
-import { useS3Upload, type TrackedFile } from '@upbeam/upload-react';
-import { memo, useEffect, type ReactNode } from 'react';
+import { useS3Upload, useTrackedFile, useTrackedIds, type TrackedFile, type UseS3Upload } from '@upbeam/upload-react';
+import { UploadList } from '@upbeam/upload-react/components';
+// Bundled by esbuild into page.css, which the components client links before it mounts.
+import '@upbeam/upload-react/components.css';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useRef, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { uploadWithProgress } from '../bundle/floor';
 import { longTasksSince, type LongTasks } from '../upload/long-tasks';
 
 /** The clients the page runs. */
-export type ManyFilesClient = 'floor' | 'tracker' | 'hook-list' | 'hook-list-cv';
+export type ManyFilesClient = 'floor' | 'tracker' | 'hook-list' | 'hook-list-cv' | 'ids-list' | 'ids-list-virtual' | 'components';
 
 /** What the benchmark asks the page to do. */
 export interface ManyFilesRun {
@@ -101,8 +105,76 @@ const Row = memo(function Row({ file, skipOffscreen }: { file: TrackedFile; skip
   );
 });
 
+/** One row of the ids list: reads its own file, so it renders when this file changes and the list does not. */
+const IdRow = memo(function IdRow({ tracker, id }: { tracker: UseS3Upload['tracker']; id: string }) {
+  const file = useTrackedFile(tracker, id);
+  return file ? <Row file={file} skipOffscreen /> : null;
+});
+
+/** The list of ids (`useTrackedIds`): renders again when a file is added or removed, not on progress. */
+function IdsList({ tracker }: { tracker: UseS3Upload['tracker'] }) {
+  const ids = useTrackedIds(tracker);
+  return (
+    <ul>
+      {ids.map((id) => (
+        <IdRow key={id} tracker={tracker} id={id} />
+      ))}
+    </ul>
+  );
+}
+
+/** A row's height in the virtualized list (one line of text and a progress bar), in CSS pixels. */
+const VIRTUAL_ROW_PX = 24;
+
 /**
- * `useS3Upload` with one memoized row per file and the summary: a plain list, no virtualization. It adds the
+ * The list of ids, virtualized by TanStack Virtual: only the rows in view (and a few around) are in the DOM,
+ * in a scrolling box of the page's height. The same rows as `IdsList`, without `content-visibility`.
+ */
+function VirtualIdsList({ tracker }: { tracker: UseS3Upload['tracker'] }) {
+  const ids = useTrackedIds(tracker);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => VIRTUAL_ROW_PX, overscan: 10 });
+  return (
+    <div ref={scroller} style={{ height: '100vh', overflow: 'auto' }}>
+      <ul style={{ height: virtualizer.getTotalSize(), position: 'relative', margin: 0, listStyle: 'none' }}>
+        {virtualizer.getVirtualItems().map((item) => (
+          <VirtualRow key={ids[item.index]} tracker={tracker} id={ids[item.index]!} top={item.start} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** One row of the virtualized list, placed at `top` (CSS pixels): reads its own file. */
+const VirtualRow = memo(function VirtualRow({ tracker, id, top }: { tracker: UseS3Upload['tracker']; id: string; top: number }) {
+  const file = useTrackedFile(tracker, id);
+  if (!file) return null;
+  return (
+    <li style={{ position: 'absolute', top: 0, transform: `translateY(${top}px)`, height: VIRTUAL_ROW_PX }}>
+      {file.file.name} <progress value={file.progress} max={100} /> {file.status}
+    </li>
+  );
+});
+
+/** How a React client lists the files of its `useS3Upload`. */
+type ListKind = 'rows' | 'rows-cv' | 'ids' | 'ids-virtual' | 'components';
+
+function FileList({ upload, kind }: { upload: UseS3Upload; kind: ListKind }) {
+  if (kind === 'components') return <UploadList upload={upload} />;
+  if (kind === 'ids') return <IdsList tracker={upload.tracker} />;
+  if (kind === 'ids-virtual') return <VirtualIdsList tracker={upload.tracker} />;
+  return (
+    <ul>
+      {upload.files.map((file) => (
+        <Row key={file.id} file={file} skipOffscreen={kind === 'rows-cv'} />
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * `useS3Upload` with the summary and a list of the files (`kind`): memoized rows given their file (a plain
+ * list, no virtualization), rows reading their own file by id, or the components' `UploadList`. It adds the
  * files once mounted, cancels what is left at `deadline`, and calls `onEnded` from the render that shows
  * every file ended.
  */
@@ -111,13 +183,13 @@ function HookList({
   concurrency,
   deadline,
   onEnded,
-  skipOffscreen,
+  kind,
 }: {
   files: File[];
   concurrency: number;
   deadline: number;
   onEnded: (counts: Counts) => void;
-  skipOffscreen?: boolean;
+  kind: ListKind;
 }) {
   const upload = useS3Upload({ endpoint: { url: ENDPOINT }, concurrency });
   const { addFiles, cancel } = upload;
@@ -136,11 +208,7 @@ function HookList({
       <p>
         {count.done} of {upload.files.length} stored, {progress.toFixed(0)} %
       </p>
-      <ul>
-        {upload.files.map((file) => (
-          <Row key={file.id} file={file} skipOffscreen={skipOffscreen} />
-        ))}
-      </ul>
+      <FileList upload={upload} kind={kind} />
     </section>
   );
 }
@@ -150,13 +218,36 @@ function mountReact(render: (onEnded: (counts: Counts) => void) => ReactNode): P
   return new Promise<Counts>((resolve) => createRoot(document.getElementById('root')!).render(render(resolve)));
 }
 
-const hookList: Client = (files, concurrency, deadline) =>
-  mountReact((onEnded) => <HookList files={files} concurrency={concurrency} deadline={deadline} onEnded={onEnded} />);
+/** A React client: `HookList` listing its files as `kind` says. */
+const hookClient =
+  (kind: ListKind): Client =>
+  (files, concurrency, deadline) =>
+    mountReact((onEnded) => <HookList files={files} concurrency={concurrency} deadline={deadline} onEnded={onEnded} kind={kind} />);
 
-const hookListSkippingOffscreen: Client = (files, concurrency, deadline) =>
-  mountReact((onEnded) => <HookList files={files} concurrency={concurrency} deadline={deadline} onEnded={onEnded} skipOffscreen />);
+/** Links the components' stylesheet (page.css, see the import above) and waits for it. */
+function linkStylesheet(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: 'page.css' });
+    link.addEventListener('load', () => resolve());
+    link.addEventListener('error', () => reject(new Error('page.css did not load')));
+    document.head.append(link);
+  });
+}
 
-const CLIENTS: Record<ManyFilesClient, Client> = { floor, tracker, 'hook-list': hookList, 'hook-list-cv': hookListSkippingOffscreen };
+const components: Client = async (files, concurrency, deadline) => {
+  await linkStylesheet();
+  return hookClient('components')(files, concurrency, deadline);
+};
+
+const CLIENTS: Record<ManyFilesClient, Client> = {
+  floor,
+  tracker,
+  'hook-list': hookClient('rows'),
+  'hook-list-cv': hookClient('rows-cv'),
+  'ids-list': hookClient('ids'),
+  'ids-list-virtual': hookClient('ids-virtual'),
+  components,
+};
 
 window.benchManyFiles = async ({ client, count, bytes, concurrency, timeoutMs }) => {
   const data = new Uint8Array(bytes);

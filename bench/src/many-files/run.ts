@@ -1,8 +1,9 @@
 /**
  * Benchmark: many small files from chromium to s3rver (~20 KB each, 1,000 and 5,000 files, 3 and 6 at once):
  * files per second and the main thread's long tasks of each client, beside the floor, a bare XHR loop doing
- * the same presigned PUTs, in the same rounds. Clients: the floor, `UploadTracker` (nothing rendered), and
- * `useS3Upload` rendering a plain list of memoized rows (see page.tsx).
+ * the same presigned PUTs, in the same rounds. Clients: the floor, `UploadTracker` (nothing rendered),
+ * `useS3Upload` rendering a plain list of memoized rows, a list of ids whose rows read their own file (with
+ * `content-visibility`, or virtualized by TanStack Virtual), and the components' `UploadList` (see page.tsx).
  *
  * With `MANY_FILES_BEFORE_CLIENT=<another build of packages/upload-client>` (its `dist/` built), the tracker
  * and the hook list run a second time against that build (modes `*-before`), for a before/after in one run.
@@ -51,6 +52,19 @@ const MODES: ManyFilesMode[] = [
     client: 'hook-list-cv',
     build: 'after',
   },
+  {
+    id: 'ids-list',
+    label: '`useS3Upload`, a list of ids (`useTrackedIds`), each row reading its file (`useTrackedFile`, `content-visibility: auto`)',
+    client: 'ids-list',
+    build: 'after',
+  },
+  {
+    id: 'ids-list-virtual',
+    label: 'as `ids-list`, the rows virtualized by TanStack Virtual (only the rows in view in the DOM), no `content-visibility`',
+    client: 'ids-list-virtual',
+    build: 'after',
+  },
+  { id: 'components', label: '`UploadList` of `@upbeam/upload-react/components` (with its stylesheet)', client: 'components', build: 'after' },
 ];
 
 const BEFORE_MODES: ManyFilesMode[] = [

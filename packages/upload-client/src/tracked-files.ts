@@ -15,6 +15,9 @@ export class TrackedFiles {
   readonly #byId = new Map<string, TrackedFile>();
   #snapshot: readonly TrackedFile[] = [];
   #stale = false;
+  #ids: readonly string[] = [];
+  /** Whether a file was added or removed since `#ids` was made (a file's change leaves the ids as they are). */
+  #idsStale = false;
 
   get(id: string): TrackedFile | undefined {
     return this.#byId.get(id);
@@ -28,6 +31,7 @@ export class TrackedFiles {
   append(files: readonly TrackedFile[]): void {
     for (const file of files) this.#byId.set(file.id, file);
     this.#stale = true;
+    this.#idsStale = true;
   }
 
   /**
@@ -46,13 +50,17 @@ export class TrackedFiles {
   /** Takes file `id` off the list; false when there is no such file. */
   delete(id: string): boolean {
     const deleted = this.#byId.delete(id);
-    if (deleted) this.#stale = true;
+    if (deleted) {
+      this.#stale = true;
+      this.#idsStale = true;
+    }
     return deleted;
   }
 
   clear(): void {
     this.#byId.clear();
     this.#stale = true;
+    this.#idsStale = true;
   }
 
   /** The files in the order added: the same array until something changes. */
@@ -62,5 +70,14 @@ export class TrackedFiles {
       this.#stale = false;
     }
     return this.#snapshot;
+  }
+
+  /** The files' ids in the order added: the same array until a file is added or removed (not when one changes). */
+  ids(): readonly string[] {
+    if (this.#idsStale) {
+      this.#ids = [...this.#byId.keys()];
+      this.#idsStale = false;
+    }
+    return this.#ids;
   }
 }

@@ -216,6 +216,27 @@ describe('UploadTracker snapshots at scale', () => {
     expect(tracker.getFile(after[3]!.id)).toBeUndefined();
   });
 
+  it('keeps the ids array while files change, and makes a new one when a file is added or removed', () => {
+    const { uploader, calls } = standInUploader();
+    const tracker = new UploadTracker({ uploader, concurrency: 3 });
+    expect(tracker.getIds()).toEqual([]);
+    const added = tracker.add([file('a'), file('b'), file('c')]);
+    const ids = tracker.getIds();
+    expect(ids).toEqual(added.map((f) => f.id));
+    calls[0]!.send(50);
+    calls[1]!.finish();
+    tracker.pause(added[2]!.id);
+    expect(tracker.getIds()).toBe(ids);
+    const [more] = tracker.add([file('d')]);
+    const grown = tracker.getIds();
+    expect(grown).not.toBe(ids);
+    expect(grown).toEqual([...ids, more!.id]);
+    tracker.remove(added[0]!.id);
+    expect(tracker.getIds()).toEqual([added[1]!.id, added[2]!.id, more!.id]);
+    tracker.reset();
+    expect(tracker.getIds()).toEqual([]);
+  });
+
   it('calls its listeners once for all the changes between two frames, with the latest state', async () => {
     const { uploader, calls } = standInUploader();
     const tracker = new UploadTracker({ uploader, concurrency: 3 });

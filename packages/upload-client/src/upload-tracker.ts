@@ -187,6 +187,14 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
    */
   getFile = (id: string): TrackedFile<RouteResultData<R, N>> | undefined => this.#files.get(id) as TrackedFile<RouteResultData<R, N>> | undefined;
 
+  /**
+   * The ids of the tracked files, in the order added: the same array until a file is added or removed (a
+   * file's progress or status leaves it as it is). A list of thousands of files renders its rows from it,
+   * each row reading its own file with {@link UploadTracker.getFile}, and so renders again only when the
+   * list itself changes.
+   */
+  getIds = (): readonly string[] => this.#files.ids();
+
   /** Totals of the list, speed and time left: the same object until something changes. */
   getSummary = (): UploadSummary => (this.#summary ??= summarize(this.#files.snapshot(), this.#rate.bytesPerSecond()));
 

@@ -5,6 +5,7 @@
 export { useS3Upload, type UseS3Upload, type UseS3UploadOptions } from './use-s3-upload';
 export { createRouteHooks, type RouteHooks } from './route-hooks';
 export { useTrackedFile, type TrackedFileStore } from './use-tracked-file';
+export { useTrackedIds, type TrackedIdsStore } from './use-tracked-ids';
 export type { FileInputProps } from './file-input';
 export { useDropZone, type DropZone, type DropZoneOptions, type DroppedFile } from './use-drop-zone';
 export type { FileRejection, FileRejectionCode, FileRules } from '@upbeam/upload-client/drop-zone';

@@ -13,6 +13,7 @@ import type { AnyRoutes, RouteName, UploadResult } from '@upbeam/upload-protocol
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { createFileInput } from './file-input';
 import type { TrackedFileStore } from './use-tracked-file';
+import type { TrackedIdsStore } from './use-tracked-ids';
 
 /**
  * Options of {@link useS3Upload}: defaults for every upload (endpoint, strategy, onProgress, signal) and
@@ -43,10 +44,11 @@ export interface UseS3Upload<ServerData = unknown> {
    */
   files: readonly TrackedFile<ServerData>[];
   /**
-   * The tracker behind the hook, the same object for the component's life: give it to rows that read their
-   * own file with {@link useTrackedFile} (a row then renders only when its file changes).
+   * The tracker behind the hook, the same object for the component's life: a list reads the files' ids with
+   * {@link useTrackedIds} (it renders again only when a file is added or removed) and gives them to rows that
+   * read their own file with {@link useTrackedFile} (a row then renders only when its file changes).
    */
-  tracker: TrackedFileStore<ServerData>;
+  tracker: TrackedFileStore<ServerData> & TrackedIdsStore;
   /**
    * Totals of `files` that are queued, running or done: `{ uploaded, size (bytes), progress (percent),
    * bytesPerSecond, secondsLeft, count }` (count per status).

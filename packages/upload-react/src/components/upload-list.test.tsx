@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import type { TrackedFile } from '@upbeam/upload-client';
+import { UploadTracker, type TrackedFile, type Uploader } from '@upbeam/upload-client';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { describe, expect, it } from 'vitest';
@@ -8,47 +8,68 @@ import { UploadList } from './upload-list';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-// Rendering only (jsdom; the browser suite components.e2e.test.ts uploads for real): `upload` is a stand-in
-// holding snapshots of files, as `useS3Upload()` returns them.
-const file = (id: string, progress: number): TrackedFile => ({
-  id,
-  file: new File(['x'.repeat(100)], `${id}.bin`),
-  progress,
-  uploaded: progress,
-  size: 100,
-  multipart: false,
-  status: 'uploading',
-});
-const noop = () => {};
-const standIn = (files: TrackedFile[]) => ({ files, cancel: noop, pause: noop, resume: noop, retry: noop, remove: noop }) as unknown as UseS3Upload;
+// Rendering only (jsdom; the browser suite components.e2e.test.ts uploads for real): a real UploadTracker
+// whose uploader is a stand-in that never ends and reports the bytes the test sends (`send`), and `upload`
+// holding it as `useS3Upload()` returns it.
+function trackerWithStandInUploader() {
+  const sends = new Map<string, (bytes: number) => void>();
+  const uploader: Uploader = (file, options) =>
+    new Promise(() => {
+      sends.set(file.name, (bytes) => options.onProgress?.({ uploaded: bytes, size: file.size, progress: (bytes / file.size) * 100 }));
+    });
+  const tracker = new UploadTracker({ uploader });
+  const noop = () => {};
+  const upload = { files: [], tracker, cancel: noop, pause: noop, resume: noop, retry: noop, remove: tracker.remove } as unknown as UseS3Upload;
+  return { tracker, upload, send: (name: string, bytes: number) => sends.get(name)!(bytes) };
+}
+const file = (name: string) => new File(['x'.repeat(100)], name);
+/**
+ * Longer than the tracker's notification: a frame (or its 100 ms timer where frames do not come), after the
+ * pause a slow listener earned (3 times its last call, and jsdom's first render is slow).
+ */
+const notified = () => new Promise((resolve) => setTimeout(resolve, 600));
 
 describe('UploadList', () => {
-  it('renders a row again only when its own file snapshot changes (rows memoized by identity)', async () => {
+  it('renders a row again only when its own file changes, and the list only when a file is added or removed', async () => {
     const renders: string[] = [];
     // Stable, as the props say: `details` is called once per row render.
     const details = (tracked: TrackedFile) => {
-      renders.push(tracked.id);
+      renders.push(tracked.file.name);
       return null;
     };
+    const { tracker, upload, send } = trackerWithStandInUploader();
     const container = document.createElement('div');
     const root = createRoot(container);
-    const a = file('a', 10);
-    await act(async () => root.render(<UploadList upload={standIn([a, file('b', 10)])} details={details} />));
-    expect(renders.sort()).toEqual(['a', 'b']);
+    await act(async () => root.render(<UploadList upload={upload} details={details} />));
+    expect(container.querySelector('[data-upbeam="list"]')).toBeNull();
+    const [a] = tracker.add([file('a.bin'), file('b.bin')]);
+    await act(notified);
+    expect(renders.filter((name) => name === 'a.bin').length).toBeGreaterThan(0);
     renders.length = 0;
-    // `a` unchanged (same object), `b` moved on.
-    await act(async () => root.render(<UploadList upload={standIn([a, file('b', 60)])} details={details} />));
-    expect(renders).toEqual(['b']);
+    await act(async () => {
+      send('b.bin', 60);
+      await notified();
+    });
+    expect(renders).toEqual(['b.bin']);
     const rows = container.querySelectorAll('[data-upbeam="row"]');
-    expect(Array.from(rows, (row) => row.getAttribute('data-progress'))).toEqual(['10', '60']);
+    expect(Array.from(rows, (row) => row.getAttribute('data-progress'))).toEqual(['0', '60']);
     expect(rows[0]!.querySelector('[data-action="cancel"]')!.getAttribute('aria-label')).toBe('Cancel a.bin');
+    renders.length = 0;
+    await act(async () => {
+      tracker.remove(a!.id);
+      await notified();
+    });
+    expect(renders).toEqual([]);
+    expect(Array.from(container.querySelectorAll('[data-upbeam="row"] [title]'), (name) => name.textContent)).toEqual(['b.bin']);
     act(() => root.unmount());
   });
 
   it('unstyled: no stylesheet class, the data-upbeam parts and the classNames given', async () => {
+    const { tracker, upload } = trackerWithStandInUploader();
+    tracker.add([file('a.bin')]);
     const container = document.createElement('div');
     const root = createRoot(container);
-    await act(async () => root.render(<UploadList upload={standIn([file('a', 10)])} unstyled classNames={{ row: 'my-row' }} theme="dark" />));
+    await act(async () => root.render(<UploadList upload={upload} unstyled classNames={{ row: 'my-row' }} theme="dark" />));
     const list = container.querySelector('[data-upbeam="list"]')!;
     expect(list.getAttribute('data-theme')).toBe('dark');
     expect(container.querySelector('[class*="upbeam"]')).toBeNull();

@@ -1,11 +1,21 @@
 'use client';
 import type { RouteResultData, TrackedFile } from '@upbeam/upload-client';
 import type { AnyRoutes, RouteName } from '@upbeam/upload-protocol';
-import { useMemo, type ReactNode } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import type { UseS3Upload } from '../use-s3-upload';
+import { useTrackedFile } from '../use-tracked-file';
+import { useTrackedIds } from '../use-tracked-ids';
 import { withDefaults } from './labels';
 import { partProps, rootProps, type UploadAppearance } from './parts';
-import { UploadRow, type RowActions } from './upload-row';
+import { UploadRow, type RowActions, type UploadRowProps } from './upload-row';
+
+type RowProps = Omit<UploadRowProps, 'file'> & { tracker: UseS3Upload['tracker']; id: string };
+
+/** A row that reads its own file: it renders again when this file changes, and the list does not. */
+const TrackedRow = memo(function TrackedRow({ tracker, id, ...row }: RowProps) {
+  const file = useTrackedFile(tracker, id);
+  return file ? <UploadRow file={file} {...row} /> : null;
+});
 
 /** Props of {@link UploadList}. */
 export interface UploadListProps<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>> extends UploadAppearance {
@@ -28,8 +38,8 @@ export function useStableAppearance(props: UploadAppearance): UploadAppearance {
  * One row per file of `upload`, in the order added: thumbnail for images, name or relative path, size,
  * progress with speed and time left, status word, and its buttons: pause and resume (a multipart upload),
  * cancel (until it ends), retry (failed or cancelled), remove (ended); a failed file's error in words.
- * Rows out of view are skipped by the browser (`content-visibility: auto`), and a row renders again only
- * when its own file changes.
+ * Rows out of view are skipped by the browser (`content-visibility: auto`); a row renders again only
+ * when its own file changes, and the list only when a file is added or removed.
  */
 export function UploadList<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>(props: UploadListProps<R, N>) {
   const { upload, details } = props;
@@ -37,20 +47,29 @@ export function UploadList<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   const labels = useMemo(() => withDefaults(props.labels), [props.labels]);
   const { cancel, pause, resume, retry, remove } = upload;
   const actions = useMemo<RowActions>(() => ({ cancel, pause, resume, retry, remove }), [cancel, pause, resume, retry, remove]);
-  if (upload.files.length === 0) return null;
-  return (
-    <ul {...rootProps('list', appearance)} aria-label={labels.list}>
-      {upload.files.map((file) => (
-        <UploadRow
-          key={file.id}
-          file={file}
+  const ids = useTrackedIds(upload.tracker);
+  // Made again only when a file is added or removed (or the look changes): a file's progress renders its own
+  // row (TrackedRow reads it), not this list of thousands.
+  const rows = useMemo(
+    () =>
+      ids.map((id) => (
+        <TrackedRow
+          key={id}
+          tracker={upload.tracker}
+          id={id}
           actions={actions}
           labels={labels}
           appearance={appearance}
           locale={appearance.locale}
           details={details as ((file: TrackedFile<never>) => ReactNode) | undefined}
         />
-      ))}
+      )),
+    [ids, upload.tracker, actions, labels, appearance, details],
+  );
+  if (ids.length === 0) return null;
+  return (
+    <ul {...rootProps('list', appearance)} aria-label={labels.list}>
+      {rows}
     </ul>
   );
 }

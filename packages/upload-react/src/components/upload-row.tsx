@@ -22,7 +22,7 @@ export interface RowActions {
   remove: (id: string) => void;
 }
 
-interface UploadRowProps {
+export interface UploadRowProps {
   file: TrackedFile<unknown>;
   actions: RowActions;
   labels: UploadLabels;

@@ -85,7 +85,7 @@ function dropFiles(page: TestPage): Promise<void> {
       for (let index = 0; index < smallCount; index += 1) {
         transfer.items.add(new File([bytesOf(index, smallSize)], `file-${index}.bin`, { type: 'application/octet-stream' }));
       }
-      const zone = document.querySelector(SELECTORS.dropZone)!;
+      const zone = document.querySelector('[data-upbeam="dropzone"]')!;
       for (const type of ['dragenter', 'dragover', 'drop']) {
         let event: Event = new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer });
         if ((event as DragEvent).dataTransfer !== transfer) {

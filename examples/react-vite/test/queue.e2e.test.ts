@@ -118,7 +118,7 @@ describe.each(ENGINES)('many files in %s', (engine) => {
           for (let i = 0; i < size; i += 1) bytes[i] = (i * 31 + index * 7 + (i >> 8)) & 255;
           transfer.items.add(new File([bytes], `file-${index}.bin`, { type: 'application/octet-stream' }));
         }
-        const zone = document.querySelector(SELECTORS.dropZone)!;
+        const zone = document.querySelector('[data-upbeam="dropzone"]')!;
         for (const type of ['dragenter', 'dragover', 'drop']) {
           let event: Event = new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer });
           if ((event as DragEvent).dataTransfer !== transfer) {
@@ -212,7 +212,7 @@ describe.each(ENGINES)('many files in %s', (engine) => {
       Object.defineProperty(DataTransferItem.prototype, 'webkitGetAsEntry', { configurable: true, value: () => standInTree });
       const transfer = new DataTransfer();
       transfer.items.add(new File([], 'trip'));
-      const zone = document.querySelector(SELECTORS.dropZone)!;
+      const zone = document.querySelector('[data-upbeam="dropzone"]')!;
       let event: Event = new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer });
       if ((event as DragEvent).dataTransfer !== transfer) {
         event = new Event('drop', { bubbles: true, cancelable: true });
@@ -242,7 +242,7 @@ describe.each(ENGINES)('many files in %s', (engine) => {
     expect(await audit()).toEqual([]);
     // Keyboard: the drop zone takes focus, and Enter or Space opens the file dialog (its input's click()).
     const opened = await page.evaluate(() => {
-      const zone = document.querySelector<HTMLElement>(SELECTORS.dropZone)!;
+      const zone = document.querySelector<HTMLElement>('[data-upbeam="dropzone"]')!;
       const input = document.querySelector<HTMLInputElement>('[data-upbeam="dropzone"] [data-upbeam="input"]')!;
       let clicks = 0;
       input.click = () => {

@@ -22,7 +22,7 @@ const chromium = await launchChromiumContext();
 try {
   const page = await openChromiumPage(chromium.context, example.origin, BYTES_PER_SECOND);
   await page.setViewportSize({ width: 900, height: 1150 });
-  await page.waitForSelector('[data-testid="drop-zone"]');
+  await page.waitForSelector('[data-upbeam="dropzone"]');
   // tsx keeps function names with a `__name` helper that the page lacks.
   await page.evaluate('globalThis.__name = (fn) => fn');
   await page.evaluate(definePictureMaker);
@@ -34,12 +34,12 @@ try {
     transfer.items.add(await picture('forest.png', '#22c55e', '#14532d', 1400));
     transfer.items.add(new File([new Uint8Array(3_000_000)], 'report.pdf', { type: 'application/pdf' }));
     transfer.items.add(await picture('family.png', '#facc15', '#be123c', 1300));
-    const zone = document.querySelector('[data-testid="drop-zone"]')!;
+    const zone = document.querySelector('[data-upbeam="dropzone"]')!;
     for (const type of ['dragenter', 'dragover', 'drop']) zone.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
   });
-  await page.waitForSelector('[data-testid="upload"][data-status="done"]', { timeout: 60_000 });
+  await page.waitForSelector('[data-upbeam="row"][data-status="done"]', { timeout: 60_000 });
   // The last file, still waiting: cancelled, to show the calm "Cancelled" state and its Retry button.
-  await page.locator('[data-testid="upload"]').last().getByRole('button', { name: 'Cancel', exact: true }).click();
+  await page.locator('[data-upbeam="row"]').last().locator('[data-action="cancel"]').click();
   await page.waitForTimeout(1200);
   await mkdir(new URL('../../../docs/', import.meta.url), { recursive: true });
   await page.screenshot({ path: OUTPUT, fullPage: true });

@@ -1,8 +1,13 @@
 import type { UploadStrategy } from '@upbeam/upload-react';
+import { Uploader } from '@upbeam/upload-react/components';
+import '@upbeam/upload-react/components.css';
 import { useState } from 'react';
-import { Uploader } from './uploader/uploader';
+import { fileDetails } from './file-details';
 
 const MiB = 1024 * 1024;
+
+/** Largest file this demo takes, in bytes (checked before any request; the server checks its own). */
+const MAX_FILE_SIZE = 5 * 1024 * MiB;
 
 /**
  * Where files go multipart here (the library's default is 100 MiB), so that the demo shows parts, pause and
@@ -64,6 +69,11 @@ export function App() {
           resume: resumable,
           persist: PERSIST,
         }}
+        maxSize={MAX_FILE_SIZE}
+        folders
+        details={fileDetails}
+        // With `persist` a reload loses nothing: the tracker restores the queue.
+        warnBeforeLeave={!PERSIST}
       />
     </main>
   );

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
 import { sha256, waitForUpload } from './fault-upload';
 import { logParts, waitUntil } from './multipart-parts';
+import { SELECTORS } from './selectors';
 
 // Credentials and signatures that run out during an upload, in chromium against Ceph radosgw (SPEC 9):
 // temporary credentials renewed inside the 60-second refresh window through the endpoint's `_upload.renew`,
@@ -134,7 +135,7 @@ describe.skipIf(!connection)('credentials and signatures running out mid-upload,
       }
     });
     await page.getByLabel('Temporary token (multipart)').check();
-    await page.setInputFiles('[data-testid="file-input"]', file.path);
+    await page.setInputFiles(SELECTORS.fileInput, file.path);
     // Once the first parts are on their way (signed with the first credentials, valid 900 s), 850 s pass
     // by the page's clock: the credentials expire in under 60 s, so the next signature renews them.
     await waitUntil(() => parts.sent.length >= 1, 60_000, 'a part sent');
@@ -143,7 +144,7 @@ describe.skipIf(!connection)('credentials and signatures running out mid-upload,
     }, CLOCK_JUMP_MS);
 
     const outcome = await waitForUpload(page, 'long.bin', 90_000);
-    const error = page.getByTestId('error');
+    const error = page.locator(SELECTORS.error);
     expect(outcome.status, (await error.count()) ? String(await error.textContent()) : '').toBe('done');
     parts.stop();
     expect(counts.renewals).toBe(1);
@@ -177,10 +178,10 @@ describe.skipIf(!connection)('credentials and signatures running out mid-upload,
     proxy.inject({ kind: 'delay', delayMs: 3500 }, (request) => request.operation === 'UploadPart');
     const file = await writeRandomFile('expiring.bin', PRESIGNED_FILE_SIZE);
     const page = await openChromiumPage(browser.context, example.origin, -1);
-    await page.setInputFiles('[data-testid="file-input"]', file.path);
+    await page.setInputFiles(SELECTORS.fileInput, file.path);
 
     const outcome = await waitForUpload(page, 'expiring.bin', 90_000);
-    const error = page.getByTestId('error');
+    const error = page.locator(SELECTORS.error);
     expect(outcome.status, (await error.count()) ? String(await error.textContent()) : '').toBe('done');
     const uploadParts = proxy.requests().filter((request) => request.operation === 'UploadPart');
     const delayed = uploadParts.filter((request) => request.fault === 'delay');

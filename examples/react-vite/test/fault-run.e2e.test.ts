@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
 import { runFaultRun, type FaultRunReport } from './fault-run';
 import { sha256, waitForUpload } from './fault-upload';
+import { SELECTORS } from './selectors';
 
 // The fault run: 50 uploads from the example page in chromium (both strategies, 3 KiB to 12 MiB),
 // through a proxy that injects a random fault (seeded) on 10% of storage requests, at most twice on a
@@ -140,7 +141,7 @@ describe.skipIf(!connection)('on Ceph radosgw', () => {
       const bytes = randomBytes(2 * 1024 * 1024 + 5);
       await writeFile(join(dir, 'scan.pdf'), bytes);
       const page = await openChromiumPage(browser.context, example.origin, -1);
-      await page.setInputFiles('[data-testid="file-input"]', join(dir, 'scan.pdf'));
+      await page.setInputFiles(SELECTORS.fileInput, join(dir, 'scan.pdf'));
       const outcome = await waitForUpload(page, 'scan.pdf', 60_000);
       expect(outcome.status).toBe('done');
       const puts = proxy.requests().filter((r) => r.operation === 'PutObject');

@@ -6,6 +6,7 @@ import type { FaultKind, FaultProxy } from '@upbeam/fault-proxy';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chooseStrategy, failedForPage, falls, progressByFile, recordProgressPerFile, sha256, waitForUpload } from './fault-upload';
 import { openChromiumPage } from '@upbeam/test-browser';
+import { SELECTORS } from './selectors';
 
 /**
  * The fault run: many uploads of both strategies and mixed sizes from the example page in chromium,
@@ -113,7 +114,7 @@ export async function runFaultRun(target: FaultRunTarget, options: FaultRunOptio
           for (let next = queue.shift(); next; next = queue.shift()) {
             const upload = next;
             // One file dialog at a time per page.
-            picking = picking.then(() => page.setInputFiles('[data-testid="file-input"]', join(dir, upload.name)));
+            picking = picking.then(() => page.setInputFiles(SELECTORS.fileInput, join(dir, upload.name)));
             await picking;
             outcomes.set(upload.name, await waitForUpload(page, upload.name, Math.max(1000, deadline - Date.now())));
           }

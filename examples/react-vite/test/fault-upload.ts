@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { UploadStrategy } from '@upbeam/upload-server';
+import { SELECTORS } from './selectors';
 
 /**
  * Helpers of the retry suites: pick files on the example page and wait for each by its (unique) name,
@@ -21,7 +22,7 @@ export async function recordProgressPerFile(page: Page): Promise<void> {
     (window as unknown as { progressByFile: Record<string, number[]> }).progressByFile = seen;
     const note = (element: Element) => {
       const value = element.getAttribute('data-progress');
-      const name = element.querySelector('.name')?.textContent;
+      const name = element.querySelector('[data-upbeam="name"]')?.textContent;
       if (value === null || !name) return;
       const list = (seen[name] ??= []);
       if (list.at(-1) !== Number(value)) list.push(Number(value));
@@ -30,10 +31,10 @@ export async function recordProgressPerFile(page: Page): Promise<void> {
       for (const record of records) {
         const target = record.target as Element;
         if (target.nodeType !== 1) continue;
-        if (target.matches?.('[data-testid="upload"]')) note(target);
+        if (target.matches?.('[data-upbeam="row"]')) note(target);
         for (const node of Array.from(record.addedNodes)) {
-          if (node.nodeType === 1) (node as Element).querySelectorAll?.('[data-testid="upload"]').forEach(note);
-          if (node.nodeType === 1 && (node as Element).matches('[data-testid="upload"]')) note(node as Element);
+          if (node.nodeType === 1) (node as Element).querySelectorAll?.('[data-upbeam="row"]').forEach(note);
+          if (node.nodeType === 1 && (node as Element).matches('[data-upbeam="row"]')) note(node as Element);
         }
       }
     }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-progress'] });
@@ -58,13 +59,13 @@ export interface PageUpload {
  * @param timeoutMs - Bound in milliseconds; throws beyond it.
  */
 export async function waitForUpload(page: Page, name: string, timeoutMs: number): Promise<PageUpload> {
-  const item = page.getByTestId('upload').filter({ has: page.locator('.name', { hasText: name }) });
+  const item = page.locator(SELECTORS.upload).filter({ has: page.locator(SELECTORS.name, { hasText: name }) });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const status = (await item.count()) === 1 ? await item.getAttribute('data-status') : null;
     if (status && status !== 'uploading' && status !== 'queued') {
       const link = item.getByTestId('object-url');
-      const error = item.getByTestId('error');
+      const error = item.locator(SELECTORS.error);
       return {
         status,
         url: (await link.count()) ? ((await link.textContent()) ?? undefined) : undefined,

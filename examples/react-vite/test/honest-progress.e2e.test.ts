@@ -6,7 +6,6 @@ import { GetObjectCommand, ListMultipartUploadsCommand, ListPartsCommand } from 
 import { startFaultProxy, type FaultProxy, type S3Request } from '@upbeam/fault-proxy';
 import {
   ENGINES,
-  EXAMPLE_SELECTORS as SELECTORS,
   launchBrowser,
   openExamplePage,
   startThrottleProxy,
@@ -17,6 +16,7 @@ import {
 import { createUploadHandler } from '@upbeam/upload-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
+import { SELECTORS } from './selectors';
 
 // Progress never claims a byte storage did not keep, in chromium, Firefox and WebKit: the example page, its
 // server, the embedded storage, and between the browser and storage a throttle (so a cancel lands mid-body)
@@ -32,8 +32,8 @@ const MULTIPART_SIZE = 18 * MiB + 7;
 const BYTES_PER_SECOND = 6 * MiB;
 /** The page's default attempts per request: a fault queued this often fails the request for good. */
 const ATTEMPTS = 3;
-const RETRY = '[data-testid="upload"] [data-testid="retry"]';
-const SUMMARY = '[data-testid="summary"]';
+const RETRY = SELECTORS.retry;
+const SUMMARY = SELECTORS.summary;
 const RESUME = 'label.resume input';
 
 let example: RunningExample;
@@ -102,7 +102,7 @@ describe.each(ENGINES)('honest progress in %s', (engine) => {
 
   async function open(): Promise<ExamplePage> {
     await page?.close();
-    page = await openExamplePage(browser, example.origin);
+    page = await openExamplePage(browser, example.origin, SELECTORS.fileInput);
     return page;
   }
 

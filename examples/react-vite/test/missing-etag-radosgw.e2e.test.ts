@@ -9,6 +9,7 @@ import { createUploadHandler } from '@upbeam/upload-server';
 import { diagnoseUploadConfig } from '@upbeam/upload-server/doctor';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
+import { SELECTORS } from './selectors';
 
 // The misconfiguration of the support threads, for real: a radosgw bucket whose CORS rule allows the page
 // but does not expose ETag. The config doctor reports it; a multipart upload from chromium fails with the
@@ -61,9 +62,9 @@ describe.skipIf(!connection)('bucket CORS rule without ExposeHeader ETag, radosg
 
     const page = await openChromiumPage(browser.context, example.origin, -1);
     await page.getByLabel('Presigned URL (one PUT)').check();
-    await page.setInputFiles('[data-testid="file-input"]', filePath);
-    await expect.poll(() => page.getByTestId('upload').getAttribute('data-status'), { timeout: 110_000, interval: 250 }).toBe('error');
-    const error = await page.getByTestId('error').textContent();
+    await page.setInputFiles(SELECTORS.fileInput, filePath);
+    await expect.poll(() => page.locator(SELECTORS.upload).getAttribute('data-status'), { timeout: 110_000, interval: 250 }).toBe('error');
+    const error = await page.locator(SELECTORS.error).textContent();
     expect(error).toContain('missing ETag in UploadPart response. Missing Bucket CORS configuration for ETag header?');
     expect(error).toContain('Add "ETag" to the bucket\'s CORS ExposeHeaders');
     // The failed upload aborted itself (DELETE is allowed): no parts left billed.

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
 import { logParts, waitUntil } from './multipart-parts';
+import { SELECTORS } from './selectors';
 
 // The multipart engine from the example page in chromium against Ceph radosgw (real SigV4, ListParts,
 // AbortMultipartUpload, ListMultipartUploads), both strategies, on another origin than the page.
@@ -71,8 +72,8 @@ describe.skipIf(!connection)('example page in chromium, multipart upload, radosg
   it.each(strategies)('$strategy: 48 MiB in 10 parts, byte-identical, progress monotone', async ({ label }) => {
     const page = await openChromiumPage(browser.context, example.origin, -1);
     await page.getByLabel(label).check();
-    await page.setInputFiles('[data-testid="file-input"]', filePath);
-    const item = page.getByTestId('upload');
+    await page.setInputFiles(SELECTORS.fileInput, filePath);
+    const item = page.locator(SELECTORS.upload);
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 110_000, interval: 250 }).toBe('done');
     const seen = await chromiumProgressSeen(page);
     expect(seen.filter((value) => value > 0 && value < 100).length, seen.join(', ')).toBeGreaterThanOrEqual(2);
@@ -89,11 +90,11 @@ describe.skipIf(!connection)('example page in chromium, multipart upload, radosg
     const page = await openChromiumPage(browser.context, example.origin, 4 * MiB);
     const parts = logParts(page);
     await page.getByLabel(label).check();
-    await page.setInputFiles('[data-testid="file-input"]', filePath);
+    await page.setInputFiles(SELECTORS.fileInput, filePath);
     await waitUntil(() => parts.stored.size >= 1, 60_000, 'a part stored');
-    await page.getByRole('button', { name: 'Cancel', exact: true }).click({ force: true });
-    const item = page.getByTestId('upload');
-    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 30_000 }).toBe('Cancelled');
+    await page.locator(SELECTORS.cancel).click({ force: true });
+    const item = page.locator(SELECTORS.upload);
+    await expect.poll(() => page.locator(SELECTORS.status).textContent(), { timeout: 30_000 }).toBe('Cancelled');
     expect(await item.getAttribute('data-status')).toBe('aborted');
     expect(parts.stored.size).toBeLessThan(PARTS);
     expect(await incompleteUploads()).toEqual([]);
@@ -106,7 +107,7 @@ describe.skipIf(!connection)('example page in chromium, multipart upload, radosg
     await page.getByLabel(label).check();
     await page.getByLabel('Resume interrupted uploads', { exact: false }).check();
     const first = logParts(page);
-    await page.setInputFiles('[data-testid="file-input"]', filePath);
+    await page.setInputFiles(SELECTORS.fileInput, filePath);
     await waitUntil(() => first.stored.size >= 3, 60_000, 'three parts stored');
     // A second for the journal to hold them (parts are answered 4 at once, the reload must not race them).
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -126,8 +127,8 @@ describe.skipIf(!connection)('example page in chromium, multipart upload, radosg
     const second = logParts(page);
     await page.getByLabel(label).check();
     await page.getByLabel('Resume interrupted uploads', { exact: false }).check();
-    await page.setInputFiles('[data-testid="file-input"]', filePath);
-    const item = page.getByTestId('upload');
+    await page.setInputFiles(SELECTORS.fileInput, filePath);
+    const item = page.locator(SELECTORS.upload);
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 110_000, interval: 250 }).toBe('done');
     second.stop();
     for (const partNumber of storedBefore) expect(second.sent, `part ${partNumber} sent again`).not.toContain(partNumber);
@@ -148,10 +149,10 @@ describe.skipIf(!connection)('example page in chromium, multipart upload, radosg
     });
     await page.goto(example.origin);
     await page.getByLabel('Temporary token (multipart)').check();
-    await page.setInputFiles('[data-testid="file-input"]', filePath);
-    const item = page.getByTestId('upload');
+    await page.setInputFiles(SELECTORS.fileInput, filePath);
+    const item = page.locator(SELECTORS.upload);
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 110_000, interval: 250 }).not.toMatch(/^(queued|uploading)$/);
-    const error = page.getByTestId('error');
+    const error = page.locator(SELECTORS.error);
     expect(await item.getAttribute('data-status'), (await error.count()) ? String(await error.textContent()) : '').toBe('done');
     const object = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: await keyOfUpload(page) }));
     expect(object.ETag).toMatch(new RegExp(`-${PARTS}"$`));

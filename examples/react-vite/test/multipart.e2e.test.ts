@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
 import { logParts, waitUntil } from './multipart-parts';
+import { SELECTORS } from './selectors';
 
 // The multipart engine from the example page in chromium against the embedded s3rver: both strategies
 // byte-identical with progress that never goes back, resume after a reload (only the missing parts are
@@ -59,8 +60,8 @@ describe('example page in chromium, multipart upload, embedded storage', () => {
     const page = await openChromiumPage(browser.context, example.origin, -1);
     const parts = logParts(page);
     await page.getByLabel(label).check();
-    await page.setInputFiles('[data-testid="file-input"]', filePath);
-    const item = page.getByTestId('upload');
+    await page.setInputFiles(SELECTORS.fileInput, filePath);
+    const item = page.locator(SELECTORS.upload);
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 90_000, interval: 250 }).toBe('done');
     const seen = await chromiumProgressSeen(page);
     expect(seen.filter((value) => value > 0 && value < 100).length, seen.join(', ')).toBeGreaterThanOrEqual(2);
@@ -78,7 +79,7 @@ describe('example page in chromium, multipart upload, embedded storage', () => {
     await page.getByLabel(label).check();
     await page.getByLabel('Resume interrupted uploads', { exact: false }).check();
     const first = logParts(page);
-    await page.setInputFiles('[data-testid="file-input"]', filePath);
+    await page.setInputFiles(SELECTORS.fileInput, filePath);
     await waitUntil(() => first.stored.size >= 3, 60_000, 'three parts stored');
     // A second for the journal to hold them (parts are answered 4 at once, the reload must not race them).
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -91,8 +92,8 @@ describe('example page in chromium, multipart upload, embedded storage', () => {
     const second = logParts(page);
     await page.getByLabel(label).check();
     await page.getByLabel('Resume interrupted uploads', { exact: false }).check();
-    await page.setInputFiles('[data-testid="file-input"]', filePath);
-    const item = page.getByTestId('upload');
+    await page.setInputFiles(SELECTORS.fileInput, filePath);
+    const item = page.locator(SELECTORS.upload);
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 90_000, interval: 250 }).toBe('done');
     second.stop();
     // Parts stored well before the reload were in the journal: none is sent again. (A part answered in the
@@ -108,15 +109,15 @@ describe('example page in chromium, multipart upload, embedded storage', () => {
   it('pause stops the parts in flight and sends none until resume; the file is then stored whole', async () => {
     const page = await openChromiumPage(browser.context, example.origin, 8 * MiB);
     const parts = logParts(page);
-    await page.setInputFiles('[data-testid="file-input"]', filePath);
+    await page.setInputFiles(SELECTORS.fileInput, filePath);
     await waitUntil(() => parts.stored.size >= 1, 60_000, 'a part stored');
-    const item = page.getByTestId('upload');
-    await page.getByRole('button', { name: 'Pause', exact: true }).click({ force: true });
+    const item = page.locator(SELECTORS.upload);
+    await page.locator(SELECTORS.pause).click({ force: true });
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 10_000 }).toBe('paused');
     const sentAtPause = parts.sent.length;
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(parts.sent.length).toBe(sentAtPause);
-    await page.getByRole('button', { name: 'Resume', exact: true }).click({ force: true });
+    await page.locator(SELECTORS.resume).click({ force: true });
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 90_000, interval: 250 }).toBe('done');
     const seen = await chromiumProgressSeen(page);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));

@@ -8,6 +8,7 @@ import { ENGINES, launchBrowser, openExamplePage, type Engine, type TestBrowser,
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningExample } from './example-server';
 import { startProxiedExample, type ProxiedExample } from './proxied-example';
+import { SELECTORS } from './selectors';
 
 // A queue that survives (issue 23): the example page with `persist` (`?persist`), in every engine, storage
 // (s3rver) behind the fault proxy, which holds requests (a `delay` fault) so that the page can be reloaded, or
@@ -84,7 +85,7 @@ function dropFiles(page: TestPage): Promise<void> {
       for (let index = 0; index < smallCount; index += 1) {
         transfer.items.add(new File([bytesOf(index, smallSize)], `file-${index}.bin`, { type: 'application/octet-stream' }));
       }
-      const zone = document.querySelector('[data-testid="drop-zone"]')!;
+      const zone = document.querySelector('[data-upbeam="dropzone"]')!;
       for (const type of ['dragenter', 'dragover', 'drop']) {
         let event: Event = new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer });
         if ((event as DragEvent).dataTransfer !== transfer) {
@@ -108,7 +109,7 @@ interface Row {
 const rows = (page: TestPage): Promise<Row[]> =>
   page.evaluate(
     () =>
-      Array.from(document.querySelectorAll('[data-testid="upload"]'), (row) => ({
+      Array.from(document.querySelectorAll('[data-upbeam="row"]'), (row) => ({
         name: row.getAttribute('data-name') ?? '',
         status: row.getAttribute('data-status') ?? '',
         restored: row.getAttribute('data-restored') === 'true',
@@ -221,7 +222,7 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
   });
 
   async function open(): Promise<TestPage> {
-    const page = await openExamplePage(browser, `${example.origin}/${PAGE_QUERY}`, '[data-testid="drop-zone"]');
+    const page = await openExamplePage(browser, `${example.origin}/${PAGE_QUERY}`, SELECTORS.dropZone);
     pages.push(page);
     return page;
   }
@@ -245,7 +246,7 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
   it.skipIf(engine === 'webkit')('a byte budget: files that would pass it are uploaded but not kept, and say so', async () => {
     keys.clear();
     // 1 MiB: four of the small files fit at once, the large one never.
-    const page = await openExamplePage(browser, `${example.origin}/?persist=${MiB}&multipartThreshold=${8 * MiB}`, '[data-testid="drop-zone"]');
+    const page = await openExamplePage(browser, `${example.origin}/?persist=${MiB}&multipartThreshold=${8 * MiB}`, SELECTORS.dropZone);
     pages.push(page);
     holdParts();
     await dropFiles(page);
@@ -283,16 +284,16 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
       const address = `${example.origin}/?multipartThreshold=${8 * MiB}`;
       const pick = async (page: TestPage) => {
         await page.click('label.resume input');
-        await page.setInputFile('[data-testid="file-input"]', path);
+        await page.setInputFile(SELECTORS.fileInput, path);
       };
       const since = lastSeq();
       holdParts();
-      const first = await openExamplePage(browser, address, '[data-testid="drop-zone"]');
+      const first = await openExamplePage(browser, address, SELECTORS.dropZone);
       pages.push(first);
       await pick(first);
       const parts = () => after(since).filter((r) => r.operation === 'UploadPart');
       await waitFor(() => parts().filter(stored).length >= 4, 60_000, '4 parts stored by the first tab');
-      const second = await openExamplePage(browser, address, '[data-testid="drop-zone"]');
+      const second = await openExamplePage(browser, address, SELECTORS.dropZone);
       pages.push(second);
       await pick(second);
       // The second tab waits: no second upload is created, and no part number is sent twice, while both are open.
@@ -305,7 +306,7 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
         .filter((r) => stored(r) && r.answeredAt! < closedAt - 500)
         .map((r) => r.identity);
       await first.close();
-      await waitFor(async () => (await second.attribute('[data-testid="upload"]', 'data-status')) === 'done', 90_000, 'the second tab done');
+      await waitFor(async () => (await second.attribute(SELECTORS.upload, 'data-status')) === 'done', 90_000, 'the second tab done');
       // It continued the first tab's upload: the same upload id, none of its stored parts sent again.
       expect(after(since).filter((r) => r.operation === 'CreateMultipartUpload')).toHaveLength(1);
       const afterClose = parts()

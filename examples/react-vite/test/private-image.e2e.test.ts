@@ -1,9 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENGINES, EXAMPLE_SELECTORS as SELECTORS, launchBrowser, openExamplePage, type TestBrowser } from '@upbeam/test-browser';
+import { ENGINES, launchBrowser, openExamplePage, type TestBrowser } from '@upbeam/test-browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
+import { SELECTORS } from './selectors';
 
 // The example shows an uploaded image from its private bucket (`objectAcl: 'private'`) through a signed GET
 // URL its server gives (`createObjectAccess().signedGetUrl`, `/api/object-url`), in chromium, Firefox and
@@ -35,7 +36,7 @@ describe.each(ENGINES)('private image in %s', (engine) => {
   afterAll(async () => browser?.close());
 
   it('shows the stored image through a signed GET URL; a key outside the uploads gets none (404)', async () => {
-    const page = await openExamplePage(browser, example.origin);
+    const page = await openExamplePage(browser, example.origin, SELECTORS.fileInput);
     try {
       await page.setInputFile(SELECTORS.fileInput, pngPath);
       await expect.poll(() => page.attribute(SELECTORS.upload, 'data-status'), { timeout: 30_000 }).toBe('done');

@@ -7,6 +7,7 @@ import { ENGINES, launchBrowser, openExamplePage, type ExamplePage, type TestBro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningExample } from './example-server';
 import { startProxiedExample, type ProxiedExample } from './proxied-example';
+import { SELECTORS } from './selectors';
 
 // Many files at once through the example page, in every engine: a drop of 20 files (synthesized
 // `DataTransfer`, dispatched as dragenter, dragover and drop), a pasted image, a dropped folder; storage
@@ -78,7 +79,7 @@ const lastSeq = () => proxy.requests().at(-1)?.seq ?? 0;
 
 /** Counts the rows of each `data-status` on the page. */
 const statuses = (page: ExamplePage) =>
-  page.evaluate(() => Array.from(document.querySelectorAll('[data-testid="upload"]'), (row) => row.getAttribute('data-status')), undefined);
+  page.evaluate(() => Array.from(document.querySelectorAll('[data-upbeam="row"]'), (row) => row.getAttribute('data-status')), undefined);
 
 describe.each(ENGINES)('many files in %s', (engine) => {
   let browser: TestBrowser;
@@ -94,7 +95,7 @@ describe.each(ENGINES)('many files in %s', (engine) => {
 
   async function open(): Promise<ExamplePage> {
     await page?.close();
-    page = await openExamplePage(browser, example.origin, '[data-testid="drop-zone"]');
+    page = await openExamplePage(browser, example.origin, SELECTORS.dropZone);
     return page;
   }
 
@@ -107,7 +108,7 @@ describe.each(ENGINES)('many files in %s', (engine) => {
         const seen: number[] = [];
         (window as unknown as { overallSeen: number[] }).overallSeen = seen;
         new MutationObserver(() => {
-          const value = document.querySelector('[data-testid="overall-progress"]')?.getAttribute('data-progress');
+          const value = document.querySelector('[data-upbeam="overall"] [data-upbeam="progress"]')?.getAttribute('data-progress');
           if (value != null && Number(value) !== seen.at(-1)) seen.push(Number(value));
         }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-progress'] });
 
@@ -117,7 +118,7 @@ describe.each(ENGINES)('many files in %s', (engine) => {
           for (let i = 0; i < size; i += 1) bytes[i] = (i * 31 + index * 7 + (i >> 8)) & 255;
           transfer.items.add(new File([bytes], `file-${index}.bin`, { type: 'application/octet-stream' }));
         }
-        const zone = document.querySelector('[data-testid="drop-zone"]')!;
+        const zone = document.querySelector('[data-upbeam="dropzone"]')!;
         for (const type of ['dragenter', 'dragover', 'drop']) {
           let event: Event = new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer });
           if ((event as DragEvent).dataTransfer !== transfer) {
@@ -171,9 +172,9 @@ describe.each(ENGINES)('many files in %s', (engine) => {
       return Array.from(new Uint8Array(await blob.arrayBuffer()));
     }, undefined);
     await expect.poll(() => statuses(page), { timeout: 30_000 }).toEqual(['done']);
-    expect(await page.text('[data-testid="upload"] .name')).toBe('pasted-image.png');
+    expect(await page.text(`${SELECTORS.upload} ${SELECTORS.name}`)).toBe('pasted-image.png');
     // The thumbnail of an image.
-    expect(await page.attribute('[data-testid="upload"] img.thumbnail', 'src')).toMatch(/^blob:/);
+    expect(await page.attribute(SELECTORS.thumbnailImage, 'src')).toMatch(/^blob:/);
     expect(sha256(await storedBytes(keys.get('pasted-image.png')!))).toBe(sha256(Uint8Array.from(pasted)));
   });
 
@@ -211,7 +212,7 @@ describe.each(ENGINES)('many files in %s', (engine) => {
       Object.defineProperty(DataTransferItem.prototype, 'webkitGetAsEntry', { configurable: true, value: () => standInTree });
       const transfer = new DataTransfer();
       transfer.items.add(new File([], 'trip'));
-      const zone = document.querySelector('[data-testid="drop-zone"]')!;
+      const zone = document.querySelector('[data-upbeam="dropzone"]')!;
       let event: Event = new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer });
       if ((event as DragEvent).dataTransfer !== transfer) {
         event = new Event('drop', { bubbles: true, cancelable: true });
@@ -220,7 +221,7 @@ describe.each(ENGINES)('many files in %s', (engine) => {
       zone.dispatchEvent(event);
     }, undefined);
     await expect.poll(() => statuses(page), { timeout: 30_000 }).toEqual(['done', 'done']);
-    expect(await page.text('[data-testid="upload"] .name')).toBe('trip/2024/beach.txt');
+    expect(await page.text(`${SELECTORS.upload} ${SELECTORS.name}`)).toBe('trip/2024/beach.txt');
     expect(keys.get('trip/2024/beach.txt')).toMatch(/^next-s3-uploads\/[A-Za-z0-9_-]{21}\/trip\/2024\/beach\.txt$/);
     expect(keys.get('trip/notes/day 1.txt')).toMatch(/^next-s3-uploads\/[A-Za-z0-9_-]{21}\/trip\/notes\/day-1\.txt$/);
     expect(new TextDecoder().decode(await storedBytes(keys.get('trip/2024/beach.txt')!))).toBe('content of trip/2024/beach.txt');
@@ -241,8 +242,8 @@ describe.each(ENGINES)('many files in %s', (engine) => {
     expect(await audit()).toEqual([]);
     // Keyboard: the drop zone takes focus, and Enter or Space opens the file dialog (its input's click()).
     const opened = await page.evaluate(() => {
-      const zone = document.querySelector<HTMLElement>('[data-testid="drop-zone"]')!;
-      const input = document.querySelector<HTMLInputElement>('[data-testid="file-input"]')!;
+      const zone = document.querySelector<HTMLElement>('[data-upbeam="dropzone"]')!;
+      const input = document.querySelector<HTMLInputElement>('[data-upbeam="dropzone"] [data-upbeam="input"]')!;
       let clicks = 0;
       input.click = () => {
         clicks += 1;
@@ -257,7 +258,7 @@ describe.each(ENGINES)('many files in %s', (engine) => {
       const transfer = new DataTransfer();
       transfer.items.add(new File(['a'], 'a.txt', { type: 'text/plain' }));
       transfer.items.add(new File(['b'], 'b.txt', { type: 'text/plain' }));
-      const input = document.querySelector<HTMLInputElement>('[data-testid="file-input"]')!;
+      const input = document.querySelector<HTMLInputElement>('[data-upbeam="dropzone"] [data-upbeam="input"]')!;
       input.files = transfer.files;
       input.dispatchEvent(new Event('change', { bubbles: true }));
     }, undefined);

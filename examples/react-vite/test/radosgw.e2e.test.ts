@@ -6,7 +6,6 @@ import { GetObjectCommand, ListMultipartUploadsCommand, type S3Client } from '@a
 import { createBucket, createUploadRole, radosgwS3Client, tokenHandlerSettings } from '@upbeam/ceph-rgw';
 import {
   ENGINES,
-  EXAMPLE_SELECTORS as SELECTORS,
   launchBrowser,
   openExamplePage,
   startThrottleProxy,
@@ -17,6 +16,7 @@ import {
 import { createUploadHandler } from '@upbeam/upload-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
+import { SELECTORS } from './selectors';
 
 // Both strategies from the example page in chromium, Firefox and WebKit, against Ceph radosgw (real SigV4,
 // multipart, STS AssumeRole with the one-key session policy), on another origin than the page (CORS
@@ -88,7 +88,7 @@ describe.skipIf(!connection).each(ENGINES)('example page in %s against radosgw',
 
   async function open(): Promise<ExamplePage> {
     await page?.close();
-    page = await openExamplePage(browser, example.origin);
+    page = await openExamplePage(browser, example.origin, SELECTORS.fileInput);
     return page;
   }
 

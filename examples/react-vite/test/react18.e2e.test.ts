@@ -7,7 +7,6 @@ import { fileURLToPath } from 'node:url';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import {
   ENGINES,
-  EXAMPLE_SELECTORS as SELECTORS,
   launchBrowser,
   openExamplePage,
   startThrottleProxy,
@@ -18,6 +17,7 @@ import { createUploadHandler } from '@upbeam/upload-server';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
+import { SELECTORS } from './selectors';
 
 // `@upbeam/upload-react` declares `react >= 18`. The example page is React 19; here the same page is built
 // against React 18 (the npm aliases `react-18` and `react-dom-18`, swapped in by a Vite alias for every
@@ -90,7 +90,7 @@ describe.each(ENGINES)('example page on React 18 in %s', (engine) => {
   });
 
   it('presigned: progress climbs to 100 and storage holds the same bytes', async () => {
-    const page = await openExamplePage(browser, example.origin);
+    const page = await openExamplePage(browser, example.origin, SELECTORS.fileInput);
     try {
       await page.setInputFile(SELECTORS.fileInput, filePath);
       await expect.poll(() => page.attribute(SELECTORS.upload, 'data-status'), { timeout: 60_000 }).toBe('done');

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startExample, type RunningExample } from './example-server';
 import { chooseStrategy, failedForPage, falls, sha256 } from './fault-upload';
+import { SELECTORS } from './selectors';
 
 // Retries in a real browser: the example page in chromium uploads through a fault-injecting proxy in
 // front of the embedded storage (s3rver). The upload handler's `endpoint` is the proxy, so both the
@@ -73,15 +74,15 @@ const is =
 async function startUpload(name: string, strategy: 'presigned' | 'temporary-token', bandwidth = -1): Promise<Page> {
   const page = await openChromiumPage(browser.context, example.origin, bandwidth);
   await chooseStrategy(page, strategy);
-  await page.setInputFiles('[data-testid="file-input"]', join(dir, name));
+  await page.setInputFiles(SELECTORS.fileInput, join(dir, name));
   return page;
 }
 
 /** Waits for the page's upload to end `done`; checks storage holds the same bytes; returns the key. */
 async function expectStored(page: Page, name: string): Promise<string> {
-  const item = page.getByTestId('upload');
+  const item = page.locator(SELECTORS.upload);
   await expect.poll(() => item.getAttribute('data-status'), { timeout: 60_000, interval: 100 }).not.toMatch(/^(queued|uploading)$/);
-  const error = page.getByTestId('error');
+  const error = page.locator(SELECTORS.error);
   expect(await item.getAttribute('data-status'), (await error.count()) ? String(await error.textContent()) : '').toBe('done');
   const url = (await page.getByTestId('object-url').textContent())!;
   const prefix = `${proxy.url}/${example.storage.bucket}/`;
@@ -109,12 +110,12 @@ async function cancelDuringRetryWait(page: Page, faulted: (r: LoggedRequest) => 
     .poll(() => proxy.requests().find((r) => faulted(r) && r.answeredAt !== undefined), { timeout: 30_000, interval: 50 })
     .toBeDefined();
   await new Promise((resolve) => setTimeout(resolve, 300));
-  const item = page.getByTestId('upload');
+  const item = page.locator(SELECTORS.upload);
   expect(await item.getAttribute('data-status')).toBe('uploading');
   const started = Date.now();
   // force: no waiting for the button to stand still (the progress text beside it changes width).
-  await page.getByRole('button', { name: 'Cancel', exact: true }).click({ force: true });
-  await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 5000, interval: 25 }).toBe('Cancelled');
+  await page.locator(SELECTORS.cancel).click({ force: true });
+  await expect.poll(() => page.locator(SELECTORS.status).textContent(), { timeout: 5000, interval: 25 }).toBe('Cancelled');
   expect(Date.now() - started).toBeLessThan(1000);
   expect(await item.getAttribute('data-status')).toBe('aborted');
 }
@@ -177,10 +178,10 @@ describe('retries in chromium through a fault-injecting proxy: presigned PUT', (
   it('a 403 that is not expiry is not retried: one PUT, one preparation, the storage error shown', async () => {
     useHandler({ secretAccessKey: 'not-the-secret' });
     const page = await startUpload('photo.jpg', 'presigned');
-    await expect.poll(() => page.getByTestId('error').textContent(), { timeout: 30_000 }).toMatch(
-      /^UploadClientError: Storage refused the upload \(403 SignatureDoesNotMatch\)/,
+    await expect.poll(() => page.locator(SELECTORS.error).textContent(), { timeout: 30_000 }).toMatch(
+      /^Storage refused the upload \(403 SignatureDoesNotMatch\)/,
     );
-    expect(await page.getByTestId('upload').getAttribute('data-status')).toBe('error');
+    expect(await page.locator(SELECTORS.upload).getAttribute('data-status')).toBe('error');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(storageRequests('PutObject').map((r) => r.storageStatus)).toEqual([403]);
     expect(prepares).toBe(1);
@@ -238,8 +239,8 @@ describe('retries in chromium through a fault-injecting proxy: temporary-token m
   it('a part that fails 3 times fails the upload, which is then aborted on storage', async () => {
     for (let i = 0; i < 3; i++) proxy.inject('error-500', is('UploadPart', 2));
     const page = await startUpload('video.bin', 'temporary-token');
-    await expect.poll(() => page.getByTestId('error').textContent(), { timeout: 30_000 }).toMatch(
-      /^UploadClientError: Storage refused the upload \(500 InternalError\)/,
+    await expect.poll(() => page.locator(SELECTORS.error).textContent(), { timeout: 30_000 }).toMatch(
+      /^Storage refused the upload \(500 InternalError\)/,
     );
     expect(storageRequests('UploadPart').filter((r) => r.identity.endsWith('partNumber=2'))).toHaveLength(3);
     await expect.poll(() => storageRequests('AbortMultipartUpload').length).toBe(1);

@@ -76,4 +76,21 @@ describe('UploadList', () => {
     expect(container.querySelector('[data-upbeam="row"]')!.className).toBe('my-row');
     act(() => root.unmount());
   });
+
+  it('marks each row with the name shown, and a file kept with persist as restored with how it is kept', async () => {
+    const container = document.createElement('div');
+    const root = createRoot(container);
+    const restored: TrackedFile = { ...file('kept', 0), status: 'queued', path: 'trip/kept.bin', restored: true, persistence: 'kept' };
+    await act(async () => root.render(<UploadList upload={standIn([restored, file('fresh', 10)])} />));
+    const rows = Array.from(container.querySelectorAll('[data-upbeam="row"]'), (row) => [
+      row.getAttribute('data-name'),
+      row.getAttribute('data-restored'),
+      row.getAttribute('data-persistence'),
+    ]);
+    expect(rows).toEqual([
+      ['trip/kept.bin', 'true', 'kept'],
+      ['fresh.bin', null, null],
+    ]);
+    act(() => root.unmount());
+  });
 });

@@ -33,7 +33,9 @@ export interface UploadRowProps {
 
 /**
  * One file: thumbnail, name (or relative path), size, progress with speed and time left while it uploads,
- * status word, its buttons (each naming the file), and the error in words when it failed. A failed or
+ * status word, its buttons (each naming the file), and the error in words when it failed. The row carries
+ * `data-status`, `data-progress` (0-100), `data-name` (the name shown), and for a file kept with `persist`
+ * `data-restored="true"` (brought back after a reload) and `data-persistence` (how it is kept). A failed or
  * cancelled file shows no bar: its bytes are not stored. Memoized: a row renders again only when its file's
  * snapshot (or the look) changes.
  */
@@ -55,7 +57,15 @@ export const UploadRow = memo(function UploadRow({ file, actions, labels, appear
     facts.push(labels.timeLeft((file.size - file.uploaded) / speed));
   }
   return (
-    <li {...partProps('row', appearance)} data-status={status} data-progress={file.progress} style={OFFSCREEN_SKIPPED}>
+    <li
+      {...partProps('row', appearance)}
+      data-status={status}
+      data-progress={file.progress}
+      data-name={name}
+      data-restored={file.restored ? 'true' : undefined}
+      data-persistence={file.persistence}
+      style={OFFSCREEN_SKIPPED}
+    >
       <Thumbnail file={file.file} className={partProps('thumbnail', appearance).className} />
       <div className={appearance.unstyled ? undefined : 'upbeam-row-body'}>
         <div className={appearance.unstyled ? undefined : 'upbeam-row-head'}>

@@ -4,7 +4,9 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { describe, expect, it } from 'vitest';
 import type { UseS3Upload } from '../use-s3-upload';
+import { DEFAULT_LABELS } from './labels';
 import { UploadList } from './upload-list';
+import { UploadRow } from './upload-row';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -80,12 +82,17 @@ describe('UploadList', () => {
   it('marks each row with the name shown, and a file kept with persist as restored with how it is kept', async () => {
     const container = document.createElement('div');
     const root = createRoot(container);
-    const restored: TrackedFile = { ...file('kept', 0), status: 'queued', path: 'trip/kept.bin', restored: true, persistence: 'kept' };
-    await act(async () => root.render(<UploadList upload={standIn([restored, file('fresh', 10)])} />));
-    const rows = Array.from(container.querySelectorAll('[data-upbeam="row"]'), (row) => [
-      row.getAttribute('data-name'),
-      row.getAttribute('data-restored'),
-      row.getAttribute('data-persistence'),
+    // A restored file is made by the tracker only after a reload (persist.e2e.test.ts): the row is given one here.
+    const noop = () => {};
+    const actions = { cancel: noop, pause: noop, resume: noop, retry: noop, remove: noop };
+    const row = (tracked: TrackedFile) => <UploadRow file={tracked} actions={actions} labels={DEFAULT_LABELS} appearance={{}} locale={undefined} />;
+    const restored: TrackedFile = { id: 'r', file: file('kept.bin'), path: 'trip/kept.bin', progress: 0, uploaded: 0, size: 100, multipart: false, status: 'queued', restored: true, persistence: 'kept' };
+    const fresh: TrackedFile = { id: 'f', file: file('fresh.bin'), progress: 0, uploaded: 0, size: 100, multipart: false, status: 'queued' };
+    await act(async () => root.render(<ul>{row(restored)}{row(fresh)}</ul>));
+    const rows = Array.from(container.querySelectorAll('[data-upbeam="row"]'), (element) => [
+      element.getAttribute('data-name'),
+      element.getAttribute('data-restored'),
+      element.getAttribute('data-persistence'),
     ]);
     expect(rows).toEqual([
       ['trip/kept.bin', 'true', 'kept'],

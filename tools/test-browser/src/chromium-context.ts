@@ -68,17 +68,33 @@ export const chromiumProgressSeen = (page: Page): Promise<number[]> => page.eval
 
 /**
  * Runs in the page: records every value of `data-progress` the page renders, in `window.progressSeen`.
- * Each change of the attribute is one React commit of a new progress value.
+ * Each change of the attribute is one commit of a new progress value. A record's new value is the next
+ * record's `oldValue` for the same element (or the element's value now, for its last record): an engine may
+ * deliver several changes in one callback (WebKit does), and reading the attribute then would give the last
+ * value for each. An element inserted with the attribute (a row first drawn mid-upload, or already done)
+ * counts its value too.
  */
 export function recordProgress(): void {
   const seen: number[] = [];
   (window as unknown as { progressSeen: number[] }).progressSeen = seen;
   new MutationObserver((records) => {
-    for (const record of records) {
-      const value = (record.target as Element).getAttribute?.('data-progress');
+    for (const [index, record] of records.entries()) {
+      if (record.type === 'childList') {
+        for (const node of Array.from(record.addedNodes)) {
+          if (!(node instanceof Element)) continue;
+          for (const element of [node, ...Array.from(node.querySelectorAll('[data-progress]'))]) {
+            const value = element.getAttribute('data-progress');
+            if (value !== null) seen.push(Number(value));
+          }
+        }
+        continue;
+      }
+      const target = record.target as Element;
+      const next = records.slice(index + 1).find((later) => later.type === 'attributes' && later.target === target);
+      const value = next ? next.oldValue : target.getAttribute('data-progress');
       if (value !== null && value !== undefined) seen.push(Number(value));
     }
-  }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-progress'] });
+  }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeOldValue: true, attributeFilter: ['data-progress'] });
 }
 
 /** Runs in the page: the values {@link recordProgress} saw. */

@@ -53,7 +53,9 @@ export async function curlPut(target: Target, filePath: string, size: number, ti
   );
   const answer = (await response.json()) as { url: string; key: string; headers: Record<string, string> };
   const prepareSeconds = (performance.now() - started) / 1000;
-  const headers = Object.entries(answer.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  // A signed header with an empty value (the handler signs `x-amz-tagging: ''` so a page cannot add tags) is
+  // written `Name;`: curl reads `-H 'Name:'` as "remove this header" and would send a request storage refuses.
+  const headers = Object.entries(answer.headers).flatMap(([name, value]) => ['-H', value === '' ? `${name};` : `${name}: ${value}`]);
   // `Expect:` off: curl would otherwise wait for a 100 Continue before sending the body.
   const { stdout } = await execFileAsync(
     'curl',

@@ -1,5 +1,7 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
+// Global stylesheets go in the root layout: the components' look first, then the page's own.
+import '@upbeam/upload-react/components.css';
 import '@upbeam/example-shared/style.css';
 
 export const metadata: Metadata = {

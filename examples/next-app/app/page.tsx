@@ -1,6 +1,6 @@
-import { Uploader } from './uploader';
+import { UploadDemo } from './upload-demo';
 
-/** A server component: the static text renders on the server, the interactive part is the client `Uploader`. */
+/** A server component: the static text renders on the server, the interactive part is the client `UploadDemo`. */
 export default function Page() {
   return (
     <main>
@@ -10,7 +10,7 @@ export default function Page() {
         prepare each upload, a presigned URL or temporary credentials for one object key, then sends the files straight
         to the bucket, three at a time. The Next.js server never sees the files&apos; bytes.
       </p>
-      <Uploader />
+      <UploadDemo />
     </main>
   );
 }

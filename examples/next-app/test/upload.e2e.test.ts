@@ -10,11 +10,11 @@ import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import {
   ENGINES,
-  EXAMPLE_SELECTORS as SELECTORS,
   launchBrowser,
   openExamplePage,
   progressRenderBudget,
   startThrottleProxy,
+  UPLOADER_SELECTORS as SELECTORS,
   type ExamplePage,
   type TestBrowser,
   type ThrottleProxy,
@@ -28,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // and WebKit; the bytes are read back from storage. Storage listens on another port than the page, so the
 // upload is cross-origin and the bucket's CORS rule is exercised. Both routes are served by `next start`:
 // the App Router's app/api/s3-upload/route.ts and the Pages Router's pages/api/pages-router/s3-upload.ts.
+// The page is `<Uploader>` from @upbeam/upload-react/components: the tests read its parts (`data-upbeam`).
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const FILE_SIZE = 8 * 1024 * 1024 + 123;
@@ -187,7 +188,7 @@ describe.each(ENGINES)('Next.js example (next start) in %s', (engine) => {
 
   async function open(): Promise<ExamplePage> {
     await page?.close();
-    page = await openExamplePage(browser, origin);
+    page = await openExamplePage(browser, origin, SELECTORS.fileInput);
     return page;
   }
 

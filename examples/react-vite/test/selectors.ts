@@ -1,31 +1,11 @@
-import { EXAMPLE_SELECTORS } from '@upbeam/test-browser';
+import { UPLOADER_SELECTORS } from '@upbeam/test-browser';
 
 /**
- * CSS selectors of this example's page, which is `<Uploader>` from `@upbeam/upload-react/components`: its
- * parts carry `data-upbeam="<part>"`, its buttons `data-action`, its rows `data-status`, `data-progress`,
- * `data-name` (and `data-restored`, `data-persistence` with `?persist`). The keys of `EXAMPLE_SELECTORS`
- * (the hand-made pages of the other examples), so that the tests read alike; what the example adds under
- * a file (`object-url`, `stored-image`, `server-data`) keeps its `data-testid`.
+ * CSS selectors of this example's page, which is `<Uploader>` from `@upbeam/upload-react/components`: the
+ * component's (`UPLOADER_SELECTORS`, shared with the Next.js example) and what this example adds under a
+ * stored image (`stored-image`).
  */
 export const SELECTORS = {
-  ...EXAMPLE_SELECTORS,
-  fileInput: '[data-upbeam="dropzone"] [data-upbeam="input"]',
-  dropZone: '[data-upbeam="dropzone"]',
-  upload: '[data-upbeam="row"]',
-  progressBar: '[data-upbeam="row"] progress',
-  /** The row's own Cancel button (shown while queued or uploading), not "Cancel all" nor Pause. */
-  cancel: '[data-upbeam="row"] [data-action="cancel"]',
-  pause: '[data-upbeam="row"] [data-action="pause"]',
-  resume: '[data-upbeam="row"] [data-action="resume"]',
-  retry: '[data-upbeam="row"] [data-action="retry"]',
-  /** The row's status as the user reads it (`Uploaded`, `Cancelled`, …); `data-status` holds the tracker's word. */
-  status: '[data-upbeam="row"] [data-upbeam="status"]',
-  /** A row's name (or relative path), within a row. */
-  name: '[data-upbeam="name"]',
-  thumbnailImage: '[data-upbeam="row"] img[data-upbeam="thumbnail"]',
-  /** A failed file's error, in words (the error's `message`). */
-  error: '[data-upbeam="row"] [data-upbeam="error"]',
-  summary: '[data-upbeam="summary"]',
-  overallProgress: '[data-upbeam="overall"] [data-upbeam="progress"]',
+  ...UPLOADER_SELECTORS,
   storedImage: '[data-testid="stored-image"]',
 } as const;

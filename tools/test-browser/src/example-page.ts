@@ -1,7 +1,10 @@
 import { readProgress, recordProgress } from './chromium-context';
 import type { TestBrowser, TestPage } from './test-page';
 
-/** CSS selectors of the example pages (React + Vite and Next.js render the same markup). */
+/**
+ * CSS selectors of the examples' hand-made pages (Vue and Svelte render the same markup); the pages that are
+ * `<Uploader>` (React, Next.js) have `UPLOADER_SELECTORS`, with these keys and more.
+ */
 export const EXAMPLE_SELECTORS = {
   fileInput: '[data-testid="file-input"]',
   upload: '[data-testid="upload"]',

@@ -17,6 +17,7 @@ export { ALL_ENGINES, CHROMIUM_PATH, ENGINES, FIREFOX_PATH, WEBKIT_DRIVER_PATH, 
 export { CHROMIUM_ARGS, chromiumProgressSeen, launchChromiumContext, openChromiumPage, type ChromiumContext } from './chromium-context';
 export { EXAMPLE_SELECTORS, openExamplePage, progressRenderBudget, type ExamplePage } from './example-page';
 export type { Key, TestBrowser, TestPage } from './test-page';
+export { UPLOADER_SELECTORS } from './uploader-selectors';
 export { startThrottleProxy, type ProxiedRequest, type ThrottleProxy } from './throttle-proxy';
 
 /** Starts a browser of the engine with a fresh profile; `close()` ends it and removes the profile. */

@@ -39,7 +39,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describe('Uppy 6 (@uppy/aws-s3 6, signRequest) with the migrating guide's glue against createUploadHandler', () => {
+describe('Uppy 6 (@uppy/aws-s3 6, signRequest) with the glue of the migrating guide against createUploadHandler', () => {
   it('sends a file with one presigned PUT, under the key and with the headers the server signed', async () => {
     server.configure({ maxFileSize: 10 * MiB });
     page = await browser.newPage();

@@ -125,7 +125,7 @@ interface OpenUpload {
  * cannot replace those): `filesize` is always sent, so a server with `maxFileSize` works. A file without a
  * media type is sent as `application/octet-stream`. One request a call: `signPart` asks for one part's URL.
  *
- * @throws {@link UploadClientError} (from the returned functions) `PREPARE_FAILED` with the endpoint's `error`
+ * @throws `UploadClientError` (from the returned functions) `PREPARE_FAILED` with the endpoint's `error`
  *   text, `status` and `answerCode` on a non-2xx answer; `NETWORK_ERROR` when the endpoint cannot be reached
  *   (Uppy retries `signPart`); `INVALID_OPTIONS` when a multipart call names an upload this page did not
  *   create. An aborted call rejects with the `signal`'s `AbortError`, which Uppy expects.

@@ -8,7 +8,7 @@
  *
  * `@uppy/aws-s3` 6 replaced these options with `signRequest`, which asks for presigned CreateMultipartUpload
  * and CompleteMultipartUpload URLs; an Upbeam endpoint runs those calls itself (its ticket binds the upload),
- * so with version 6 only the single PUT works (see the README, "Migrating").
+ * so with version 6 only the single PUT works (see the docs' guide "Migrating from next-s3-upload and Uppy").
  */
 import {
   DEFAULT_UPLOAD_ENDPOINT,

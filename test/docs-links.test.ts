@@ -36,8 +36,9 @@ function resolve(file: string, path: string): Resolved | undefined {
   const found = candidates.find((candidate) => existsSync(candidate));
   if (!found) return undefined;
   if (!statSync(found).isDirectory()) return { path: found, page: found.endsWith('.md') ? found : undefined };
-  const index = [join(found, site ? 'index.md' : 'README.md')].find((candidate) => existsSync(candidate));
-  return { path: found, page: index };
+  // A docs folder's page is its index.md (VitePress); a repository folder's, its README.md (GitHub).
+  const index = join(found, site && found.startsWith(docs) ? 'index.md' : 'README.md');
+  return { path: found, page: existsSync(index) ? index : undefined };
 }
 
 const checked = markdownFiles().flatMap((file) =>

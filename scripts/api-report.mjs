@@ -1,12 +1,14 @@
 // The public API on purpose: an API Extractor report (api/<package>[-<subpath>].api.md) of every entry point
 // that a published package's exports map lists, read from the built declaration files (run `pnpm run build`
-// first). An added, removed or changed export is then a visible diff in review.
+// first). An added, removed or changed export is then a visible diff in review. A subpath's report does not
+// flag a type its signatures use that another entry point of the same package exports (`UploadHandler`, used
+// by `@upbeam/upload-server/next`, exported by `@upbeam/upload-server`): users name it from there.
 //
 //   node scripts/api-report.mjs           writes the reports (pnpm run api:update)
 //   node scripts/api-report.mjs --check   fails, with a diff, when a report differs from the build (pnpm run api:check)
 //   node scripts/api-report.mjs --count   prints the number of exported names (values, types) per entry point
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
@@ -32,7 +34,10 @@ const compilerOptions = {
   skipLibCheck: true,
 };
 
-/** Runs API Extractor on one entry; returns whether its report matches (check) or was written (update). */
+/**
+ * Runs API Extractor on one entry, writing its report into `tempFolder` (without the warnings of
+ * {@link withoutSiblingExports}); returns whether the report in api/ matches it.
+ */
 function report(entry, tempFolder) {
   if (!existsSync(entry.declarationFile)) {
     throw new Error(`${entry.name}: ${entry.declarationFile} does not exist: run \`pnpm run build\` first`);
@@ -63,30 +68,60 @@ function report(entry, tempFolder) {
       },
     },
   });
-  const result = Extractor.invoke(config, { localBuild: mode === '--update', messageCallback: quietInfo });
+  // Never written into api/ by API Extractor: this script compares and copies the filtered report itself.
+  const result = Extractor.invoke(config, { localBuild: false, messageCallback: quiet });
   if (result.errorCount > 0) throw new Error(`${entry.name}: API Extractor reported ${result.errorCount} error(s)`);
-  return !result.apiReportChanged;
+  const file = `${entry.reportName}.api.md`;
+  const text = withoutSiblingExports(readFileSync(join(tempFolder, file), 'utf8'), siblingExports(entry));
+  writeFileSync(join(tempFolder, file), text);
+  const wanted = join(reportFolder, file);
+  return existsSync(wanted) && readFileSync(wanted, 'utf8') === text;
 }
 
-/** API Extractor's informational lines ("Analysis will use the bundled TypeScript version...") are left out. */
-function quietInfo(message) {
+/**
+ * API Extractor's informational lines ("Analysis will use the bundled TypeScript version...") and its lines
+ * about the report file (this script compares and copies it) are left out.
+ */
+function quiet(message) {
   if (message.logLevel === 'info' || message.logLevel === 'verbose') message.handled = true;
+  if (message.messageId.startsWith('console-api-report')) message.handled = true;
 }
 
-/** Exported names of one built entry: `[values, types]` (a class counts as a value). */
-function countExports(entry) {
+/** The names the other entry points of `entry`'s package export. */
+function siblingExports(entry) {
+  const siblings = entries.filter((other) => other.packageDir === entry.packageDir && other !== entry);
+  return new Set(siblings.flatMap((sibling) => exportsOf(sibling).map((symbol) => symbol.name)));
+}
+
+/**
+ * A report without its `ae-forgotten-export` warnings for the names in `exported`, and without the lone `//`
+ * that closes a block of warnings when none is left above it.
+ */
+function withoutSiblingExports(text, exported) {
+  const kept = text.split('\n').filter((line) => {
+    const forgotten = /^\s*\/\/ Warning: \(ae-forgotten-export\) The symbol "([^"]+)"/.exec(line);
+    return !(forgotten && exported.has(forgotten[1]));
+  });
+  return kept.filter((line, i) => line.trim() !== '//' || /^\s*\/\/ Warning:/.test(kept[i - 1] ?? '')).join('\n');
+}
+
+/** The exported symbols of one built entry, each with what it names (its alias resolved: `export { x } from`). */
+function exportsOf(entry) {
   const { options } = ts.convertCompilerOptionsFromJson(compilerOptions, entry.packageDir);
   const program = ts.createProgram([entry.declarationFile], { ...options, noEmit: true });
   const checker = program.getTypeChecker();
   const module = checker.getSymbolAtLocation(program.getSourceFile(entry.declarationFile));
-  let values = 0;
-  let types = 0;
-  for (const symbol of module ? checker.getExportsOfModule(module) : []) {
-    const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-    if (target.flags & ts.SymbolFlags.Value) values += 1;
-    else types += 1;
-  }
-  return [values, types];
+  return (module ? checker.getExportsOfModule(module) : []).map((symbol) => ({
+    name: symbol.name,
+    target: symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol,
+  }));
+}
+
+/** Exported names of one built entry: `[values, types]` (a class counts as a value). */
+function countExports(entry) {
+  const symbols = exportsOf(entry);
+  const values = symbols.filter(({ target }) => target.flags & ts.SymbolFlags.Value).length;
+  return [values, symbols.length - values];
 }
 
 const entries = entryPoints(root);
@@ -108,6 +143,7 @@ try {
   const known = new Set(entries.map((entry) => `${entry.reportName}.api.md`));
   const orphaned = readdirSync(reportFolder).filter((file) => file.endsWith('.api.md') && !known.has(file));
   if (mode === '--update') {
+    for (const entry of stale) copyFileSync(join(tempFolder, `${entry.reportName}.api.md`), join(reportFolder, `${entry.reportName}.api.md`));
     for (const file of orphaned) rmSync(join(reportFolder, file));
     console.log(`api-report: ${entries.length} reports in api/ (${stale.length} changed, ${orphaned.length} removed)`);
   } else {

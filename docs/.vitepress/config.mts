@@ -5,7 +5,10 @@ import { defineConfig } from 'vitepress';
 // The docs site: guides (one markdown file per topic in guide/), the specification (spec.md), and the API
 // reference that scripts/api-reference.mjs generates from the TSDoc into reference/api/ (with its sidebar).
 // A dead internal link fails the build (VitePress's default); links out of the site into the repository
-// (../../packages/..., ../../bench/RESULTS.md, ../../api/) are the only ones let through.
+// (../../packages/..., ../../bench/RESULTS.md, ../../api/) are the only ones let through: they lead to the
+// repository's files when the docs are read in the repository (GitHub renders the markdown), not on a
+// deployed site, as the root package.json names no repository URL to turn them into. test/docs-links.test.ts
+// checks that each leads to a file or folder that exists, and every #anchor of the docs and the READMEs.
 
 const apiSidebar = JSON.parse(readFileSync(join(import.meta.dirname, '../reference/api/typedoc-sidebar.json'), 'utf8'));
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInteropServer, type InteropServer } from '../../interop/test/interop-server';
 import type { Uppy6Outcome } from '../page/uppy6';
 
-// The README's @uppy/aws-s3 6 glue (signRequest, single PUTs) in chromium, against a real createUploadHandler
+// The @uppy/aws-s3 6 glue of docs/guide/migrating.md (signRequest, single PUTs) in chromium, against a real createUploadHandler
 // with a size limit, and s3rver on another origin.
 
 const MiB = 1024 * 1024;
@@ -39,7 +39,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describe('Uppy 6 (@uppy/aws-s3 6, signRequest) with the README glue against createUploadHandler', () => {
+describe('Uppy 6 (@uppy/aws-s3 6, signRequest) with the glue of the migrating guide against createUploadHandler', () => {
   it('sends a file with one presigned PUT, under the key and with the headers the server signed', async () => {
     server.configure({ maxFileSize: 10 * MiB });
     page = await browser.newPage();

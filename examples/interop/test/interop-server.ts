@@ -72,7 +72,7 @@ export async function startInteropServer(pages: Record<string, InteropPage> = IN
   const storage = await startLocalS3();
   const handled: HandledRequest[] = [];
   // objectAcl 'none': next-s3-upload's PUT cannot send a signed x-amz-acl, and the handler refuses its requests
-  // while it signs one (README, Migrating). Apps that move their client to Upbeam keep the default.
+  // while it signs one (docs/guide/migrating.md). Apps that move their client to Upbeam keep the default.
   const base = { ...storage.handlerSettings, objectAcl: 'none' as const };
   let handler: UploadHandler = createUploadHandler(base);
   const recording: UploadHandler = async (request) => {

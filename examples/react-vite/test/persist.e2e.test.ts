@@ -164,7 +164,7 @@ async function dropAndLeaveHalfway(page: TestPage, leave: () => Promise<void>): 
   const now = await rows(page);
   expect(now.filter((row) => row.name !== LARGE_NAME && row.status === 'done').length).toBeGreaterThanOrEqual(5);
   expect(now.find((row) => row.name === LARGE_NAME)?.status).toBe('uploading');
-  // What was kept: every file the page holds, in this engine (see the README).
+  // What was kept: every file the page holds, in this engine (see docs/guide/persistence.md).
   expect(now.filter((row) => row.status !== 'done').every((row) => row.persistence === 'kept'), JSON.stringify(now)).toBe(true);
   const doneNames = now.filter((row) => row.status === 'done').map((row) => row.name);
   // The store forgets a done file a few milliseconds after it shows done, and the journal keeps a part a few
@@ -228,7 +228,7 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
   }
 
   // WebKitGTK under WebDriver runs on an ephemeral (private) data store, whose IndexedDB refuses Blobs and
-  // Files (the transaction aborts; measured, see the README): there the tracker says so and keeps nothing.
+  // Files (the transaction aborts; measured, see docs/guide/persistence.md): there the tracker says so and keeps nothing.
   it.runIf(engine === 'webkit')('WebKit (ephemeral profile): files are not kept (persistence unavailable), uploads go on, a reload restores nothing', async () => {
     keys.clear();
     const page = await open();

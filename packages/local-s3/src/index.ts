@@ -40,7 +40,7 @@ export interface LocalS3Options {
   /**
    * At start, multipart uploads in `directory` initiated longer ago than this are removed with their parts,
    * as S3's lifecycle rule `AbortIncompleteMultipartUpload` does (a browser closed mid-upload cannot abort
-   * its own upload). Seconds. @default 86400 (one day, the rule the README recommends for real buckets)
+   * its own upload). Seconds. @default 86400 (one day, the lifecycle rule the docs' Security guide recommends for real buckets)
    */
   abortIncompleteUploadsAfter?: number;
 }

@@ -7,7 +7,7 @@ import { MAX_SINGLE_PUT_SIZE } from '@upbeam/upload-protocol';
 /**
  * Default `multipartThreshold`, in bytes (100 MiB). Below it one PUT sends at the browser's own speed and a
  * failed attempt costs little to resend; at and above it, the multipart engine's part-level retry, resume
- * and parallel connections pay for its extra requests (see the README's figures).
+ * and parallel connections pay for its extra requests (see the docs' guide "Large files and resume" and bench/RESULTS.md).
  */
 export const DEFAULT_MULTIPART_THRESHOLD = 100 * 1024 * 1024;
 

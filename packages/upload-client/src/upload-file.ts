@@ -4,7 +4,7 @@ import { usesMultipart } from './multipart-threshold';
 import { uploadPresigned } from './presigned/presigned-put';
 import { throttledProgress } from './progress';
 import { resolveRetrySettings } from './retry';
-import type { IsUntyped, RouteUploadOptions, RouteUploadResult } from './routes';
+import type { RouteUploadOptions, RouteUploadResult } from './routes';
 import type { UploadContext, UploadOptions } from './types';
 
 /**
@@ -42,7 +42,8 @@ import type { UploadContext, UploadOptions } from './types';
  */
 export function uploadFile<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>(
   file: File,
-  ...options: IsUntyped<R> extends true ? [options?: RouteUploadOptions<R, N>] : [options: RouteUploadOptions<R, N>]
+  // Untyped routes (any string is a route name): the options may be left out; typed: they name the route.
+  ...options: string extends RouteName<R> ? [options?: RouteUploadOptions<R, N>] : [options: RouteUploadOptions<R, N>]
 ): Promise<RouteUploadResult<R, N>>;
 export async function uploadFile(file: File, options: UploadOptions = {}): Promise<UploadResult> {
   const { signal } = options;

@@ -93,7 +93,7 @@ export interface UploadTrackerOptions extends UploadOptions {
    * removed. Each kept file is held by one tab (a Web Lock): another tab of the origin restores it as
    * `elsewhere` and takes it over only if the first tab goes. `true` for the defaults, or
    * `{ maxBytes, name }` (see {@link PersistOptions}). Read when the tracker is made (`setOptions` cannot turn
-   * it on or off). What each engine keeps: see the README's "Uploads that survive a reload".
+   * it on or off). What each engine keeps: see the docs' guide "Persistence".
    * @default false
    */
   persist?: boolean | PersistOptions;

@@ -8,7 +8,7 @@
  *
  * `@uppy/aws-s3` 6 replaced these options with `signRequest`, which asks for presigned CreateMultipartUpload
  * and CompleteMultipartUpload URLs; an Upbeam endpoint runs those calls itself (its ticket binds the upload),
- * so with version 6 only the single PUT works (see the README, "Migrating").
+ * so with version 6 only the single PUT works (see the docs' guide "Migrating from next-s3-upload and Uppy").
  */
 import {
   DEFAULT_UPLOAD_ENDPOINT,
@@ -125,7 +125,7 @@ interface OpenUpload {
  * cannot replace those): `filesize` is always sent, so a server with `maxFileSize` works. A file without a
  * media type is sent as `application/octet-stream`. One request a call: `signPart` asks for one part's URL.
  *
- * @throws {@link UploadClientError} (from the returned functions) `PREPARE_FAILED` with the endpoint's `error`
+ * @throws `UploadClientError` (from the returned functions) `PREPARE_FAILED` with the endpoint's `error`
  *   text, `status` and `answerCode` on a non-2xx answer; `NETWORK_ERROR` when the endpoint cannot be reached
  *   (Uppy retries `signPart`); `INVALID_OPTIONS` when a multipart call names an upload this page did not
  *   create. An aborted call rejects with the `signal`'s `AbortError`, which Uppy expects.

@@ -7,7 +7,14 @@ export { createRouteHooks, type RouteHooks } from './route-hooks';
 export { useTrackedFile, type TrackedFileStore } from './use-tracked-file';
 export { useTrackedIds, type TrackedIdsStore } from './use-tracked-ids';
 export type { FileInputProps } from './file-input';
-export { useDropZone, type DropZone, type DropZoneOptions, type DroppedFile } from './use-drop-zone';
+export {
+  useDropZone,
+  type DropZone,
+  type DropZoneInputProps,
+  type DropZoneOptions,
+  type DropZoneRootProps,
+  type DroppedFile,
+} from './use-drop-zone';
 export type { FileRejection, FileRejectionCode, FileRules } from '@upbeam/upload-client/drop-zone';
 export {
   isAbortError,

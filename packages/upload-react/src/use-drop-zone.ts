@@ -47,10 +47,10 @@ function withGiven(rules: FileRules | undefined, given: DropZoneOptions): DropZo
 }
 
 /** The props {@link DropZone.getRootProps} adds to the element that takes drops. */
-type RootProps = HTMLAttributes<HTMLElement>;
+export type DropZoneRootProps = HTMLAttributes<HTMLElement>;
 
-/** The props {@link DropZone.getInputProps} gives the hidden `<input type="file">`. */
-type InputProps = InputHTMLAttributes<HTMLInputElement> & { ref: RefObject<HTMLInputElement | null> };
+/** The props {@link DropZone.getInputProps} gives the hidden `<input type="file">`: its attributes and its `ref`. */
+export type DropZoneInputProps = InputHTMLAttributes<HTMLInputElement> & { ref: RefObject<HTMLInputElement | null> };
 
 /** What {@link useDropZone} returns (react-dropzone's names). */
 export interface DropZone {
@@ -59,9 +59,9 @@ export interface DropZone {
    * operable by keyboard, `role="button"`, `tabIndex={0}` and Enter or Space to open the file dialog, as a
    * click does. Your own handlers in `props` run first. No style is set: style it from `isDragActive`.
    */
-  getRootProps: (props?: RootProps) => RootProps;
+  getRootProps: (props?: DropZoneRootProps) => DropZoneRootProps;
   /** Props for the `<input type="file">` rendered inside the root (hidden with an inline `display: none`). */
-  getInputProps: (props?: InputHTMLAttributes<HTMLInputElement>) => InputProps;
+  getInputProps: (props?: InputHTMLAttributes<HTMLInputElement>) => DropZoneInputProps;
   /** Whether files are being dragged over the root. */
   isDragActive: boolean;
   /** Opens the file dialog. */
@@ -121,7 +121,7 @@ export function useDropZone(given: DropZoneOptions): DropZone {
     return () => document.removeEventListener('paste', onPaste);
   }, [paste, disabled, fromTransfer]);
 
-  const getRootProps = (props: RootProps = {}): RootProps => ({
+  const getRootProps = (props: DropZoneRootProps = {}): DropZoneRootProps => ({
     role: 'button',
     tabIndex: disabled ? -1 : 0,
     'aria-disabled': disabled || undefined,
@@ -172,7 +172,7 @@ export function useDropZone(given: DropZoneOptions): DropZone {
     },
   });
 
-  const getInputProps = (props: InputHTMLAttributes<HTMLInputElement> = {}): InputProps => ({
+  const getInputProps = (props: InputHTMLAttributes<HTMLInputElement> = {}): DropZoneInputProps => ({
     ...props,
     ...(directory ? ({ webkitdirectory: '' } as InputHTMLAttributes<HTMLInputElement>) : {}),
     ref: input,

@@ -10,8 +10,8 @@ import {
   type RouteResultData,
 } from '@upbeam/upload-client';
 import type { AnyRoutes, RouteName, UploadResult } from '@upbeam/upload-protocol';
-import { useEffect, useState, useSyncExternalStore } from 'react';
-import { createFileInput } from './file-input';
+import { useEffect, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { createFileInput, type FileInputProps } from './file-input';
 import type { TrackedFileStore } from './use-tracked-file';
 import type { TrackedIdsStore } from './use-tracked-ids';
 
@@ -70,7 +70,7 @@ export interface UseS3Upload<ServerData = unknown> {
   /** Resumes the paused upload with this id: only the parts it lacks are sent. */
   resume: (id: string) => void;
   /** A hidden `<input type="file">`: `onChange` gets the first picked `File`, `onFiles` all (with `multiple`). Render it once. */
-  FileInput: ReturnType<typeof createFileInput>['FileInput'];
+  FileInput: (props: FileInputProps) => ReactElement;
   /** Opens the browser's file dialog of `FileInput`. */
   openFileDialog: () => void;
 }

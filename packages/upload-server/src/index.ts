@@ -32,6 +32,8 @@ export {
   type TokenSettings,
 } from './temporary-token';
 export type { ObjectAcl, StorageSettings } from './settings';
+export type { Env } from './env';
+export type { HookContext } from './upload-context';
 export type {
   PresignedUploadResponse,
   RouteRules,

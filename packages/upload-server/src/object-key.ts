@@ -60,7 +60,7 @@ export function normalizeKeyPrefix(prefix: string): string {
  * The default object key: `{prefix}{id}/{sanitized file name}` (SPEC 9: `next-s3-uploads/{id}/{name}`),
  * where `id` is a fresh nanoid (21 URL-safe characters), so two uploads of the same name never overwrite
  * each other. A `filename` with `/` (a file of a dropped folder, `photos/2024/a.jpg`) keeps its folders,
- * each segment sanitized ({@link sanitizeFilePath}). A name too long for S3's 1024-byte key limit is
+ * each segment sanitized (`sanitizeFilePath`). A name too long for S3's 1024-byte key limit is
  * shortened, keeping its end (the extension), and never starts with `/`.
  */
 export function defaultObjectKey(filename: string, prefix: string = DEFAULT_KEY_PREFIX): string {

@@ -17,7 +17,7 @@ export interface ReconcileOptions {
   olderThanSeconds?: number;
   /**
    * Only objects stored at most this long ago, in seconds. Keep it below the age at which a lifecycle rule
-   * expires `.upbeam/completions/` markers (2 days in the README's rule): an object whose marker expired would
+   * expires `.upbeam/completions/` markers (2 days in the Security guide's rule): an object whose marker expired would
    * look unreported and run its hook again. Raise it for a one-off run over older objects.
    * @default 86400
    */
@@ -70,7 +70,7 @@ export interface ReconcileReport {
   objects: ReconciledObject[];
 }
 
-/** Default of `maxAgeSeconds`: a day, below the 2 days after which the README's lifecycle rule expires markers. */
+/** Default of `maxAgeSeconds`: a day, below the 2 days after which the Security guide's lifecycle rule expires markers. */
 const MAX_AGE_SECONDS = 86_400;
 
 /** Requests one object's completion may take: its marker read, HEAD, marker read, claim, answer (or a DELETE). */

@@ -41,7 +41,7 @@ export interface StorageSettings extends ProviderSettings {
    * `headers`), so that a PUT which adds or changes an ACL (`public-read`) or adds grants
    * (`x-amz-grant-*`: S3 and radosgw refuse a canned ACL and grants together, 400) fails with 403
    * SignatureDoesNotMatch. `'none'` signs no ACL: for storage that refuses the header; then close ACLs with
-   * a bucket setting (README, "Headers the browser could add").
+   * a bucket setting (the docs' Security guide, "Headers the browser could add").
    * - `bucket-owner-full-control`: the one canned ACL an AWS bucket with ACLs disabled (Object Ownership
    *   "bucket owner enforced", the default since April 2023) accepts; the object stays private to the
    *   bucket owner.
@@ -54,8 +54,9 @@ export interface StorageSettings extends ProviderSettings {
    * Whether browsers send a checksum storage verifies: `'md5'` puts `checksum: 'md5'` in every preparation
    * answer, and the client then sends a `Content-MD5` (RFC 1864) with each part and each single PUT, which
    * storage checks (a byte changed on the way is refused with 400 `BadDigest` and sent again). The client
-   * hashes the file in the browser (WebAssembly, a lazy chunk of ~5 kB gzip): a single PUT's throughput
-   * falls to ~0.4x on loopback (README, "Checksums"). The bucket's CORS rule must allow the `Content-MD5`
+   * hashes the file in the browser (WebAssembly, a lazy chunk): a single PUT waits for the whole file to be
+   * hashed, multipart hashes the next parts while others are sent (the docs' guide "Large files and resume",
+   * "Checksums"; figures in bench/RESULTS.md). The bucket's CORS rule must allow the `Content-MD5`
    * request header (`AllowedHeaders: ["*"]` does). A client's own `checksum` option wins over this.
    * Env: `S3_UPLOAD_CHECKSUM` (`md5` or `off`).
    * @default the provider preset's (`PROVIDER_PRESETS`: `'md5'` where the provider documents that it

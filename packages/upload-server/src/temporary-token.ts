@@ -107,7 +107,7 @@ function denyPutObject(condition: Record<string, Record<string, string | readonl
  * or with any `x-amz-grant-*` header (`StringLike {key}: *`, which never matches an absent header), is
  * refused (403). Measured on radosgw 16.2: both hold for PutObject; radosgw's `Null` condition is inverted
  * (it denies when the header is absent), hence `StringLike`. Radosgw does not evaluate them for
- * CreateMultipartUpload (README, "Headers the browser could add").
+ * CreateMultipartUpload (the docs' Security guide, "Headers the browser could add").
  */
 export function uploadTokenPolicy(input: { bucket: string; key: string; region: string; allowObjectTagging?: boolean }): string {
   const actions = ['s3:PutObject', 's3:AbortMultipartUpload'];

@@ -15,7 +15,8 @@ export const RECEIPT_TTL_SECONDS = 2 * 3600;
  * preparation: renewals of a temporary-token upload keep the first ticket's end, and no renewal's
  * credentials outlive it by more than STS's shortest lifetime (900 s). So a report can arrive at most
  * this plus {@link RECEIPT_TTL_SECONDS} (26 hours) after the first preparation, well inside the 2 days the
- * README's lifecycle rule keeps completion markers: a late report finds the marker, never runs the hook again.
+ * Security guide's lifecycle rule keeps completion markers: a late report finds the marker, never runs the
+ * hook again.
  */
 export const UPLOAD_LIFETIME_SECONDS = TICKET_TTL_SECONDS;
 

@@ -108,7 +108,7 @@ describe.each(storages)('hole 1: a presigned PUT URL runs a CopyObject with the 
     return;
   }
 
-  it('radosgw applies it (the attack) and the doctor fails; the README\'s bucket policy refuses it (403); uploads still work', async () => {
+  it('radosgw applies it (the attack) and the doctor fails; the security guide\'s bucket policy refuses it (403); uploads still work', async () => {
     const before = await diagnoseUploadConfig({ ...storage.handlerSettings, env: {} });
     const finding = byCheck(before, 'presigned-headers');
     expect(finding.status).toBe('fail');

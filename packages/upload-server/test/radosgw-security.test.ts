@@ -21,8 +21,8 @@ import { createUploadHandler, isUploadError, type UploadHandlerConfig } from '..
 
 // The attacks of the 2026-11-23 security review, each against a real Ceph radosgw (16.2), with what the
 // browser gets from the handler: an upload token (temporary-token strategy) or a presigned URL and its
-// headers. What the server cannot close is pinned here as radosgw's behaviour, and the README names the
-// storage setting or strategy that closes it.
+// headers. What the server cannot close is pinned here as radosgw's behaviour, and docs/guide/security.md names
+// the storage setting or strategy that closes it.
 
 const connection = inject('radosgw');
 const ALL_USERS = 'uri="http://acs.amazonaws.com/groups/global/AllUsers"';
@@ -170,7 +170,7 @@ describe.skipIf(!connection)('security on radosgw', () => {
       expect(await anonymousGet(key)).toBe(403);
     });
 
-    it('radosgw gap (README): CreateMultipartUpload with public-read is not checked against the session policy; the completed object is public', async () => {
+    it('radosgw gap (security guide): CreateMultipartUpload with public-read is not checked against the session policy; the completed object is public', async () => {
       const { key, s3 } = await token();
       const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: storage.bucket, Key: key, ACL: 'public-read' }));
       const { ETag } = await s3.send(new UploadPartCommand({ Bucket: storage.bucket, Key: key, UploadId, PartNumber: 1, Body: 'x' }));
@@ -180,7 +180,7 @@ describe.skipIf(!connection)('security on radosgw', () => {
       expect(await anonymousGet(key)).toBe(200);
     });
 
-    it('radosgw stores unsigned x-amz-tagging, x-amz-meta-* and x-amz-website-redirect-location sent with the token (README: no condition key closes them)', async () => {
+    it('radosgw stores unsigned x-amz-tagging, x-amz-meta-* and x-amz-website-redirect-location sent with the token (security guide: no condition key closes them)', async () => {
       const { key, s3 } = await token();
       const extras: Partial<PutObjectCommandInput>[] = [{ Tagging: 'a=b' }, { Metadata: { injected: 'yes' } }, { WebsiteRedirectLocation: '/elsewhere' }];
       for (const extra of extras) {
@@ -227,7 +227,7 @@ describe.skipIf(!connection)('security on radosgw', () => {
       },
     );
 
-    it('radosgw stores unsigned x-amz-meta-* and x-amz-website-redirect-location added to a presigned PUT (README); x-amz-tagging is signed (empty), so an added tag is refused', async () => {
+    it('radosgw stores unsigned x-amz-meta-* and x-amz-website-redirect-location added to a presigned PUT (security guide); x-amz-tagging is signed (empty), so an added tag is refused', async () => {
       const { url, headers } = await presigned();
       expect(headers['x-amz-tagging']).toBe('');
       expect(await put(url, { ...headers, 'x-amz-tagging': 'a=b' })).toBe(403);
@@ -236,7 +236,7 @@ describe.skipIf(!connection)('security on radosgw', () => {
     });
   });
 
-  describe('the Ceph bucket policy of the README (for a handler with objectAcl none, or any other writer)', () => {
+  describe('the Ceph bucket policy of the security guide (for a handler with objectAcl none, or any other writer)', () => {
     let guarded: RadosgwBucket;
     beforeAll(async () => {
       guarded = await createTestBucket(connection!, 'guarded');
@@ -258,7 +258,7 @@ describe.skipIf(!connection)('security on radosgw', () => {
   });
 });
 
-/** The bucket policy the README gives for Ceph, as the doctor prints it. */
+/** The bucket policy docs/guide/security.md gives for Ceph, as the doctor prints it. */
 function cephBucketPolicy(bucket: string): string {
   return JSON.stringify(unsignedHeaderBucketPolicy(bucket));
 }

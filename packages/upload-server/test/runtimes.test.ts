@@ -7,7 +7,7 @@ import type { CompletedPart, MultipartUploadResponse, SignedPart, StoredPart } f
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The runtime matrix: the packed @upbeam/upload-server (`pnpm pack`, installed as a user's install would:
-// tools/runtimes) served by Node.js (node:http with `toNodeHandler`), Bun (`Bun.serve`), Deno (`Deno.serve`, the README's minimal permissions) and
+// tools/runtimes) served by Node.js (node:http with `toNodeHandler`), Bun (`Bun.serve`), Deno (`Deno.serve`, the minimal permissions of docs/guide/runtimes.md) and
 // workerd (the Worker bundled by `wrangler deploy`, no alias, no nodejs_compat) and Next.js's edge runtime (a
 // route with `runtime = 'edge'`, `next build` then `next start`), one server process per runtime, each runtime from its npm package. Every flow against @upbeam/local-s3 (s3rver and its STS
 // stand-in): this test's fetch plays the browser. Node's own runs are the other suites of this project.

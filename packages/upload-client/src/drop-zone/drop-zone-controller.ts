@@ -42,7 +42,7 @@ export class DropZoneController {
     return typeof this.#options === 'function' ? this.#options() : this.#options;
   }
 
-  /** Calls `listener` after each change of {@link isDragActive}; returns the function that stops it. */
+  /** Calls `listener` after each change of {@link DropZoneController.isDragActive}; returns the function that stops it. */
   subscribe = (listener: () => void): (() => void) => {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -51,7 +51,7 @@ export class DropZoneController {
   /** Whether files are being dragged over the root. */
   isDragActive = (): boolean => this.#active;
 
-  /** The `<input type="file">` that {@link open} clicks (`null` when it leaves the page). */
+  /** The `<input type="file">` that {@link DropZoneController.open} clicks (`null` when it leaves the page). */
   setInput = (input: HTMLInputElement | null): void => {
     this.#input = input;
   };

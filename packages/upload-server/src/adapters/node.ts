@@ -31,7 +31,7 @@ export interface NodeHandlerOptions {
   /**
    * Largest request body read, in bytes. A larger declared `Content-Length`, or a body that grows past it
    * while streaming, is answered with 413 `{ error, code: 'PAYLOAD_TOO_LARGE' }` and never reaches the
-   * handler. `createUploadHandler` itself reads at most {@link MAX_COMPLETE_BODY_BYTES} (the multipart
+   * handler. `createUploadHandler` itself reads at most `MAX_COMPLETE_BODY_BYTES` (the multipart
    * `complete` of up to 10000 parts) and refuses any other body over 16 KiB (`MAX_BODY_BYTES`), so only a
    * smaller value changes anything for it; below 1 MiB, large multipart uploads cannot complete.
    * @default MAX_COMPLETE_BODY_BYTES (1048576, 1 MiB)

@@ -51,7 +51,7 @@ export interface DoctorOptions {
  * @example
  * const findings = await diagnoseUploadConfig({ ...handlerConfig, origin: 'https://app.example.com' });
  * if (findings.some((finding) => finding.status === 'fail')) console.error(formatFindings(findings));
- * @throws {@link UploadError} `MISSING_SETTINGS` / `INVALID_SETTINGS` as {@link createUploadHandler} would.
+ * @throws `UploadError` `MISSING_SETTINGS` / `INVALID_SETTINGS` as `createUploadHandler` would.
  */
 export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorOptions = {}): Promise<Finding[]> {
   const env = config.env ?? processEnv();

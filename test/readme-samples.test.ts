@@ -53,3 +53,12 @@ describe("the README's code samples", () => {
     }
   });
 });
+
+// The README sells and routes; everything else lives in the docs (issue "Docs that a newcomer finishes": at most
+// 200 lines).
+describe('README.md', () => {
+  it('is at most 200 lines', () => {
+    const lines = readFileSync(join(root, 'README.md'), 'utf8').trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(200);
+  });
+});

@@ -101,8 +101,13 @@ function byName(a: string, b: string): number {
   return nameA < nameB ? -1 : nameA > nameB ? 1 : 0;
 }
 
+/** What {@link canonicalValue} changes: a line break or tab, two blanks in a row, a leading or trailing blank. */
+const NOT_CANONICAL = /[\r\n\t]|  |^ | $/;
+
 /** SigV4's canonical header value: line breaks to spaces, runs of blanks to one, trimmed. */
 function canonicalValue(value: string): string {
+  // Most values (content types, lengths, cache controls) are canonical already: one test instead of three replaces.
+  if (!NOT_CANONICAL.test(value)) return value;
   return value
     .replace(/[\r\n]/g, ' ')
     .replace(/[ \t]+/g, ' ')

@@ -4,7 +4,11 @@ import type { UploadRequestBody } from '@upbeam/upload-protocol';
 export interface BeforeUploadContext {
   /** The checked request body, with the caller's extra fields (own properties only). */
   body: UploadRequestBody;
-  /** The original request: cookies, headers, session. */
+  /**
+   * The original request: cookies, headers, session. Its body is the one the handler read: used already
+   * (`bodyUsed`) when the handler is called as a Fetch handler; through `toNodeHandler`, a `Request` built
+   * when first read, its body unread (`clone()`, `json()`, `new Request(request)` and `fetch(request)` work).
+   */
   request: Request;
 }
 

@@ -92,7 +92,8 @@ export type NodeUploadHandler = (req: IncomingMessage, res: ServerResponse) => P
  * - A handler of `createUploadHandler` reads that request without a Fetch `Request`: the `request` its hooks
  *   receive (`onBeforeUpload`, `key`, `onUploadComplete`) is a genuine `Request`, built on first read, whose
  *   body (read whole or parsed) is still unread: `request.clone()`, `request.json()`, `new Request(request)`
- *   and `fetch(request)` work there. Any other Fetch handler gets that `Request` at once.
+ *   and `fetch(request)` work there. A streamed body is the handler's to read: its `Request` comes first and
+ *   its body is used once the hooks run. Any other Fetch handler gets the `Request` at once.
  * - Answers the adapter gives itself, in the handler's own shape: 413 `{ error, code: 'PAYLOAD_TOO_LARGE' }`
  *   over the cap; 408 `{ error, code: 'REQUEST_TIMEOUT' }` for a body not complete within `bodyTimeoutMs`
  *   (then the connection is closed); 400 `{ error, code: 'INVALID_REQUEST' }` for a `Host` that is not a host name; 500

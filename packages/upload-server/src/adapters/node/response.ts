@@ -7,13 +7,18 @@ import type { JsonAnswer } from '../../json-answer';
 
 /**
  * Writes the handler's JSON answer as `Response.json` would send it (status, `content-type:
- * application/json`, the answer's headers, the JSON text), without a Fetch `Response`: the text goes with
- * `res.end`, in one write with the head and with its Content-Length (a `Response`'s bytes went as a second
- * buffer, a `writev`). Headers the adapter set before (`connection: close`) are kept.
+ * application/json`, the answer's headers, the JSON text with its Content-Length), without a Fetch
+ * `Response`: the text goes with `res.end`, in one write with the head (a `Response`'s bytes went as a
+ * second buffer, a `writev`). Headers the adapter set before (`connection: close`) are kept.
  */
 export function writeAnswer(answer: JsonAnswer, res: ServerResponse, headOnly: boolean): void {
-  res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-  res.end(headOnly ? undefined : JSON.stringify(answer.body));
+  if (headOnly) {
+    res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end();
+    return;
+  }
+  const text = JSON.stringify(answer.body);
+  // `writeHead` makes the head at once: the length must be in it, else the text would go chunked.
+  res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...answer.headers }).end(text);
 }
 
 /** Waits until `res` can take more data, or is gone. */

@@ -29,7 +29,13 @@ export const MAX_FILETYPE_LENGTH = 255;
  * `complete`), is streamed and cut at `cap`.
  */
 async function readCapped(incoming: IncomingRequest, cap: number, admit: BodyAdmission): Promise<{ text: string; bytes: number }> {
-  if (incoming.bytes) return readBytes(incoming.bytes, cap, admit);
+  const inMemory = incoming.bytes;
+  if (inMemory) {
+    if (inMemory.byteLength > cap) throw tooLarge(cap);
+    if (inMemory.byteLength <= MAX_BODY_BYTES) return { text: UTF8_DECODER.decode(inMemory), bytes: inMemory.byteLength };
+    // Past 16 KiB (a body a framework parsed), as a stream would be read: admission, then the cap.
+    return readStream(new Blob([inMemory as Uint8Array<ArrayBuffer>]).stream(), cap, admit);
+  }
   const request = incoming.request;
   const declared = Number(request.headers.get('content-length'));
   if (declared > cap) throw tooLarge(cap);
@@ -48,13 +54,6 @@ async function readCapped(incoming: IncomingRequest, cap: number, admit: BodyAdm
 
 /** Decodes UTF-8 as `Request.text()` does (a leading BOM dropped, invalid bytes as U+FFFD). */
 const UTF8_DECODER = new TextDecoder();
-
-/** {@link readCapped} of a body in memory: past {@link MAX_BODY_BYTES}, read as a stream would be (admission, cap). */
-async function readBytes(bytes: Uint8Array, cap: number, admit: BodyAdmission): Promise<{ text: string; bytes: number }> {
-  if (bytes.byteLength > cap) throw tooLarge(cap);
-  if (bytes.byteLength <= MAX_BODY_BYTES) return { text: UTF8_DECODER.decode(bytes), bytes: bytes.byteLength };
-  return readStream(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream(), cap, admit);
-}
 
 /**
  * Whether a body may be read past {@link MAX_BODY_BYTES}, judged on its first 16 KiB of text (not parsed:

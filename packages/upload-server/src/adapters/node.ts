@@ -161,9 +161,6 @@ export function toNodeHandler(handler: UploadHandler, options: NodeHandlerOption
 
   /** The handler's own entry, when it is one of `createUploadHandler`: no Fetch `Response` either. */
   const entry = incomingEntryOf(handler);
-  /** The handler's answer: its JSON answer, or the `Response` of any other Fetch handler. */
-  const answer = async (incoming: IncomingRequest): Promise<{ json: JsonAnswer } | { response: Response }> =>
-    entry ? { json: await entry(incoming) } : { response: await handler(incoming.request) };
 
   return async (req: FrameworkRequest, res) => {
     // The signal is made only when a Request is (most preparations make none); one made after the client
@@ -187,7 +184,9 @@ export function toNodeHandler(handler: UploadHandler, options: NodeHandlerOption
       try {
         const converted = toIncoming(req, signal);
         reading = converted.reading;
-        reply = await answer(await converted.incoming);
+        const incoming = await converted.incoming;
+        // The handler's JSON answer, or the `Response` of any other Fetch handler.
+        reply = entry ? { json: await entry(incoming) } : { response: await handler(incoming.request) };
         // Whatever the handler made of a body the adapter cut (cap or timeout), the answer is the adapter's.
         const cut = reading?.failure();
         if (cut) {

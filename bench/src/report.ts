@@ -162,7 +162,7 @@ function prepareSection(result: PrepareResult, headline: string[]): void {
         `${ratio(rps('upbeam-presigned'), rps('getsignedurl'))} \`getSignedUrl\` with a new command per request, ` +
         `${ratio(rps('upbeam-presigned'), rps('next-presigned'))} next-s3-upload's route; temporary-token ` +
         `${fmt(rps('upbeam-token'))} req/s, ${ratio(rps('upbeam-token'), rps('next-token'))} next-s3-upload's. ` +
-        `A prototype that signs with one prepared signer reaches ${fmt(rps('prepared-signer'))} req/s ` +
+        `The SDK's presigner built once (Upbeam's signing before \`sigv4-query.ts\`) answers ${fmt(rps('prepared-signer'))} req/s ` +
         `(${ratio(rps('prepared-signer'), rps('upbeam-presigned'))} Upbeam's handler).`,
     );
   }
@@ -197,7 +197,7 @@ function prepareSection(result: PrepareResult, headline: string[]): void {
     ['upbeam-presigned', 'getsignedurl', 'Upbeam presigned / `getSignedUrl` + new command per request'],
     ['upbeam-presigned', 'next-presigned', 'Upbeam presigned / next-s3-upload presigned'],
     ['upbeam-token', 'next-token', 'Upbeam temporary-token / next-s3-upload temporary-token'],
-    ['prepared-signer', 'upbeam-presigned', 'prototype with one prepared signer / Upbeam presigned'],
+    ['prepared-signer', 'upbeam-presigned', "the SDK's presigner built once (Upbeam's old signing) / Upbeam presigned"],
   ];
   for (const [a, b, label] of pairs) if (row(a) && row(b)) add(`| ${label} | ${ratio(rps(a), rps(b))} (${ratio(cpu(b), cpu(a))}) |`);
   add('');

@@ -1,8 +1,10 @@
 /**
- * A prototype for the preparation benchmark, not Upbeam's code: the presigned answer signed with one
+ * For the preparation benchmark, not Upbeam's code: the presigned answer signed with one
  * `S3RequestPresigner` built once per handler, instead of `getSignedUrl`, which builds a presigner (and
- * loses its signing-key cache) and runs a command's whole middleware stack for every URL. It shows what
- * Upbeam's handler could reach; `checkPreparedSigner()` proves its URL equals `getSignedUrl`'s.
+ * loses its signing-key cache) and runs a command's whole middleware stack for every URL. This was first a
+ * prototype, then Upbeam's own signing path, until `sigv4-query.ts` replaced it for every address known from
+ * the settings (the SDK presigner now signs only addresses the endpoint probe resolves): the row shows what
+ * that step was worth. `checkPreparedSigner()` proves its URL equals `getSignedUrl`'s.
  */
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl, S3RequestPresigner } from '@aws-sdk/s3-request-presigner';

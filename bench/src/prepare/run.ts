@@ -1,7 +1,8 @@
 /**
  * Benchmark 2, preparation endpoint throughput: requests per second and p50/p99 latency under autocannon
  * on loopback, for Upbeam's handler (both strategies), the ceilings (a bare node:http JSON handler, and
- * a bare Fetch handler through the node adapter every handler here uses: Upbeam's `toNodeHandler`), the
+ * a bare Fetch handler through the node adapter every handler here is mounted with: Upbeam's
+ * `toNodeHandler`, which calls Upbeam's own handler without a Request and a Response), the
  * way the library we replace signs (`getSignedUrl` with a new command per request) and next-s3-upload's
  * own route. Each server runs in its own process pinned to core 1; autocannon runs in a process of its
  * own (`load.ts`) on core 0, with the STS stub. The variants take turns, round after round, so that a
@@ -44,7 +45,7 @@ const ALL_VARIANTS: Variant[] = [
   { id: 'bare-http', label: 'ceiling: bare `node:http` JSON handler', body: { ...FILE, _upload: { strategy: 'presigned' } }, expect: 'url' },
   {
     id: 'bare-fetch',
-    label: 'ceiling: bare Fetch JSON handler through `toNodeHandler` (the adapter of every Fetch handler below)',
+    label: "ceiling: bare Fetch JSON handler through `toNodeHandler` (its Request/Response path, which every Fetch handler below but Upbeam's takes)",
     body: { ...FILE, _upload: { strategy: 'presigned' } },
     expect: 'url',
   },
@@ -68,7 +69,7 @@ const ALL_VARIANTS: Variant[] = [
   },
   {
     id: 'prepared-signer',
-    label: 'prototype (bench only): presigned answer from one `S3RequestPresigner` built once',
+    label: "the SDK's `S3RequestPresigner` built once (Upbeam's signing before `sigv4-query.ts`; now only for addresses the probe resolves), bench only",
     body: { ...FILE, _upload: { strategy: 'presigned' } },
     expect: 'url',
   },

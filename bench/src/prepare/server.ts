@@ -1,8 +1,9 @@
 /**
  * One preparation endpoint per process, for the preparation benchmark: `tsx server.ts VARIANT` listens on
  * 127.0.0.1 (a free port) and prints `{"port":N}`. Every Fetch handler is mounted with the same adapter,
- * Upbeam's own `toNodeHandler` (as an app on node:http or Express mounts it), so that the adapter's cost is
- * the same for all and is measured on its own by `bare-fetch`. STS, where a variant needs it, is the local
+ * Upbeam's own `toNodeHandler` (as an app on node:http or Express mounts it): a Fetch handler of others pays
+ * its Request/Response path, measured on its own by `bare-fetch`; Upbeam's handler is called through its own
+ * entry, without them (`packages/upload-server/src/incoming-request.ts`). STS, where a variant needs it, is the local
  * stub at STS_STUB_URL. The benchmark's own requests (`/__bench/...`: CPU time, profiler) are answered
  * before the variant's handler (`./bench-control.ts`).
  */
@@ -82,7 +83,7 @@ const VARIANTS: Record<string, () => RequestListener> = {
       return Response.json({ key, bucket: BENCH_STORAGE.bucket, region: BENCH_STORAGE.region, url });
     });
   },
-  /** Prototype (bench only): Upbeam's presigned answer from one signer built once. */
+  /** Upbeam's signing before `sigv4-query.ts` (bench only): the presigned answer from one SDK presigner built once. */
   'prepared-signer': () => {
     const sign = createPreparedSigner(BENCH_STORAGE);
     return fetchListener(async (request) => {

@@ -1,4 +1,5 @@
 import { INTERNAL_ERROR_BODY, type UploadErrorBody } from '@upbeam/upload-protocol';
+import { toResponse, type JsonAnswer } from './json-answer';
 
 /**
  * Every error the handler can answer with, mapped to its HTTP status. 4xx codes (and 501 `NOT_SUPPORTED`)
@@ -84,11 +85,15 @@ function isForTheBrowser(error: UploadError): boolean {
  * never reaches the browser.
  */
 export function errorToResponse(error: unknown, log: (error: unknown) => void): Response {
+  return toResponse(errorToAnswer(error, log));
+}
+
+/** {@link errorToResponse}'s answer, before it is a `Response` (the node adapter writes it itself). */
+export function errorToAnswer(error: unknown, log: (error: unknown) => void): JsonAnswer {
   if (isUploadError(error) && isForTheBrowser(error)) {
     const body: UploadErrorBody = { error: error.message, code: error.code };
-    const headers = error.code === 'METHOD_NOT_ALLOWED' ? { Allow: 'POST' } : undefined;
-    return Response.json(body, { status: error.status, headers });
+    return error.code === 'METHOD_NOT_ALLOWED' ? { status: error.status, body, headers: { allow: 'POST' } } : { status: error.status, body };
   }
   log(error);
-  return Response.json(INTERNAL_ERROR_BODY, { status: 500 });
+  return { status: 500, body: INTERNAL_ERROR_BODY };
 }

@@ -1,6 +1,8 @@
 import type { RouteRulesResponse, UploadRequestBody } from '@upbeam/upload-protocol';
-import { errorToResponse } from './errors';
+import { errorToAnswer } from './errors';
 import type { BeforeUploadHook } from './hooks';
+import { fetchIncoming, withIncomingEntry, type IncomingHandler } from './incoming-request';
+import { ok, toResponse } from './json-answer';
 import { readUploadRequest, type BodyAdmission } from './request-body';
 import { createRouteEndpoint } from './route-endpoint';
 import { assertValidRoutes, pickRoute, publicRules, type UploadRoutes } from './routes';
@@ -108,15 +110,22 @@ export type UploadHandler = (request: Request) => Promise<Response>;
  * export const POST = createUploadHandler({ allowedContentTypes: ['image/*'], maxFileSize: 10 * 1024 * 1024 });
  */
 export function createUploadHandler<const R extends UploadRoutes = UploadRoutes>(config: UploadHandlerConfig & { routes?: R } = {}): UploadHandler {
+  const answer = createAnswering(config);
+  // The Fetch handler, and the same entry without a Request and a Response around it (`toNodeHandler`).
+  return withIncomingEntry(async (request: Request) => toResponse(await answer(fetchIncoming(request))), answer);
+}
+
+/** The handler's logic: a request in, its JSON answer out (`incoming-request.ts`, `json-answer.ts`). */
+function createAnswering(config: UploadHandlerConfig & { routes?: UploadRoutes }): IncomingHandler {
   const { routes, ...shared } = config;
   const log = config.onError ?? ((error: unknown) => console.error('[upbeam] upload preparation failed:', error));
   if (routes === undefined) {
     const endpoint = createRouteEndpoint(shared, undefined);
-    return async (request) => {
+    return async (incoming) => {
       try {
-        return await endpoint.handle(await readUploadRequest(request, endpoint.admitLargeBody), request);
+        return await endpoint.handle(await readUploadRequest(incoming, endpoint.admitLargeBody), incoming);
       } catch (error) {
-        return errorToResponse(error, log);
+        return errorToAnswer(error, log);
       }
     };
   }
@@ -129,13 +138,13 @@ export function createUploadHandler<const R extends UploadRoutes = UploadRoutes>
     for (const endpoint of endpoints.values()) if (await endpoint.admitLargeBody(head)) return true;
     return false;
   };
-  return async (request) => {
+  return async (incoming) => {
     try {
-      if (request.method === 'GET') return Response.json(rules);
-      const body = await readUploadRequest(request, admitLargeBody);
-      return await endpoints.get(pickRoute(body, names))!.handle(body, request);
+      if (incoming.method === 'GET') return ok(rules);
+      const body = await readUploadRequest(incoming, admitLargeBody);
+      return await endpoints.get(pickRoute(body, names))!.handle(body, incoming);
     } catch (error) {
-      return errorToResponse(error, log);
+      return errorToAnswer(error, log);
     }
   };
 }

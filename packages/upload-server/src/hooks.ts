@@ -4,7 +4,12 @@ import type { UploadRequestBody } from '@upbeam/upload-protocol';
 export interface BeforeUploadContext {
   /** The checked request body, with the caller's extra fields (own properties only). */
   body: UploadRequestBody;
-  /** The original request: cookies, headers, session. */
+  /**
+   * The original request: cookies, headers, session. Its body is the one the handler read: used already
+   * (`bodyUsed`) when the handler is called as a Fetch handler. Through `toNodeHandler`, a `Request` built
+   * when first read, whose body (declared up to 16 KiB, every browser's preparation, or parsed by a
+   * framework) is still unread: `clone()`, `json()`, `new Request(request)` and `fetch(request)` work.
+   */
   request: Request;
 }
 

@@ -23,8 +23,8 @@ export {
   type UploadCompleteHook,
 } from './upload-completion';
 export type { UploadPolicySettings } from './upload-policy';
-// The node adapter's default `maxBodyBytes` (adapters import only this entry).
-export { MAX_COMPLETE_BODY_BYTES } from './request-body';
+// The node adapter's default `maxBodyBytes`.
+export { MAX_COMPLETE_BODY_BYTES } from './limits';
 export {
   MAX_TOKEN_DURATION_SECONDS,
   MIN_TOKEN_DURATION_SECONDS,

@@ -40,6 +40,8 @@ const inputs: [string, Omit<PresignInput, 'signingDate'>][] = [
       metadata: { 'User-Id': '42', origin: 'upbeam' },
     },
   ],
+  // A signed header value that is not canonical: blanks in a row, a tab, leading and trailing blanks.
+  ['blanks in a signed header value', { key: 'k/b.txt', contentType: 'text/plain', expiresIn: 60, contentDisposition: ' attachment;  filename="a\tb.txt" ' }],
 ];
 
 function normalized(url: string) {

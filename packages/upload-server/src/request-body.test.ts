@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { fetchIncoming, type IncomingRequest } from './incoming-request';
 import { MAX_BODY_BYTES, MAX_COMPLETE_BODY_BYTES, readUploadRequest } from './request-body';
 
 const body = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ filename: 'a.png', filetype: 'image/png', _upload: { strategy: 'presigned' }, ...extra });
 
-function request(text: string, headers: Record<string, string>, asStream = false): Request {
+function request(text: string, headers: Record<string, string>, asStream = false): IncomingRequest {
   const bytes = new TextEncoder().encode(text);
   const payload = asStream
     ? new ReadableStream<Uint8Array>({
@@ -14,12 +15,14 @@ function request(text: string, headers: Record<string, string>, asStream = false
         },
       })
     : bytes;
-  return new Request('http://127.0.0.1/api/s3-upload', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: payload,
-    ...(asStream ? { duplex: 'half' } : {}),
-  } as RequestInit);
+  return fetchIncoming(
+    new Request('http://127.0.0.1/api/s3-upload', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: payload,
+      ...(asStream ? { duplex: 'half' } : {}),
+    } as RequestInit),
+  );
 }
 
 describe('readUploadRequest: how the body is read', () => {
@@ -41,7 +44,7 @@ describe('readUploadRequest: how the body is read', () => {
   });
 
   /** A body sent in 4 KiB chunks, counting how many bytes the reader pulled. */
-  function chunked(text: string): { request: Request; pulled: () => number } {
+  function chunked(text: string): { request: IncomingRequest; pulled: () => number } {
     const bytes = new TextEncoder().encode(text);
     let offset = 0;
     const stream = new ReadableStream<Uint8Array>({
@@ -57,7 +60,7 @@ describe('readUploadRequest: how the body is read', () => {
       body: stream,
       duplex: 'half',
     } as RequestInit);
-    return { request, pulled: () => Math.min(offset, bytes.length) };
+    return { request: fetchIncoming(request), pulled: () => Math.min(offset, bytes.length) };
   }
 
   const complete = (pad: string) =>
@@ -90,5 +93,28 @@ describe('readUploadRequest: how the body is read', () => {
   it('refuses an admitted body over 1 MiB (413)', async () => {
     const { request } = chunked(complete('x'.repeat(MAX_COMPLETE_BODY_BYTES)));
     await expect(readUploadRequest(request, async () => true)).rejects.toMatchObject({ message: `Request body is larger than ${MAX_COMPLETE_BODY_BYTES} bytes.` });
+  });
+
+  /** A body the adapter read already (the node adapter's `bytes`); `request` is not to be read. */
+  function inMemory(text: string): IncomingRequest {
+    return {
+      method: 'POST',
+      header: (name) => (name === 'content-type' ? 'application/json' : null),
+      bytes: new TextEncoder().encode(text),
+      get request(): Request {
+        throw new Error('the body in memory is read, not the request');
+      },
+    };
+  }
+
+  it('reads a body in memory without its Request: whole up to 16 KiB, past them only when admitted, never over 1 MiB', async () => {
+    expect((await readUploadRequest(inMemory(body()))).filename).toBe('a.png');
+    const pad = 'é'.repeat(20_000);
+    const admitted = await readUploadRequest(inMemory(complete(pad)), async (head) => head.includes('"ticket":"T.S"'));
+    expect((admitted as unknown as { pad: string }).pad).toBe(pad);
+    await expect(readUploadRequest(inMemory(complete(pad)))).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('valid ticket') });
+    await expect(readUploadRequest(inMemory(complete('x'.repeat(MAX_COMPLETE_BODY_BYTES))), async () => true)).rejects.toMatchObject({
+      message: `Request body is larger than ${MAX_COMPLETE_BODY_BYTES} bytes.`,
+    });
   });
 });

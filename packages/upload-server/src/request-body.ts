@@ -1,19 +1,11 @@
 import { MAX_OBJECT_SIZE, type UploadRequestBody } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
+import type { IncomingRequest } from './incoming-request';
+import { MAX_BODY_BYTES, MAX_COMPLETE_BODY_BYTES } from './limits';
 import { normalizeMediaType } from './media-type';
 import { readMarker } from './upload-marker';
 
-/** Largest request body the endpoint accepts, in bytes (16 KiB): a file name, a type and a few fields. */
-export const MAX_BODY_BYTES = 16 * 1024;
-
-/**
- * Largest body of a multipart `complete`, in bytes (1 MiB), the one request that may exceed the 16 KiB of
- * every other body: it lists every part's number and ETag, ~66 bytes a part as JSON with S3's
- * 34-character ETags, so 10000 parts take ~660 KB. The endpoint reads past 16 KiB only when those first
- * 16 KiB carry a valid multipart ticket, and answers 413 at once otherwise, before any parsing; after
- * parsing, a body over 16 KiB that is not a multipart `complete` is refused too.
- */
-export const MAX_COMPLETE_BODY_BYTES = 1024 * 1024;
+export { MAX_BODY_BYTES, MAX_COMPLETE_BODY_BYTES };
 
 /**
  * Longest accepted `filename`, in characters. S3 object keys are at most 1024 bytes of UTF-8
@@ -28,14 +20,23 @@ export const MAX_FILETYPE_LENGTH = 255;
  * The body's text and its length in bytes (for a sized body, an upper bound: {@link utf8BytesAtMost}),
  * reading at most `cap` bytes.
  *
- * A body that declares a Content-Length up to {@link MAX_BODY_BYTES} (every preparation request a browser
- * sends) is read whole with `text()`, and its length checked again: on @hono/node-server a Request is built
- * lazily, and `body.getReader()` made it build a full undici Request (~85 % of the body-read time in the
- * preparation benchmark's profile); `text()` decodes the buffer it read, where `arrayBuffer()` copies it
- * first. A body without a length, or a longer one (up to `cap`: a multipart `complete`), is streamed and
- * cut at `cap`.
+ * A body the adapter read already (`incoming.bytes`: the node adapter's, up to 16 KiB, or one a framework
+ * parsed) is decoded as it is. A body that declares a Content-Length up to {@link MAX_BODY_BYTES} (every
+ * preparation request a browser sends) is read whole with `text()`, and its length checked again: on
+ * @hono/node-server a Request is built lazily, and `body.getReader()` made it build a full undici Request
+ * (~85 % of the body-read time in the preparation benchmark's profile); `text()` decodes the buffer it read,
+ * where `arrayBuffer()` copies it first. A body without a length, or a longer one (up to `cap`: a multipart
+ * `complete`), is streamed and cut at `cap`.
  */
-async function readCapped(request: Request, cap: number, admit: BodyAdmission): Promise<{ text: string; bytes: number }> {
+async function readCapped(incoming: IncomingRequest, cap: number, admit: BodyAdmission): Promise<{ text: string; bytes: number }> {
+  const inMemory = incoming.bytes;
+  if (inMemory) {
+    if (inMemory.byteLength > cap) throw tooLarge(cap);
+    if (inMemory.byteLength <= MAX_BODY_BYTES) return { text: UTF8_DECODER.decode(inMemory), bytes: inMemory.byteLength };
+    // Past 16 KiB (a body a framework parsed), as a stream would be read: admission, then the cap.
+    return readStream(new Blob([inMemory as Uint8Array<ArrayBuffer>]).stream(), cap, admit);
+  }
+  const request = incoming.request;
   const declared = Number(request.headers.get('content-length'));
   if (declared > cap) throw tooLarge(cap);
   // `request.body` is not touched on this path: reading it is what makes @hono/node-server build the
@@ -50,6 +51,9 @@ async function readCapped(request: Request, cap: number, admit: BodyAdmission): 
   if (!request.body) return { text: '', bytes: 0 };
   return readStream(request.body, cap, admit);
 }
+
+/** Decodes UTF-8 as `Request.text()` does (a leading BOM dropped, invalid bytes as U+FFFD). */
+const UTF8_DECODER = new TextDecoder();
 
 /**
  * Whether a body may be read past {@link MAX_BODY_BYTES}, judged on its first 16 KiB of text (not parsed:
@@ -146,18 +150,18 @@ function readFilesize(body: Record<string, unknown>): number | undefined {
  *   is not a media type, `filesize` is not a whole number of bytes, the strategy is unknown, or the
  *   `_upload` operation is malformed (see `readMarker`).
  */
-export async function readUploadRequest(request: Request, admit: BodyAdmission = ADMIT_NONE): Promise<UploadRequestBody> {
-  if (request.method !== 'POST') {
-    throw new UploadError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed: use POST.`);
+export async function readUploadRequest(incoming: IncomingRequest, admit: BodyAdmission = ADMIT_NONE): Promise<UploadRequestBody> {
+  if (incoming.method !== 'POST') {
+    throw new UploadError('METHOD_NOT_ALLOWED', `Method ${incoming.method} is not allowed: use POST.`);
   }
-  const contentType = request.headers.get('content-type') ?? '';
+  const contentType = incoming.header('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {
     throw new UploadError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
   }
   let parsed: unknown;
   let bytes: number;
   try {
-    const received = await readCapped(request, MAX_COMPLETE_BODY_BYTES, admit);
+    const received = await readCapped(incoming, MAX_COMPLETE_BODY_BYTES, admit);
     bytes = received.bytes;
     parsed = JSON.parse(received.text);
   } catch (error) {

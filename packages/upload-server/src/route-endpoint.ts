@@ -1,5 +1,7 @@
 import type { UploadRequestBody, UploadStrategy } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
+import type { RequestSource } from './incoming-request';
+import { ok, type JsonAnswer } from './json-answer';
 import { complete } from './operations/complete';
 import { runMultipart } from './operations/multipart';
 import { preparePresigned } from './operations/prepare-presigned';
@@ -14,8 +16,8 @@ const TICKET_FIELD = /"ticket"\s*:\s*"([A-Za-z0-9_.-]{1,4096})"/;
 
 /** One route's operations: a handler without routes has one, with `route` undefined. */
 export interface RouteEndpoint {
-  /** Answers a checked request body of this route. */
-  handle(body: UploadRequestBody, request: Request): Promise<Response>;
+  /** Answers a checked request body of this route; `source` gives user code the request. */
+  handle(body: UploadRequestBody, source: RequestSource): Promise<JsonAnswer>;
   /** Whether a body over 16 KiB is read on: see {@link createRouteEndpoint}. */
   admitLargeBody: BodyAdmission;
 }
@@ -36,16 +38,16 @@ export function createRouteEndpoint(config: RouteContext['config'], route: strin
       () => false,
     );
   };
-  const handle = async (body: UploadRequestBody, request: Request): Promise<Response> => {
+  const handle = async (body: UploadRequestBody, source: RequestSource): Promise<JsonAnswer> => {
     const { _upload: marker } = body;
     assertStrategyAllowed(marker.strategy, config.strategies, route);
     context.services.settings(); // missing settings fail here, before any operation (500, logged)
-    if (marker.complete) return Response.json(await complete(context, marker.complete, request));
-    if (marker.multipart) return Response.json(await runMultipart(context, marker.multipart, body, request));
-    if (marker.renew) return Response.json(await renew(context, marker.renew, body, request));
-    const object = await decideObject(context, body, request);
-    if (marker.strategy === 'presigned') return Response.json(await preparePresigned(context, object, body));
-    return Response.json(await prepareToken(context, object));
+    if (marker.complete) return ok(await complete(context, marker.complete, source));
+    if (marker.multipart) return ok(await runMultipart(context, marker.multipart, body, source));
+    if (marker.renew) return ok(await renew(context, marker.renew, body, source));
+    const object = await decideObject(context, body, source);
+    if (marker.strategy === 'presigned') return ok(await preparePresigned(context, object, body));
+    return ok(await prepareToken(context, object));
   };
   return { handle, admitLargeBody };
 }

@@ -429,3 +429,120 @@ describe('node adapter: the response it writes', () => {
     await expect(Promise.race([aborted.then(() => 'aborted'), new Promise((r) => setTimeout(() => r('timeout'), 5000))])).resolves.toBe('aborted');
   });
 });
+
+describe('node adapter: the Request hooks receive', () => {
+  /** A body the hooks below read back. */
+  const sent = prepareBody('hooked.bin', { note: 'from the page' });
+
+  /** An upload handler whose `onBeforeUpload` runs `inspect` on its request and keeps what it returns. */
+  function inspecting(inspect: (request: Request) => Promise<Record<string, unknown>>) {
+    const reports: Record<string, unknown>[] = [];
+    const upload = createUploadHandler({
+      ...storage.handlerSettings,
+      onError,
+      onBeforeUpload: async ({ request }) => {
+        reports.push(await inspect(request));
+      },
+    });
+    return { upload, reports };
+  }
+
+  it('is a genuine Request with its body unread: headers, cookies, clone().json(), new Request(request) work (node:http, express.json())', async () => {
+    const { upload, reports } = inspecting(async (request) => {
+      const report: Record<string, unknown> = {
+        isRequest: request instanceof Request,
+        url: request.url.replace(/^http:\/\/[^/]+/, ''),
+        method: request.method,
+        cookie: request.headers.get('cookie'),
+        contentType: request.headers.get('content-type'),
+        usedBefore: request.bodyUsed,
+        cloned: await request.clone().json(),
+        aborted: request.signal.aborted,
+      };
+      const copy = new Request(request);
+      report.copied = await copy.json();
+      report.usedAfterCopy = request.bodyUsed;
+      return report;
+    });
+    const parsed = express();
+    parsed.use(express.json());
+    parsed.all('/api/s3-upload', toNodeHandler(upload));
+    for (const origin of [await listen(nodeHttpServer(upload)), await listen(createServer(parsed))]) {
+      const response = await prepare(origin, sent, { cookie: 'session=abc123; theme=dark' });
+      expect(response.status, await response.clone().text()).toBe(200);
+      expect((await response.json()).key).toMatch(/hooked\.bin$/);
+    }
+    const expected = {
+      isRequest: true,
+      url: '/api/s3-upload?from=test',
+      method: 'POST',
+      cookie: 'session=abc123; theme=dark',
+      contentType: 'application/json',
+      usedBefore: false,
+      cloned: JSON.parse(sent),
+      aborted: false,
+      copied: JSON.parse(sent),
+      usedAfterCopy: true,
+    };
+    expect(reports).toEqual([expected, expected]);
+  });
+
+  it('can be forwarded with fetch(request): method, path, headers, cookies and body reach the other server', async () => {
+    const received: { method?: string; url?: string; cookie?: string; contentType?: string; body: string }[] = [];
+    const other = await listen(
+      createServer((req, res) => {
+        const parts: Buffer[] = [];
+        req.on('data', (part: Buffer) => parts.push(part));
+        req.on('end', () => {
+          received.push({ method: req.method, url: req.url, cookie: req.headers.cookie, contentType: req.headers['content-type'], body: Buffer.concat(parts).toString() });
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"user":"u1"}');
+        });
+      }),
+    );
+    const { upload, reports } = inspecting(async (request) => {
+      const answer = await fetch(request);
+      return { status: answer.status, answer: await answer.json() };
+    });
+    // The page's request names the other server in Host: its URL is the other server's, as behind a proxy.
+    const response = await send(await listen(nodeHttpServer(upload)), {
+      headers: { host: new URL(other).host, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(sent)), cookie: 'session=abc123' },
+      chunks: [Buffer.from(sent)],
+    });
+    expect(response.status, response.body).toBe(200);
+    expect(reports).toEqual([{ status: 200, answer: { user: 'u1' } }]);
+    expect(received).toEqual([{ method: 'POST', url: '/api/s3-upload', cookie: 'session=abc123', contentType: 'application/json', body: sent }]);
+  });
+
+  /** Sends a preparation request and closes the connection 100 ms later, before any answer. */
+  async function postThenLeave(origin: string): Promise<void> {
+    const req = httpRequest(`${origin}/api/s3-upload`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    req.on('error', () => {});
+    req.end(sent);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    req.destroy();
+  }
+
+  it('has a signal that aborts when the client goes away, already aborted when first read after', async () => {
+    let clientGone!: () => void;
+    const gone = new Promise<void>((resolve) => (clientGone = resolve));
+    const { upload, reports } = inspecting(async (request) => {
+      await gone;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return { aborted: request.signal.aborted };
+    });
+    const origin = await listen(nodeHttpServer(upload));
+    await postThenLeave(origin);
+    clientGone();
+    await vi.waitFor(() => expect(reports).toEqual([{ aborted: true }]));
+
+    let signalled!: () => void;
+    const aborted = new Promise<void>((resolve) => (signalled = resolve));
+    const early = inspecting(async (request) => {
+      request.signal.addEventListener('abort', () => signalled());
+      await aborted;
+      return { aborted: request.signal.aborted };
+    });
+    await postThenLeave(await listen(nodeHttpServer(early.upload)));
+    await vi.waitFor(() => expect(early.reports).toEqual([{ aborted: true }]));
+  });
+});

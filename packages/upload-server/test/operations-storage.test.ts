@@ -17,7 +17,8 @@ import { putWithToken } from './put-with-token';
 // before any storage request; the handler suites cover them over HTTP, on s3rver and radosgw.
 
 let storage: LocalS3;
-const request = new Request('http://127.0.0.1/api/s3-upload', { method: 'POST', headers: { 'x-user-id': 'u1' } });
+/** The request the operations give user code (`RequestSource`). */
+const request = { request: new Request('http://127.0.0.1/api/s3-upload', { method: 'POST', headers: { 'x-user-id': 'u1' } }) };
 const body = (strategy: 'presigned' | 'temporary-token', extra: Partial<UploadRequestBody> = {}): UploadRequestBody => ({
   filename: 'cat.png',
   filetype: 'image/png',

@@ -1,12 +1,20 @@
 /**
  * @module
  * `@upbeam/upload-server/node`: the upload handler on `node:http`, Express, Connect, Fastify's raw
- * `req`/`res`, or any framework that hands over Node's `IncomingMessage` and `ServerResponse`. It turns the
- * request into a Fetch `Request` (`./node/request.ts`), calls the Fetch handler and writes its `Response`
- * back (`./node/response.ts`). Like every adapter, it uses only the package's public entry.
+ * `req`/`res`, or any framework that hands over Node's `IncomingMessage` and `ServerResponse`. A handler of
+ * `createUploadHandler` is called through its own entry (`../incoming-request.ts`): the request as Node
+ * gives it (`./node/incoming.ts`; the Fetch `Request` its hooks receive is built when they first read it)
+ * and its JSON answer written as is (`./node/response.ts`). Any other Fetch handler gets a `Request` and
+ * its `Response` is written back. The modules it shares with the main entry are in chunks both import:
+ * one copy of each (`UploadError`, the handler's entry).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorToResponse, isUploadError, MAX_COMPLETE_BODY_BYTES, type UploadHandler } from '../index';
+import { errorToAnswer, isUploadError } from '../errors';
+import type { UploadHandler } from '../handler';
+import { fetchIncoming, incomingEntryOf, type IncomingRequest } from '../incoming-request';
+import type { JsonAnswer } from '../json-answer';
+import { MAX_COMPLETE_BODY_BYTES } from '../limits';
+import { nodeIncoming } from './node/incoming';
 import {
   bufferBody,
   BUFFERED_BODY_BYTES,
@@ -18,7 +26,12 @@ import {
   type BodyReading,
   type FrameworkRequest,
 } from './node/request';
-import { writeResponse } from './node/response';
+import { writeAnswer, writeResponse } from './node/response';
+
+/** Headers that no longer describe a body a framework parsed and the adapter serialized again. */
+const REPARSED_BODY_HEADERS = ['content-length', 'content-encoding', 'transfer-encoding'];
+
+const clientGone = () => new Error('The client closed the connection.');
 
 /**
  * Time a request body may take to arrive, in milliseconds (10 s): the preparation body is at most 16 KiB
@@ -76,12 +89,18 @@ export type NodeUploadHandler = (req: IncomingMessage, res: ServerResponse) => P
  *   and for `bodyTimeoutMs` (10 s by default). A body that Express (`express.json()`, `express.text()`) or
  *   Next.js's Pages Router already parsed is accepted: it is serialized back to JSON (or used as is when a
  *   string or bytes), so the route works with or without a body parser in front of it.
+ * - A handler of `createUploadHandler` reads that request without a Fetch `Request`: the `request` its hooks
+ *   receive (`onBeforeUpload`, `key`, `onUploadComplete`) is a genuine `Request`, built on first read, whose
+ *   body (read whole or parsed) is still unread: `request.clone()`, `request.json()`, `new Request(request)`
+ *   and `fetch(request)` work there. A streamed body is the handler's to read: its `Request` comes first and
+ *   its body is used once the hooks run. Any other Fetch handler gets the `Request` at once.
  * - Answers the adapter gives itself, in the handler's own shape: 413 `{ error, code: 'PAYLOAD_TOO_LARGE' }`
  *   over the cap; 408 `{ error, code: 'REQUEST_TIMEOUT' }` for a body not complete within `bodyTimeoutMs`
  *   (then the connection is closed); 400 `{ error, code: 'INVALID_REQUEST' }` for a `Host` that is not a host name; 500
  *   `{ error: 'Internal Server Error' }` if the handler throws (it is passed to `onError`).
- * - Response: status, headers and body are written back with backpressure (`drain`). When the client
- *   disconnects first, the `Request`'s `signal` is aborted and the body is no longer read.
+ * - Response: status, headers and body are written back with backpressure (`drain`); the JSON answer of
+ *   `createUploadHandler` is written as is, in one write. When the client disconnects first, the
+ *   `Request`'s `signal` is aborted (already aborted when first read later) and the body is no longer read.
  *
  * @param handler - The Fetch handler, usually `createUploadHandler(config)`; any `(Request) => Promise<Response>` works.
  * @param options - {@link NodeHandlerOptions}
@@ -112,56 +131,70 @@ export function toNodeHandler(handler: UploadHandler, options: NodeHandlerOption
   const log = options.onError ?? ((error: unknown) => console.error('[upbeam] node adapter:', error));
 
   /**
-   * The Fetch `Request` of `req` (once a small body has arrived); `reading` is set when its body is read
-   * from `req` by the adapter: whole first up to {@link BUFFERED_BODY_BYTES}, else as the handler reads.
+   * The request as the handler reads it (once a small body has arrived); `reading` is set when its body is
+   * read from `req` by the adapter: whole first up to {@link BUFFERED_BODY_BYTES}, else as the handler
+   * reads it, from a `Request` with a stream body.
    */
-  const toRequest = (req: FrameworkRequest, signal: AbortSignal): { request: Request | Promise<Request>; reading?: BodyReading } => {
+  const toIncoming = (req: FrameworkRequest, signal: () => AbortSignal): { incoming: IncomingRequest | Promise<IncomingRequest>; reading?: BodyReading } => {
     const url = requestUrl(req, trustProxy);
     const method = req.method ?? 'GET';
-    const headers = requestHeaders(req);
-    const init = { method, headers, signal };
-    if (method === 'GET' || method === 'HEAD') return { request: new Request(url, init) };
+    if (method === 'GET' || method === 'HEAD') return { incoming: nodeIncoming({ req, url, method, signal }) };
     const parsed = parsedBody(req);
     if (parsed) {
-      // The bytes sent are no longer the bytes that came in: their length and encoding headers would lie.
-      for (const name of ['content-length', 'content-encoding', 'transfer-encoding']) headers.delete(name);
       if (parsed.bytes.byteLength > maxBodyBytes) throw tooLarge(maxBodyBytes);
-      return { request: new Request(url, { ...init, body: parsed.bytes as Uint8Array<ArrayBuffer> }) };
+      // The bytes sent are no longer the bytes that came in: their length and encoding headers would lie.
+      return { incoming: nodeIncoming({ req, url, method, signal, bytes: parsed.bytes, omitHeaders: REPARSED_BODY_HEADERS }) };
     }
     if (Number(req.headers['content-length']) > maxBodyBytes) throw tooLarge(maxBodyBytes);
-    if (req.readableEnded) return { request: new Request(url, init) };
+    if (req.readableEnded) return { incoming: nodeIncoming({ req, url, method, signal }) };
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) <= Math.min(BUFFERED_BODY_BYTES, maxBodyBytes)) {
       const buffered = bufferBody(req, timeoutMs);
-      const request = buffered.bytes.then((bytes) => new Request(url, { ...init, body: bytes as Uint8Array<ArrayBuffer> }));
-      return { request, reading: buffered };
+      const incoming = buffered.bytes.then((bytes) => nodeIncoming({ req, url, method, signal, bytes }));
+      return { incoming, reading: buffered };
     }
     const streamed = streamBody(req, { maxBodyBytes, timeoutMs });
     // `duplex: 'half'` is required by Node's fetch for a stream body: the request is read before the response.
-    return { request: new Request(url, { ...init, body: streamed.stream, duplex: 'half' } as RequestInit), reading: streamed };
+    const init = { method, headers: requestHeaders(req), signal: signal(), body: streamed.stream, duplex: 'half' };
+    return { incoming: fetchIncoming(new Request(url, init as RequestInit)), reading: streamed };
   };
 
+  /** The handler's own entry, when it is one of `createUploadHandler`: no Fetch `Response` either. */
+  const entry = incomingEntryOf(handler);
+
   return async (req: FrameworkRequest, res) => {
-    const aborted = new AbortController();
+    // The signal is made only when a Request is (most preparations make none); one made after the client
+    // went away is aborted at once.
+    let aborted: AbortController | undefined;
+    let gone = false;
+    const signal = () => {
+      aborted ??= new AbortController();
+      if (gone && !aborted.signal.aborted) aborted.abort(clientGone());
+      return aborted.signal;
+    };
     const onClose = () => {
-      if (!res.writableFinished) aborted.abort(new Error('The client closed the connection.'));
+      if (res.writableFinished) return;
+      gone = true;
+      aborted?.abort(clientGone());
     };
     res.once('close', onClose);
     let reading: BodyReading | undefined;
     try {
-      let response: Response;
+      let reply: { json: JsonAnswer } | { response: Response };
       try {
-        const converted = toRequest(req, aborted.signal);
+        const converted = toIncoming(req, signal);
         reading = converted.reading;
-        response = await handler(await converted.request);
+        const incoming = await converted.incoming;
+        // The handler's JSON answer, or the `Response` of any other Fetch handler.
+        reply = entry ? { json: await entry(incoming) } : { response: await handler(incoming.request) };
         // Whatever the handler made of a body the adapter cut (cap or timeout), the answer is the adapter's.
         const cut = reading?.failure();
         if (cut) {
-          await response.body?.cancel();
+          if ('response' in reply) await reply.response.body?.cancel();
           throw cut;
         }
       } catch (error) {
-        response = errorToResponse(reading?.failure() ?? error, log);
+        reply = { json: errorToAnswer(reading?.failure() ?? error, log) };
         // Do not keep a connection whose request body was not read to its end.
         if (reading?.failure() || (isUploadError(error) && error.code === 'PAYLOAD_TOO_LARGE')) res.setHeader('connection', 'close');
       } finally {
@@ -170,7 +203,9 @@ export function toNodeHandler(handler: UploadHandler, options: NodeHandlerOption
       // The handler answered before the body's end (it refuses a large body at 16 KiB unless a multipart
       // ticket admits it): what is left is not read on a kept connection.
       if (reading && !req.readableEnded && !res.headersSent) res.setHeader('connection', 'close');
-      await writeResponse(response, res, req.method === 'HEAD');
+      const headOnly = req.method === 'HEAD';
+      if ('json' in reply) writeAnswer(reply.json, res, headOnly);
+      else await writeResponse(reply.response, res, headOnly);
       // A timed-out body is still arriving, unread: end the connection once the 408 is sent.
       if (reading?.failure()?.code === 'REQUEST_TIMEOUT') res.once('finish', () => req.socket.destroy());
     } catch (error) {
@@ -181,7 +216,11 @@ export function toNodeHandler(handler: UploadHandler, options: NodeHandlerOption
         res.destroy();
       } else {
         for (const name of res.getHeaderNames()) res.removeHeader(name);
-        await writeResponse(errorToResponse(error, log), res, false).catch(() => res.destroy());
+        try {
+          writeAnswer(errorToAnswer(error, log), res, false);
+        } catch {
+          res.destroy();
+        }
       }
     } finally {
       res.off('close', onClose);

@@ -1,4 +1,5 @@
 import type { UploadCompleteResponse } from '@upbeam/upload-protocol';
+import type { RequestSource } from '../incoming-request';
 import { readContext } from '../upload-context';
 import type { RouteContext } from './route-context';
 
@@ -7,7 +8,7 @@ import type { RouteContext } from './route-context';
  * the object is checked (HEAD; deleted when too large or of a type not allowed) and `onUploadComplete` runs
  * with the context the receipt carries.
  */
-export async function complete({ services }: RouteContext, { key, receipt }: { key: string; receipt: string }, request: Request): Promise<UploadCompleteResponse> {
+export async function complete({ services }: RouteContext, { key, receipt }: { key: string; receipt: string }, source: RequestSource): Promise<UploadCompleteResponse> {
   const context = await services.receipts().verify(key, receipt);
-  return (await services.completion()).complete(key, request, readContext(context));
+  return (await services.completion()).complete(key, source.request, readContext(context));
 }

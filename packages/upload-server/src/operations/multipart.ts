@@ -1,4 +1,5 @@
 import type { CompleteMultipartResponse, MultipartRequest, MultipartUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
+import type { RequestSource } from '../incoming-request';
 import { objectTagging } from '../object-tags';
 import { readContext } from '../upload-context';
 import { baseAnswer, decideObject, type RouteContext } from './route-context';
@@ -8,17 +9,17 @@ import { baseAnswer, decideObject, type RouteContext } from './route-context';
  * CreateMultipartUpload); the rest act on its ticket; a
  * `complete` runs `onUploadComplete` in the same request.
  */
-export async function runMultipart(route: RouteContext, operation: MultipartRequest, body: UploadRequestBody, request: Request): Promise<object> {
+export async function runMultipart(route: RouteContext, operation: MultipartRequest, body: UploadRequestBody, source: RequestSource): Promise<object> {
   const { config, services } = route;
   if (operation.action === 'complete' && config.onUploadComplete) {
     const completed = (await (await services.multipart()).continue(operation)) as CompleteMultipartResponse;
     // The ticket was just verified by `continue`: its context is the one `create` signed.
     const { context } = await services.multipartTickets().verify(operation.ticket);
-    const { serverData } = await (await services.completion()).complete(completed.key, request, readContext(context));
+    const { serverData } = await (await services.completion()).complete(completed.key, source.request, readContext(context));
     return serverData === undefined ? completed : ({ ...completed, serverData } satisfies CompleteMultipartResponse);
   }
   if (operation.action !== 'create') return (await services.multipart()).continue(operation);
-  const object = await decideObject(route, body, request);
+  const object = await decideObject(route, body, source);
   const tagging = objectTagging(config.tags, body, config.allowObjectTagging);
   const created = await (await services.multipart()).create({
     ...object,

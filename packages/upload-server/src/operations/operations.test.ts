@@ -19,7 +19,8 @@ const settings = {
   endpoint: 'http://127.0.0.1:9',
   forcePathStyle: true,
 };
-const request = new Request('http://127.0.0.1/api/s3-upload', { method: 'POST' });
+/** The request the operations give user code (`RequestSource`). */
+const request = { request: new Request('http://127.0.0.1/api/s3-upload', { method: 'POST' }) };
 const body = (extra: Partial<UploadRequestBody> = {}): UploadRequestBody => ({
   filename: 'cat.png',
   filetype: 'image/png',

@@ -6,7 +6,8 @@ import type { RouteServices } from '../route-services';
 import type { UploadRoute } from '../routes';
 import type { ResolvedStorageSettings } from '../settings';
 import { COMPLETION_MARKER_PREFIX } from '../completion-marker';
-import type { BeforeUploadReturn } from '../hooks';
+import type { BeforeUploadContext, BeforeUploadReturn } from '../hooks';
+import type { RequestSource } from '../incoming-request';
 import { contextText } from '../upload-context';
 import { checkUploadPolicy, defaultContentDisposition } from '../upload-policy';
 
@@ -38,13 +39,25 @@ export function baseAnswer(settings: ResolvedStorageSettings, key: string) {
 }
 
 /**
- * `onBeforeUpload` (authorization, and what it decides), then the declared type and size are checked.
+ * `onBeforeUpload` (authorization, and what it decides), then the declared type and size are checked. The
+ * hook's `request` is read from `source` when the hook reads it: on the node adapter, a hook that never
+ * reads it costs no Fetch `Request`.
  * @returns what the hook returned (its decisions and the route's context), undefined for nothing.
  */
-export async function authorize({ config }: RouteContext, body: UploadRequestBody, request: Request): Promise<BeforeUploadReturn> {
-  const returned = config.onBeforeUpload ? await config.onBeforeUpload({ body, request }) : undefined;
+export async function authorize({ config }: RouteContext, body: UploadRequestBody, source: RequestSource): Promise<BeforeUploadReturn> {
+  const returned = config.onBeforeUpload ? await config.onBeforeUpload(hookContext(body, source)) : undefined;
   checkUploadPolicy(config, body);
   return returned ?? undefined;
+}
+
+/** What `onBeforeUpload` gets: `request` is a getter, read from `source` on first use. */
+function hookContext(body: UploadRequestBody, source: RequestSource): BeforeUploadContext {
+  return {
+    body,
+    get request() {
+      return source.request;
+    },
+  };
 }
 
 /** The route's context to carry to `onUploadComplete` (none without that hook: nothing would read it). */
@@ -53,10 +66,10 @@ export function carriedContext({ config }: RouteContext, returned: BeforeUploadR
 }
 
 /** The object a new upload will store: authorized and checked ({@link authorize}), then its key chosen. */
-export async function decideObject(route: RouteContext, body: UploadRequestBody, request: Request): Promise<DecidedObject> {
+export async function decideObject(route: RouteContext, body: UploadRequestBody, source: RequestSource): Promise<DecidedObject> {
   const { config, services } = route;
-  const decided = await authorize(route, body, request);
-  const key = decided?.key ?? (config.key ? await config.key(body, request) : defaultObjectKey(body.filename, services.keyPrefix));
+  const decided = await authorize(route, body, source);
+  const key = decided?.key ?? (config.key ? await config.key(body, source.request) : defaultObjectKey(body.filename, services.keyPrefix));
   assertValidObjectKey(key, services.keyPrefix);
   if (key.startsWith(COMPLETION_MARKER_PREFIX)) {
     throw new UploadError('INVALID_OBJECT_KEY', `Object keys under "${COMPLETION_MARKER_PREFIX}" hold completion markers.`);

@@ -1,9 +1,10 @@
 /**
- * Node's `IncomingMessage` as a Fetch `Request`: URL, headers, and a body that is read only as the handler
- * reads it, capped in bytes and in time. Part of the node adapter (`../node.ts`).
+ * What the adapter reads of Node's `IncomingMessage`: URL, headers, and a body read whole (small) or as the
+ * handler reads it (a stream), capped in bytes and in time. Part of the node adapter (`../node.ts`).
  */
 import type { IncomingMessage } from 'node:http';
-import { UploadError } from '../../index';
+import { UploadError } from '../../errors';
+import { MAX_BODY_BYTES } from '../../limits';
 
 /** What a framework may have added to the request: a parsed body (Express, Next.js Pages) and a mount path. */
 export type FrameworkRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
@@ -110,12 +111,11 @@ export interface BufferedBody extends BodyReading {
 
 /**
  * The body of a request that declares a Content-Length up to this many bytes (16 KiB, the handler's own
- * limit on every body but a multipart `complete`, `MAX_BODY_BYTES` in `request-body.ts`, which the adapter does
- * not import: adapters import only the package's main entry, so that no module is bundled twice) is read whole before the handler is called, rather than
- * streamed: the handler reads such a body whole anyway, and a stream of our own in front of the Request's
- * cost more CPU than the rest of the adapter (the preparation benchmark's profile).
+ * limit on every body but a multipart `complete`: `MAX_BODY_BYTES`) is read whole before the handler is
+ * called, rather than streamed: the handler reads such a body whole anyway, and a stream of our own in front
+ * of the Request's cost more CPU than the rest of the adapter (the preparation benchmark's profile).
  */
-export const BUFFERED_BODY_BYTES = 16 * 1024;
+export const BUFFERED_BODY_BYTES = MAX_BODY_BYTES;
 
 /**
  * Reads a body whose declared Content-Length is at most {@link BUFFERED_BODY_BYTES} (Node's parser holds

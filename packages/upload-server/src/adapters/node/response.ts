@@ -1,5 +1,25 @@
-/** A Fetch `Response` written to Node's `ServerResponse`. Part of the node adapter (`../node.ts`). */
+/**
+ * An answer written to Node's `ServerResponse`: the handler's own JSON answer as it is, or any Fetch
+ * `Response`. Part of the node adapter (`../node.ts`).
+ */
 import type { ServerResponse } from 'node:http';
+import type { JsonAnswer } from '../../json-answer';
+
+/**
+ * Writes the handler's JSON answer as `Response.json` would send it (status, `content-type:
+ * application/json`, the answer's headers, the JSON text with its Content-Length), without a Fetch
+ * `Response`: the text goes with `res.end`, in one write with the head (a `Response`'s bytes went as a
+ * second buffer, a `writev`). Headers the adapter set before (`connection: close`) are kept.
+ */
+export function writeAnswer(answer: JsonAnswer, res: ServerResponse, headOnly: boolean): void {
+  if (headOnly) {
+    res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end();
+    return;
+  }
+  const text = JSON.stringify(answer.body);
+  // `writeHead` makes the head at once: the length must be in it, else the text would go chunked.
+  res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...answer.headers }).end(text);
+}
 
 /** Waits until `res` can take more data, or is gone. */
 function drained(res: ServerResponse): Promise<void> {

@@ -6,7 +6,8 @@
 import { fmt } from './lib/stats';
 import { verdict } from './report-targets';
 import { uploadLookups, type Add, type Ratio } from './report-upload';
-import type { UploadResult } from './upload/run';
+import { describeEndpoints, type UploadSample, type UploadResult } from './upload/run';
+import type { PageRequest } from './upload/part-timeline';
 
 /** The issue's number: Upbeam's MB/s over the bare XHR floor's, in every cell. */
 const FLOOR_MIN = 0.95;
@@ -59,5 +60,36 @@ export function sendLoopTargetsSection(upload: UploadResult, add: Add): void {
       }
     }
   }
+  add(
+    '',
+    'Outside the parts: the lead-in (from the page\'s call to the first UploadPart request\'s start) and the tail (from',
+    "the last UploadPart answer's end to the resolved upload), ms, medians of the rounds; then, of the round of median",
+    "time, the page's other requests in each (path, start after the call and duration, ms, Resource Timing) and what the",
+    "page server's endpoints did during the whole upload (each request's action and time in the handler, with its storage",
+    'calls and their time to the answer, ms).',
+    '',
+    '| cell | client | lead-in | tail | lead-in requests | tail requests | endpoints |',
+    '| --- | --- | ---: | ---: | --- | --- | --- |',
+  );
+  for (const target of targets) {
+    for (const size of sizesOf(target)) {
+      for (const mode of pageMultipart) {
+        const entry = cell(target, size, mode.id);
+        const m = entry?.median;
+        if (m?.leadInMs === undefined) continue;
+        const sample = medianSample(entry!.samples);
+        const requests = (list: PageRequest[] | undefined) => list?.map(({ path, startMs, ms }) => `${path} @${startMs} ${ms}`).join(', ') || '–';
+        add(
+          `| ${target} ${size} MiB | ${mode.id} | ${fmt(m.leadInMs, 1)} | ${fmt(m.tailMs, 1)} | ${requests(sample?.parts?.leadInRequests)} | ${requests(sample?.parts?.tailRequests)} | ${sample?.endpoints ? describeEndpoints(sample.endpoints) : '–'} |`,
+        );
+      }
+    }
+  }
   add('');
+}
+
+/** The good sample of median time (the slower middle one of an even count). */
+function medianSample(samples: UploadSample[]): UploadSample | undefined {
+  const good = samples.filter((sample) => sample.error === undefined && sample.seconds !== undefined).sort((a, b) => a.seconds! - b.seconds!);
+  return good[Math.floor(good.length / 2)];
 }

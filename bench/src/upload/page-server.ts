@@ -11,6 +11,7 @@ import { getRequestListener } from '@hono/node-server';
 import { build, type Plugin } from 'esbuild';
 import { BENCH_DIR, TMP_DIR } from '../lib/paths';
 import { floorMultipartApi } from './floor-multipart-api';
+import { logged, takeEndpointCalls, type EndpointCall } from './server-log';
 import type { Target } from './targets';
 
 const PAGE_DIR = join(TMP_DIR, 'page');
@@ -56,6 +57,8 @@ export interface PageServer {
   origin: string;
   /** Where `/api/*` goes. */
   setTarget(target: Target): void;
+  /** What the endpoints did since the last call (server-log.ts). */
+  takeEndpointCalls(): EndpointCall[];
   close(): Promise<void>;
 }
 
@@ -64,11 +67,14 @@ export async function startPageServer(root = PAGE_DIR): Promise<PageServer> {
   let target: Target | undefined;
   const upbeam = getRequestListener((request) => {
     if (!target) return new Response('no target', { status: 503 });
-    return target.upbeam(request);
+    const { upbeam: handler } = target;
+    return logged('/api/upbeam', request, async (logging) => handler(logging));
   });
   const floorMultipart = getRequestListener(async (request) => {
     if (!target) return new Response('no target', { status: 503 });
-    return (await floorMultipartApi(target, new URL(request.url).pathname, request)) ?? new Response('not found', { status: 404 });
+    const path = new URL(request.url).pathname;
+    const current = target;
+    return logged(path, request, async (logging) => (await floorMultipartApi(current, path, logging)) ?? new Response('not found', { status: 404 }));
   });
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
@@ -96,6 +102,7 @@ export async function startPageServer(root = PAGE_DIR): Promise<PageServer> {
     setTarget: (next) => {
       target = next;
     },
+    takeEndpointCalls,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

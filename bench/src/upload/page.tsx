@@ -14,7 +14,7 @@ import { floorMultipart } from './floor-multipart';
 import { longTasksSince, type LongTasks } from './long-tasks';
 
 export type { LongTasks } from './long-tasks';
-import { partSpansSince, partTimeline, type PartTimeline } from './part-timeline';
+import { otherSpansSince, partSpansSince, partTimeline, type PartTimeline } from './part-timeline';
 
 /** What the benchmark asks the page to do. */
 export interface PageUpload {
@@ -75,10 +75,11 @@ function Harness() {
     } else {
       url = await uploadWithProgress(file, setFloorProgress, '/api/upbeam');
     }
-    const ms = performance.now() - started;
+    const ended = performance.now();
+    const ms = ended - started;
     // The last tasks of the upload may still be queued for the observer: a macrotask lets them arrive.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const parts = partTimeline(partSpansSince(started), input.queueSize ?? DEFAULT_QUEUE_SIZE);
+    const parts = partTimeline(partSpansSince(started), input.queueSize ?? DEFAULT_QUEUE_SIZE, started, ended, otherSpansSince(started));
     return { ms, url, longTasks: longTasksSince(started), ...(parts && { parts }) };
   };
 

@@ -13,7 +13,7 @@ import type { PageRequest } from './upload/part-timeline';
 const FLOOR_MIN = 0.95;
 
 export function sendLoopTargetsSection(upload: UploadResult, add: Add): void {
-  const { cell, targets, sizesOf, ratios } = uploadLookups(upload);
+  const { cell, targets, sizesOf, ratios, pairedRatios } = uploadLookups(upload);
   const row = (name: string, found: Ratio[]) => {
     const met = found.length === 0 ? undefined : found.every((entry) => entry.value >= FLOOR_MIN);
     add(`| ${name} | ${found.map((entry) => entry.text).join('; ') || '–'} | ${verdict(met)} |`);
@@ -24,7 +24,12 @@ export function sendLoopTargetsSection(upload: UploadResult, add: Add): void {
     '| target | measured | |',
     '| --- | --- | --- |',
   );
-  row(`single PUT, either strategy: >= ${FLOOR_MIN}× the bare XHR PUT in the same browser`, ratios(['upbeam-presigned-put', 'upbeam-token-put'], () => 'floor-xhr'));
+  // A single PUT of 128 MiB takes under a second: storage's own pace (s3rver runs in the benchmark's
+  // process) varies more between rounds than the clients differ, so the rounds are compared in pairs.
+  row(
+    `single PUT, either strategy: >= ${FLOOR_MIN}× the bare XHR PUT in the same browser (median of the rounds' paired ratios, their range, and the median paired ratio of client CPU seconds)`,
+    pairedRatios(['upbeam-presigned-put', 'upbeam-token-put'], 'floor-xhr'),
+  );
   row(
     `multipart, either strategy: >= ${FLOOR_MIN}× the bare XHR multipart (same \`Blob.slice()\` parts, part size and concurrency)`,
     ratios(['upbeam-presigned-multipart', 'upbeam-token-multipart'], () => 'floor-xhr-multipart'),

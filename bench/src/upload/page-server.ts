@@ -70,6 +70,18 @@ export async function startPageServer(root = PAGE_DIR): Promise<PageServer> {
     const { upbeam: handler } = target;
     return logged('/api/upbeam', request, async (logging) => handler(logging));
   });
+  // The handler as a server without the first parts in the `create` answer answered: the client signs
+  // them with `sign-parts` (the comparison of the lead-in with and without them, in one run).
+  const unsignedCreate = getRequestListener(async (request) => {
+    if (!target) return new Response('no target', { status: 503 });
+    const { upbeam: handler } = target;
+    return logged('/api/upbeam-unsigned-create', request, async (logging) => {
+      const response = await handler(logging);
+      const answer = (await response.json()) as { parts?: unknown; uploadId?: unknown };
+      if (answer.uploadId !== undefined) delete answer.parts;
+      return Response.json(answer, { status: response.status });
+    });
+  });
   const floorMultipart = getRequestListener(async (request) => {
     if (!target) return new Response('no target', { status: 503 });
     const path = new URL(request.url).pathname;
@@ -79,6 +91,7 @@ export async function startPageServer(root = PAGE_DIR): Promise<PageServer> {
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     if (path === '/api/upbeam') return void upbeam(request, response);
+    if (path === '/api/upbeam-unsigned-create') return void unsignedCreate(request, response);
     if (path.startsWith('/api/floor-multipart/')) return void floorMultipart(request, response);
     if (path === '/api/next-s3-upload') {
       if (!target) return void response.writeHead(503).end();

@@ -67,14 +67,15 @@ export function sendLoopTargetsSection(upload: UploadResult, add: Add): void {
   }
   add(
     '',
-    'Outside the parts: the lead-in (from the page\'s call to the first UploadPart request\'s start) and the tail (from',
-    "the last UploadPart answer's end to the resolved upload), ms, medians of the rounds; then, of the round of median",
+    'Where the time goes: the lead-in (from the page\'s call to the first UploadPart request\'s start), the parts (first',
+    "start to last end; and one part's mean time) and the tail (from the last UploadPart answer's end to the resolved",
+    'upload), ms, medians of the rounds; then, of the round of median',
     "time, the page's other requests in each (path, start after the call and duration, ms, Resource Timing) and what the",
     "page server's endpoints did during the whole upload (each request's action and time in the handler, with its storage",
     'calls and their time to the answer, ms).',
     '',
-    '| cell | client | lead-in | tail | lead-in requests | tail requests | endpoints |',
-    '| --- | --- | ---: | ---: | --- | --- | --- |',
+    '| cell | client | lead-in | parts (mean part) | tail | lead-in requests | tail requests | endpoints |',
+    '| --- | --- | ---: | ---: | ---: | --- | --- | --- |',
   );
   for (const target of targets) {
     for (const size of sizesOf(target)) {
@@ -85,7 +86,7 @@ export function sendLoopTargetsSection(upload: UploadResult, add: Add): void {
         const sample = medianSample(entry!.samples);
         const requests = (list: PageRequest[] | undefined) => list?.map(({ path, startMs, ms }) => `${path} @${startMs} ${ms}`).join(', ') || '–';
         add(
-          `| ${target} ${size} MiB | ${mode.id} | ${fmt(m.leadInMs, 1)} | ${fmt(m.tailMs, 1)} | ${requests(sample?.parts?.leadInRequests)} | ${requests(sample?.parts?.tailRequests)} | ${sample?.endpoints ? describeEndpoints(sample.endpoints) : '–'} |`,
+          `| ${target} ${size} MiB | ${mode.id} | ${fmt(m.leadInMs, 1)} | ${fmt(m.partsMs)} (${fmt(m.partMeanMs, 1)}) | ${fmt(m.tailMs, 1)} | ${requests(sample?.parts?.leadInRequests)} | ${requests(sample?.parts?.tailRequests)} | ${sample?.endpoints ? describeEndpoints(sample.endpoints) : '–'} |`,
         );
       }
     }

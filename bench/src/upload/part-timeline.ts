@@ -19,6 +19,10 @@ export interface PartTimeline {
   gapMaxMs: number;
   /** Mean parts in flight between the first part's start and the last part's end, over `queueSize` (1 = always full). */
   slotsBusy: number;
+  /** Milliseconds from the first part's start to the last part's end. */
+  partsMs: number;
+  /** Mean milliseconds of one UploadPart request, its start to its answer's end. */
+  partMeanMs: number;
   /** Milliseconds from the page's call to the first UploadPart request's start. */
   leadInMs: number;
   /** Milliseconds from the last UploadPart answer's end to the resolved upload. */
@@ -73,6 +77,8 @@ export function partTimeline(
     gapP90Ms: round1(percentile(gaps, 0.9)),
     gapMaxMs: round1(gaps[gaps.length - 1] ?? 0),
     slotsBusy: last > first ? Math.round((inFlight / (last - first) / queueSize) * 1000) / 1000 : 1,
+    partsMs: round1(last - first),
+    partMeanMs: round1(inFlight / spans.length),
     leadInMs: round1(first - started),
     tailMs: round1(ended - last),
     leadInRequests: byStart.filter((span) => span.start < first).map(request),

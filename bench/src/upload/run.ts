@@ -241,6 +241,9 @@ export interface UploadCell {
     /** Medians of the runs' lead-in (call to first part start) and tail (last part end to resolved), ms. */
     leadInMs?: number;
     tailMs?: number;
+    /** Medians of the runs' parts span (first start to last end) and mean part time, ms. */
+    partsMs?: number;
+    partMeanMs?: number;
     createSeconds?: number;
     partsSeconds?: number;
     completeSeconds?: number;
@@ -435,6 +438,8 @@ function summarize(samples: UploadSample[]): UploadCell['median'] {
           slotsBusy: median(timelines.map((parts) => parts.slotsBusy)),
           leadInMs: median(timelines.map((parts) => parts.leadInMs)),
           tailMs: median(timelines.map((parts) => parts.tailMs)),
+          partsMs: median(timelines.map((parts) => parts.partsMs)),
+          partMeanMs: median(timelines.map((parts) => parts.partMeanMs)),
         }
       : {}),
     ...(clientCpu.length > 0 ? { clientCpuSeconds: median(clientCpu), storageCpuSeconds: median(storageCpu) } : {}),
@@ -589,8 +594,10 @@ export function describeSample(sample: UploadSample): string {
   if (sample.heapPeak !== undefined) parts.push(`heap +${((sample.heapPeak - sample.heapBefore!) / MiB).toFixed(1)} MiB`);
   if (sample.longTasks) parts.push(`long tasks ${sample.longTasks.count} (max ${sample.longTasks.maxMs} ms)`);
   if (sample.parts) {
-    const { parts: count, gapP50Ms, gapP90Ms, gapMaxMs, slotsBusy, leadInMs, tailMs } = sample.parts;
-    parts.push(`${count} parts, gap p50 ${gapP50Ms} p90 ${gapP90Ms} max ${gapMaxMs} ms, slots busy ${slotsBusy}, lead-in ${leadInMs} ms, tail ${tailMs} ms`);
+    const { parts: count, gapP50Ms, gapP90Ms, gapMaxMs, slotsBusy, leadInMs, partsMs, partMeanMs, tailMs } = sample.parts;
+    parts.push(
+      `${count} parts, gap p50 ${gapP50Ms} p90 ${gapP90Ms} max ${gapMaxMs} ms, slots busy ${slotsBusy}, lead-in ${leadInMs} ms, parts ${partsMs} ms (mean part ${partMeanMs} ms), tail ${tailMs} ms`,
+    );
   }
   if (sample.parts) {
     const requests = (list: PageRequest[]) => list.map(({ path, startMs, ms }) => `${path} @${startMs} ${ms}`).join(', ') || 'none';

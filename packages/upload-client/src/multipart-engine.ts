@@ -34,7 +34,7 @@ export interface MultipartUploadInput {
   queueSize: number;
   /** Parts already on storage (a resumed upload): not sent again. */
   completed: readonly CompletedPart[];
-  /** Parts signed before the engine starts (with the upload's creation): used until they expire. */
+  /** Parts signed before the engine starts (with the upload's creation): used until they expire. Not told to `onFirstSigned`. */
   signed?: readonly SignedPartRequest[] | undefined;
   backend: MultipartBackend;
   /** `maxAttempts` per part (and per completion), `onRetry`; `signal` cancels the upload. */
@@ -110,8 +110,6 @@ export class MultipartUpload {
       if (pauseController.paused) this.#run.abort();
     });
     try {
-      const [firstSigned] = this.#input.signed ?? [];
-      if (firstSigned) this.#noteFirstSigned(firstSigned);
       for (;;) {
         await waitWhilePaused(pauseController, retry.signal);
         this.#run = new AbortController();
@@ -273,13 +271,6 @@ export class MultipartUpload {
     if (unsigned) void this.#signBatch(unsigned.partNumber, signal, {});
   }
 
-  /** Tells `onFirstSigned` of the first signed request the upload has (once). */
-  #noteFirstSigned(request: SignedPartRequest): void {
-    if (this.#firstSigned) return;
-    this.#firstSigned = true;
-    this.#input.onFirstSigned?.(request);
-  }
-
   /** Signs part `first` (with `headers`, its checksum) and the next unsigned missing parts. */
   #signBatch(first: number, signal: AbortSignal, headers: Record<string, string>): Promise<SignedPartRequest> {
     const { backend } = this.#input;
@@ -289,7 +280,10 @@ export class MultipartUpload {
       if (part.partNumber > first && !part.etag && !this.#signed.has(part.partNumber)) numbers.push(part.partNumber);
     }
     const batch = backend.signParts(numbers, signal, { [first]: headers }).then((requests) => {
-      if (requests[0]) this.#noteFirstSigned(requests[0]);
+      if (!this.#firstSigned && requests[0]) {
+        this.#firstSigned = true;
+        this.#input.onFirstSigned?.(requests[0]);
+      }
       return requests;
     });
     for (const partNumber of numbers) {

@@ -79,7 +79,11 @@ export function presignedStarter(upload: UploadContext, completed: CompletionAns
         // Not cancelled in flight: see MultipartStarter.create.
         signal: undefined,
       });
+      // The first parts signed with the upload (servers since `parts` was added): no `sign-parts` for them.
+      const signed = Array.isArray(created.parts) ? signedRequests(created.parts) : [];
       const record: ResumeRecord = {
+        // The object's address: a part URL without its query (else the engine's first signed part gives it).
+        ...(signed[0] && { url: signed[0].url.split('?')[0] }),
         bucket: created.bucket,
         key: created.key,
         uploadId: created.uploadId,
@@ -89,8 +93,6 @@ export function presignedStarter(upload: UploadContext, completed: CompletionAns
         parts: [],
         checksum: created.checksum,
       };
-      // The first parts signed with the upload (servers since `parts` was added): no `sign-parts` for them.
-      const signed = Array.isArray(created.parts) ? signedRequests(created.parts) : [];
       return { backend: presignedBackend(upload, created.ticket, completed), record, signed };
     },
     async reopen(record): Promise<OpenedUpload | undefined> {

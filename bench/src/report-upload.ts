@@ -43,7 +43,38 @@ export function uploadLookups(result: UploadResult) {
     }
     return found;
   };
-  return { cell, mbps, modeOf, floorOf, targets, sizesOf, ratios };
+  /**
+   * Each of `modes` over `floor`, paired by round: in round k both ran one after the other (in an order that
+   * turns each round), so a noisy moment of the machine or the storage falls on both. The median of the
+   * rounds' ratios of MB/s, with their range, and the median of the rounds' ratios of client CPU seconds (a
+   * client that costs more CPU per byte shows there even where storage decides the time).
+   */
+  const pairedRatios = (modes: string[], floor: string): Ratio[] => {
+    const found: Ratio[] = [];
+    for (const mode of modes) {
+      for (const target of targets) {
+        for (const size of sizesOf(target)) {
+          const ours = cell(target, size, mode)?.samples ?? [];
+          const base = cell(target, size, floor)?.samples ?? [];
+          const pairs = ours.flatMap((sample, round) => {
+            const other = base[round];
+            return sample.mbPerSecond && other?.mbPerSecond ? [{ ours: sample, other }] : [];
+          });
+          if (pairs.length === 0) continue;
+          const speeds = pairs.map(({ ours, other }) => ours.mbPerSecond! / other.mbPerSecond!);
+          const cpu = pairs.filter(({ ours, other }) => ours.clientCpuSeconds && other.clientCpuSeconds);
+          const value = median(speeds);
+          const cpuText = cpu.length > 0 ? `, CPU ${median(cpu.map(({ ours, other }) => ours.clientCpuSeconds! / other.clientCpuSeconds!)).toFixed(2)}×` : '';
+          found.push({
+            text: `${mode.replace('upbeam-', '')} ${target} ${size} MiB ${value.toFixed(2)}× (${Math.min(...speeds).toFixed(2)}-${Math.max(...speeds).toFixed(2)} over ${pairs.length} rounds${cpuText})`,
+            value,
+          });
+        }
+      }
+    }
+    return found;
+  };
+  return { cell, mbps, modeOf, floorOf, targets, sizesOf, ratios, pairedRatios };
 }
 
 /** One client's throughput over a floor's in one cell: the text of the targets table and the value. */

@@ -11,6 +11,7 @@ import { getRequestListener } from '@hono/node-server';
 import { build, type Plugin } from 'esbuild';
 import { BENCH_DIR, TMP_DIR } from '../lib/paths';
 import { floorMultipartApi } from './floor-multipart-api';
+import { logged, takeEndpointCalls, type EndpointCall } from './server-log';
 import type { Target } from './targets';
 
 const PAGE_DIR = join(TMP_DIR, 'page');
@@ -56,6 +57,8 @@ export interface PageServer {
   origin: string;
   /** Where `/api/*` goes. */
   setTarget(target: Target): void;
+  /** What the endpoints did since the last call (server-log.ts). */
+  takeEndpointCalls(): EndpointCall[];
   close(): Promise<void>;
 }
 
@@ -64,15 +67,31 @@ export async function startPageServer(root = PAGE_DIR): Promise<PageServer> {
   let target: Target | undefined;
   const upbeam = getRequestListener((request) => {
     if (!target) return new Response('no target', { status: 503 });
-    return target.upbeam(request);
+    const { upbeam: handler } = target;
+    return logged('/api/upbeam', request, async (logging) => handler(logging));
+  });
+  // The handler as a server without the first parts in the `create` answer answered: the client signs
+  // them with `sign-parts` (the comparison of the lead-in with and without them, in one run).
+  const unsignedCreate = getRequestListener(async (request) => {
+    if (!target) return new Response('no target', { status: 503 });
+    const { upbeam: handler } = target;
+    return logged('/api/upbeam-unsigned-create', request, async (logging) => {
+      const response = await handler(logging);
+      const answer = (await response.json()) as { parts?: unknown; uploadId?: unknown };
+      if (answer.uploadId !== undefined) delete answer.parts;
+      return Response.json(answer, { status: response.status });
+    });
   });
   const floorMultipart = getRequestListener(async (request) => {
     if (!target) return new Response('no target', { status: 503 });
-    return (await floorMultipartApi(target, new URL(request.url).pathname, request)) ?? new Response('not found', { status: 404 });
+    const path = new URL(request.url).pathname;
+    const current = target;
+    return logged(path, request, async (logging) => (await floorMultipartApi(current, path, logging)) ?? new Response('not found', { status: 404 }));
   });
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     if (path === '/api/upbeam') return void upbeam(request, response);
+    if (path === '/api/upbeam-unsigned-create') return void unsignedCreate(request, response);
     if (path.startsWith('/api/floor-multipart/')) return void floorMultipart(request, response);
     if (path === '/api/next-s3-upload') {
       if (!target) return void response.writeHead(503).end();
@@ -96,6 +115,7 @@ export async function startPageServer(root = PAGE_DIR): Promise<PageServer> {
     setTarget: (next) => {
       target = next;
     },
+    takeEndpointCalls,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

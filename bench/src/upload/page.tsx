@@ -14,7 +14,7 @@ import { floorMultipart } from './floor-multipart';
 import { longTasksSince, type LongTasks } from './long-tasks';
 
 export type { LongTasks } from './long-tasks';
-import { partSpansSince, partTimeline, type PartTimeline } from './part-timeline';
+import { otherSpansSince, partSpansSince, partTimeline, type PartTimeline } from './part-timeline';
 
 /** What the benchmark asks the page to do. */
 export interface PageUpload {
@@ -31,6 +31,11 @@ export interface PageUpload {
   progress?: boolean;
   /** Upbeam's `checksum` option (`'md5'`: each part hashed and sent with its Content-MD5). */
   checksum?: 'md5';
+  /**
+   * Upbeam: the endpoint, when not `/api/upbeam`. `/api/upbeam-unsigned-create` is the same handler with the
+   * `parts` dropped from the multipart `create` answer, as a server before them answered (page-server.ts).
+   */
+  endpoint?: string;
 }
 
 /** What the page answers: milliseconds from the call to the resolved upload, and the stored object's URL. */
@@ -65,8 +70,8 @@ function Harness() {
     const started = performance.now();
     let url: string;
     if (input.client === 'upbeam') {
-      const { client: _client, strategy = 'presigned', ...multipart } = input;
-      ({ url } = await upbeam.uploadToS3(file, { strategy, ...multipart }));
+      const { client: _client, strategy = 'presigned', endpoint, ...multipart } = input;
+      ({ url } = await upbeam.uploadToS3(file, { strategy, ...multipart, ...(endpoint && { endpoint: { url: endpoint } }) }));
     } else if (input.client === 'floor-multipart') {
       // With `progress`, the summed bytes are only kept: the cost measured is the browser's events, not a render.
       url = await floorMultipart(file, input.partSize!, input.queueSize!, input.progress ? (bytes) => (window.benchFloorSent = bytes) : undefined);
@@ -75,10 +80,11 @@ function Harness() {
     } else {
       url = await uploadWithProgress(file, setFloorProgress, '/api/upbeam');
     }
-    const ms = performance.now() - started;
+    const ended = performance.now();
+    const ms = ended - started;
     // The last tasks of the upload may still be queued for the observer: a macrotask lets them arrive.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const parts = partTimeline(partSpansSince(started), input.queueSize ?? DEFAULT_QUEUE_SIZE);
+    const parts = partTimeline(partSpansSince(started), input.queueSize ?? DEFAULT_QUEUE_SIZE, started, ended, otherSpansSince(started));
     return { ms, url, longTasks: longTasksSince(started), ...(parts && { parts }) };
   };
 

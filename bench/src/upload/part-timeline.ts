@@ -2,7 +2,9 @@
  * The timeline of a multipart upload's parts in the page, from the browser's own Resource Timing entries of
  * the UploadPart requests (`?partNumber=` URLs sent by XMLHttpRequest): the same record for Upbeam and the
  * bare XHR floor, with no probe in either client. It answers where a multipart upload loses time against
- * the floor: the gap between one part's end and the start of the part that takes its place.
+ * the floor: the gap between one part's end and the start of the part that takes its place, the lead-in
+ * (the page's call to the first part's start) and the tail (the last part's answer to the resolved upload),
+ * with the page's other requests in each (preparation, signing, completion, a lazily loaded chunk).
  */
 
 /** How the parts of one upload followed each other. */
@@ -17,6 +19,25 @@ export interface PartTimeline {
   gapMaxMs: number;
   /** Mean parts in flight between the first part's start and the last part's end, over `queueSize` (1 = always full). */
   slotsBusy: number;
+  /** Milliseconds from the first part's start to the last part's end. */
+  partsMs: number;
+  /** Mean milliseconds of one UploadPart request, its start to its answer's end. */
+  partMeanMs: number;
+  /** Milliseconds from the page's call to the first UploadPart request's start. */
+  leadInMs: number;
+  /** Milliseconds from the last UploadPart answer's end to the resolved upload. */
+  tailMs: number;
+  /** The page's other requests that started before the first part (lead-in), in start order. */
+  leadInRequests: PageRequest[];
+  /** The page's other requests that started after the last part's end (tail), in start order. */
+  tailRequests: PageRequest[];
+}
+
+/** One request of the page besides the parts: its path, when it started (ms from the page's call) and its duration. */
+export interface PageRequest {
+  path: string;
+  startMs: number;
+  ms: number;
 }
 
 /** One request: `performance.now()` times of its start and of its answer's end. */
@@ -28,8 +49,17 @@ interface Span {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
-/** The timeline of `spans` sent `queueSize` at once; `undefined` without parts. */
-export function partTimeline(spans: Span[], queueSize: number): PartTimeline | undefined {
+/**
+ * The timeline of `spans` sent `queueSize` at once by an upload called at `started` and resolved at `ended`
+ * (`performance.now()`), with the page's `others` requests; `undefined` without parts.
+ */
+export function partTimeline(
+  spans: Span[],
+  queueSize: number,
+  started: number,
+  ended: number,
+  others: (Span & { path: string })[] = [],
+): PartTimeline | undefined {
   if (spans.length === 0) return undefined;
   const starts = spans.map((span) => span.start).sort((a, b) => a - b);
   const ends = spans.map((span) => span.end).sort((a, b) => a - b);
@@ -39,19 +69,39 @@ export function partTimeline(spans: Span[], queueSize: number): PartTimeline | u
   const first = starts[0]!;
   const last = ends[ends.length - 1]!;
   const inFlight = spans.reduce((sum, span) => sum + (span.end - span.start), 0);
+  const request = ({ path, start, end }: Span & { path: string }): PageRequest => ({ path, startMs: round1(start - started), ms: round1(end - start) });
+  const byStart = [...others].sort((a, b) => a.start - b.start);
   return {
     parts: spans.length,
     gapP50Ms: round1(percentile(gaps, 0.5)),
     gapP90Ms: round1(percentile(gaps, 0.9)),
     gapMaxMs: round1(gaps[gaps.length - 1] ?? 0),
     slotsBusy: last > first ? Math.round((inFlight / (last - first) / queueSize) * 1000) / 1000 : 1,
+    partsMs: round1(last - first),
+    partMeanMs: round1(inFlight / spans.length),
+    leadInMs: round1(first - started),
+    tailMs: round1(ended - last),
+    leadInRequests: byStart.filter((span) => span.start < first).map(request),
+    tailRequests: byStart.filter((span) => span.start >= last).map(request),
   };
+}
+
+const isPart = (entry: PerformanceResourceTiming) => entry.initiatorType === 'xmlhttprequest' && /[?&]partNumber=/.test(entry.name);
+
+function resourcesSince(since: number): PerformanceResourceTiming[] {
+  return (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((entry) => entry.startTime >= since);
 }
 
 /** The UploadPart requests (`partNumber=` in the URL) the page sent by XMLHttpRequest since `since`. */
 export function partSpansSince(since: number): Span[] {
-  return performance
-    .getEntriesByType('resource')
-    .filter((entry) => entry.startTime >= since && (entry as PerformanceResourceTiming).initiatorType === 'xmlhttprequest' && /[?&]partNumber=/.test(entry.name))
-    .map((entry) => ({ start: entry.startTime, end: (entry as PerformanceResourceTiming).responseEnd }));
+  return resourcesSince(since)
+    .filter(isPart)
+    .map((entry) => ({ start: entry.startTime, end: entry.responseEnd }));
+}
+
+/** Every other request of the page since `since` (endpoint calls, scripts), named by their path. */
+export function otherSpansSince(since: number): (Span & { path: string })[] {
+  return resourcesSince(since)
+    .filter((entry) => !isPart(entry))
+    .map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime, end: entry.responseEnd }));
 }

@@ -19,8 +19,9 @@ import { median } from '../lib/stats';
 import { curlMultipart, curlPut, cutParts, type CurlSample, type PartFiles } from './curl-floor';
 import type { LongTasks, PageUpload, PageUploadResult } from './page';
 import { startProfile, stopProfile, type ProfileSummary } from './page-profile';
-import type { PartTimeline } from './part-timeline';
+import type { PageRequest, PartTimeline } from './part-timeline';
 import { startTrace, stopTrace, type TaskTimes } from './page-trace';
+import type { EndpointCall } from './server-log';
 import { buildPage, startPageServer, type PageServer } from './page-server';
 import { radosgwTarget, startRadosgwProcess, startS3rverTarget, type Target, type TargetName } from './targets';
 
@@ -98,6 +99,14 @@ export const UPLOAD_MODES: UploadMode[] = [
     parts: ENGINE_PARTS,
   },
   {
+    id: 'upbeam-presigned-multipart-unsigned-create',
+    kind: 'page',
+    label: 'Upbeam presigned, multipart, the first parts signed by `sign-parts` (a `create` answer without `parts`, as before they were added)',
+    page: { client: 'upbeam', strategy: 'presigned', multipartThreshold: ALWAYS_MULTIPART, endpoint: '/api/upbeam-unsigned-create', ...ENGINE_PARTS },
+    parts: ENGINE_PARTS,
+    optIn: true,
+  },
+  {
     id: 'upbeam-token-put',
     kind: 'page',
     label: 'Upbeam temporary-token, one PUT',
@@ -162,12 +171,14 @@ function envList(name: string): string[] | undefined {
 
 /**
  * Rounds by target and file size: a 1 GiB round takes over a minute, and radosgw keeps every object in RAM
- * until its garbage collection runs (each is deleted after its run): 2 rounds there.
+ * until its garbage collection runs (each is deleted after its run): 2 rounds there. A 128 MiB upload
+ * takes under a second or two, where storage's own pace varies most between rounds: 9 rounds, for the
+ * paired per-round ratios of the report (report-send-loop.ts).
  */
-const RUNS: Record<TargetName, Record<number, number>> = { s3rver: { 128: 5, 1024: 3 }, radosgw: { 128: 5, 1024: 2 } };
+const RUNS: Record<TargetName, Record<number, number>> = { s3rver: { 128: 9, 1024: 3 }, radosgw: { 128: 9, 1024: 2 } };
 
 /**
- * What runs: 128 MiB and 1 GiB on s3rver and radosgw; 5 rounds at 128 MiB, 3 (s3rver) or 2 (radosgw) at
+ * What runs: 128 MiB and 1 GiB on s3rver and radosgw; 9 rounds at 128 MiB, 3 (s3rver) or 2 (radosgw) at
  * 1 GiB. UPLOAD_TARGETS, UPLOAD_SIZES_MIB, UPLOAD_MODES and UPLOAD_RUNS narrow it for a quick look.
  */
 function plan(): Plan[] {
@@ -190,6 +201,8 @@ export interface UploadSample {
   longTasks?: LongTasks;
   /** Page multipart uploads: how the parts followed each other. */
   parts?: PartTimeline;
+  /** Page uploads: the endpoint requests the page server answered during the upload, with their storage calls. */
+  endpoints?: EndpointCall[];
   /** Traced uploads (`UPLOAD_TRACE`): the page's main-thread tasks by CPU time and wall time. */
   taskTimes?: TaskTimes;
   /** CPU seconds the client (chromium's processes, or curl) and the storage spent on the upload. */
@@ -225,6 +238,12 @@ export interface UploadCell {
     partGapP50Ms?: number;
     partGapP90Ms?: number;
     slotsBusy?: number;
+    /** Medians of the runs' lead-in (call to first part start) and tail (last part end to resolved), ms. */
+    leadInMs?: number;
+    tailMs?: number;
+    /** Medians of the runs' parts span (first start to last end) and mean part time, ms. */
+    partsMs?: number;
+    partMeanMs?: number;
     createSeconds?: number;
     partsSeconds?: number;
     completeSeconds?: number;
@@ -322,6 +341,7 @@ export async function runInPage(
     }, 100);
     if (profileName) await startProfile(page);
     const tracing = trace ? await startTrace(page) : undefined;
+    server.takeEndpointCalls();
     const cpuBefore = { client: treeCpuSeconds(browser.pid), byKind: treeCpuSecondsByKind(browser.pid), storage: target.storageCpuSeconds() };
     let result: PageUploadResult;
     try {
@@ -333,6 +353,7 @@ export async function runInPage(
     } finally {
       clearInterval(sampler);
     }
+    const endpoints = server.takeEndpointCalls();
     const clientCpuSeconds = treeCpuSeconds(browser.pid) - cpuBefore.client;
     const clientCpuByProcess = Object.fromEntries(
       Object.entries(treeCpuSecondsByKind(browser.pid)).map(([kind, seconds]) => [kind, Math.round((seconds - (cpuBefore.byKind[kind] ?? 0)) * 100) / 100]),
@@ -357,6 +378,7 @@ export async function runInPage(
       heapPeak,
       longTasks: result.longTasks,
       ...(result.parts && { parts: result.parts }),
+      ...(endpoints.length > 0 && { endpoints }),
       clientCpuSeconds,
       clientCpuByProcess,
       storageCpuSeconds,
@@ -414,6 +436,10 @@ function summarize(samples: UploadSample[]): UploadCell['median'] {
           partGapP50Ms: median(timelines.map((parts) => parts.gapP50Ms)),
           partGapP90Ms: median(timelines.map((parts) => parts.gapP90Ms)),
           slotsBusy: median(timelines.map((parts) => parts.slotsBusy)),
+          leadInMs: median(timelines.map((parts) => parts.leadInMs)),
+          tailMs: median(timelines.map((parts) => parts.tailMs)),
+          partsMs: median(timelines.map((parts) => parts.partsMs)),
+          partMeanMs: median(timelines.map((parts) => parts.partMeanMs)),
         }
       : {}),
     ...(clientCpu.length > 0 ? { clientCpuSeconds: median(clientCpu), storageCpuSeconds: median(storageCpu) } : {}),
@@ -552,15 +578,32 @@ export async function runUploadBench(): Promise<UploadResult> {
   }
 }
 
+/** e.g. `create 21.3 ms (CreateMultipartUpload 12.0), complete 30.1 ms (CompleteMultipartUpload 20.2, HeadObject 3.1)`. */
+export function describeEndpoints(calls: EndpointCall[]): string {
+  return calls
+    .map(({ name, ms, storage }) => {
+      const calls = storage.map(({ op, ms: storageMs }) => `${op} ${storageMs}`).join(', ');
+      return `${name.replace(/^\/api\/(upbeam )?/, '')} ${ms} ms${calls ? ` (${calls})` : ''}`;
+    })
+    .join('; ');
+}
+
 export function describeSample(sample: UploadSample): string {
   if (sample.error) return `FAILED ${sample.error}`;
   const parts = [`${sample.mbPerSecond!.toFixed(0)} MB/s`];
   if (sample.heapPeak !== undefined) parts.push(`heap +${((sample.heapPeak - sample.heapBefore!) / MiB).toFixed(1)} MiB`);
   if (sample.longTasks) parts.push(`long tasks ${sample.longTasks.count} (max ${sample.longTasks.maxMs} ms)`);
   if (sample.parts) {
-    const { parts: count, gapP50Ms, gapP90Ms, gapMaxMs, slotsBusy } = sample.parts;
-    parts.push(`${count} parts, gap p50 ${gapP50Ms} p90 ${gapP90Ms} max ${gapMaxMs} ms, slots busy ${slotsBusy}`);
+    const { parts: count, gapP50Ms, gapP90Ms, gapMaxMs, slotsBusy, leadInMs, partsMs, partMeanMs, tailMs } = sample.parts;
+    parts.push(
+      `${count} parts, gap p50 ${gapP50Ms} p90 ${gapP90Ms} max ${gapMaxMs} ms, slots busy ${slotsBusy}, lead-in ${leadInMs} ms, parts ${partsMs} ms (mean part ${partMeanMs} ms), tail ${tailMs} ms`,
+    );
   }
+  if (sample.parts) {
+    const requests = (list: PageRequest[]) => list.map(({ path, startMs, ms }) => `${path} @${startMs} ${ms}`).join(', ') || 'none';
+    parts.push(`lead-in requests ${requests(sample.parts.leadInRequests)}, tail requests ${requests(sample.parts.tailRequests)}`);
+  }
+  if (sample.endpoints) parts.push(`endpoints ${describeEndpoints(sample.endpoints)}`);
   if (sample.clientCpuSeconds !== undefined) {
     const byProcess = Object.entries(sample.clientCpuByProcess ?? {})
       .filter(([, seconds]) => seconds >= 0.05)

@@ -34,6 +34,8 @@ export interface MultipartUploadInput {
   queueSize: number;
   /** Parts already on storage (a resumed upload): not sent again. */
   completed: readonly CompletedPart[];
+  /** Parts signed before the engine starts (with the upload's creation): used until they expire. Not told to `onFirstSigned`. */
+  signed?: readonly SignedPartRequest[] | undefined;
   backend: MultipartBackend;
   /** `maxAttempts` per part (and per completion), `onRetry`; `signal` cancels the upload. */
   retry: RetrySettings;
@@ -91,6 +93,7 @@ export class MultipartUpload {
       if (etag) this.#storedBytes += range.end - range.start;
       return { ...range, sent: 0, ...(etag && { etag }) };
     });
+    for (const request of input.signed ?? []) this.#signed.set(request.partNumber, Promise.resolve(request));
   }
 
   /**

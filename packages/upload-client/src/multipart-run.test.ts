@@ -221,6 +221,31 @@ describe('runMultipart with the part engine', () => {
     expect(calls.completed).toHaveLength(1);
   });
 
+  it("sends the parts signed with the upload's creation without signing them again", async () => {
+    const { backend, calls } = fakeBackend();
+    const signedWithCreate = [1, 2].map<SignedPartRequest>((partNumber) => ({
+      partNumber,
+      url: `https://storage.test/key?partNumber=${partNumber}&sig=create`,
+      headers: {},
+      expiresAt: Date.now() + 3_600_000,
+    }));
+    const created: MultipartStarter = {
+      strategy: 'presigned',
+      create: async (partSize) => ({
+        backend,
+        record: { url: 'https://storage.test/key', bucket: 'b', key: 'key', uploadId: 'u1', partSize, ticket: 't', parts: [] },
+        signed: signedWithCreate,
+      }),
+      reopen: async () => undefined,
+    };
+    const { record } = await runMultipart(context({}), settings({ queueSize: 2 }), created);
+    expect(sent.filter((s) => s.url.endsWith('sig=create')).map((s) => s.partNumber).sort()).toEqual([1, 2]);
+    // Only the part the creation did not sign is signed, in one batch.
+    expect(calls.signed).toEqual([[3]]);
+    expect(record.url).toBe('https://storage.test/key');
+    expect(calls.completed).toEqual([[1, 2, 3].map((n) => ({ partNumber: n, etag: `"etag-${n}"` }))]);
+  });
+
   it('signs a part again when storage refuses its expired URL, at once', async () => {
     const { backend, calls } = fakeBackend(-1);
     await runMultipart(context({ queueSize: 1 }), settings({ queueSize: 1 }), starter(backend));

@@ -6,7 +6,7 @@
 import type { CompletedPart, UploadStrategy } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
 import type { ObjectChecksum } from '@upbeam/upload-protocol';
-import { isNoSuchUpload, type MultipartBackend } from './multipart-backend';
+import { isNoSuchUpload, type MultipartBackend, type SignedPartRequest } from './multipart-backend';
 import { MultipartUpload } from './multipart-engine';
 import { wholeParts, type MultipartSettings } from './part-math';
 import { openResumeJournal, resumeJournalId, type ResumeJournal, type ResumeRecord } from './resume-journal';
@@ -19,6 +19,8 @@ export interface OpenedUpload {
   backend: MultipartBackend;
   /** What the journal keeps of it (its `parts` are the ones stored so far). */
   record: ResumeRecord;
+  /** Parts already signed with the upload (the presigned `create` answer), sent without signing them again. */
+  signed?: readonly SignedPartRequest[];
 }
 
 /** How a strategy starts a multipart upload. */
@@ -108,7 +110,7 @@ async function runWithJournal(
     return opened;
   }
 
-  async function send({ backend, record: opened }: OpenedUpload): Promise<MultipartOutcome> {
+  async function send({ backend, record: opened, signed }: OpenedUpload): Promise<MultipartOutcome> {
     const record = { ...opened, parts: wholeParts(opened.parts, file.size, opened.partSize) };
     await journal.write(record);
     const engine = new MultipartUpload({
@@ -116,6 +118,7 @@ async function runWithJournal(
       partSize: record.partSize,
       queueSize: settings.queueSize,
       completed: record.parts,
+      signed,
       backend,
       retry: options,
       // The option wins (`false` too); unset, what the server asked for when the upload was created.

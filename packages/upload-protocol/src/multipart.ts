@@ -111,6 +111,12 @@ export interface MultipartUploadResponse extends PreparedUploadBase {
   ticket: string;
   /** When the ticket stops being accepted (ISO 8601): after it the upload cannot be resumed. */
   ticketExpiresAt: string;
+  /**
+   * The first parts' UploadPart requests, signed with the upload (parts 1 to at most
+   * {@link MAX_PARTS_PER_SIGN_REQUEST}, as a `sign-parts` answer gives them), so that the first parts start
+   * without a `sign-parts` round trip. Absent from servers before it was added: sign them with `sign-parts`.
+   */
+  parts?: SignedPart[];
 }
 
 /** A presigned UploadPart request: PUT the part's bytes to `url` with exactly `headers`. */

@@ -1,10 +1,12 @@
-import type {
-  AbortMultipartResponse,
-  CompletedPart,
-  CompleteMultipartResponse,
-  ListPartsResponse,
-  MultipartRequest,
-  SignPartsResponse,
+import {
+  MAX_PARTS_PER_SIGN_REQUEST,
+  type AbortMultipartResponse,
+  type CompletedPart,
+  type CompleteMultipartResponse,
+  type ListPartsResponse,
+  type MultipartRequest,
+  type SignedPart,
+  type SignPartsResponse,
 } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
 import type { MultipartObject, MultipartStorage } from './multipart-storage';
@@ -79,6 +81,8 @@ export interface CreatedMultipart {
   partSize: number;
   ticket: string;
   ticketExpiresAt: string;
+  /** Parts 1 to at most {@link MAX_PARTS_PER_SIGN_REQUEST}, signed with the upload (no `sign-parts` for them). */
+  parts: SignedPart[];
 }
 
 type TicketedRequest = Exclude<MultipartRequest, { action: 'create' }>;
@@ -86,7 +90,7 @@ type OperationAnswer = SignPartsResponse | ListPartsResponse | CompleteMultipart
 
 /** The presigned multipart operations of one handler. */
 export interface MultipartOperations {
-  /** CreateMultipartUpload and a ticket for it. */
+  /** CreateMultipartUpload, a ticket for it, and its first parts' UploadPart URLs. */
   create(input: MultipartCreateInput): Promise<CreatedMultipart>;
   /** `sign-parts`, `list-parts`, `complete`, `abort`: on the upload named by the request's ticket only. */
   continue(request: TicketedRequest): Promise<OperationAnswer>;
@@ -111,9 +115,19 @@ export function completeParts(parts: CompletedPart[], partCount: number): Comple
   return sorted;
 }
 
+/** Signs the UploadPart URLs of `partNumbers` of `upload`, each for its exact size in the plan. */
+function signParts(deps: MultipartDependencies, upload: PartPlan & { key: string; uploadId: string }, partNumbers: number[]): Promise<SignedPart[]> {
+  return Promise.all(
+    partNumbers.map((partNumber) =>
+      deps.presignPart({ key: upload.key, uploadId: upload.uploadId, partNumber, contentLength: partSizeOf(upload, partNumber), expiresIn: deps.expiresIn }),
+    ),
+  );
+}
+
 /**
- * The presigned multipart upload, stateless: `create` starts it on storage and issues a ticket
- * ({@link MultipartTicketFields}, HMAC-signed, 24 hours); every later operation acts only on the upload its
+ * The presigned multipart upload, stateless: `create` starts it on storage, issues a ticket
+ * ({@link MultipartTicketFields}, HMAC-signed, 24 hours) and signs the first batch of parts (the browser
+ * starts them without another request, as the AWS SDK's and Uppy's uploaders cannot); every later operation acts only on the upload its
  * ticket names, so no client can sign parts for, list, complete or abort an upload of another key.
  *
  * Size: each UploadPart URL signs its part's exact Content-Length (the plan in the ticket) and part numbers
@@ -129,6 +143,10 @@ export function createMultipartOperations(deps: MultipartDependencies): Multipar
       const plan = planParts(input.filesize, input.partSize);
       const uploadId = await deps.storage.create(input);
       try {
+        const first = Array.from({ length: Math.min(plan.partCount, MAX_PARTS_PER_SIGN_REQUEST) }, (_, index) => index + 1);
+        const parts = signParts(deps, { ...plan, key: input.key, uploadId }, first);
+        // Awaited below; a failure of the ticket first must not leave this one unhandled.
+        parts.catch(() => {});
         const { ticket, expiresAt } = await deps.tickets.issue({
           bucket: deps.bucket,
           key: input.key,
@@ -138,7 +156,7 @@ export function createMultipartOperations(deps: MultipartDependencies): Multipar
           ...(input.tagging ? { tagging: input.tagging } : {}),
           ...(input.context === undefined ? {} : { context: input.context }),
         });
-        return { uploadId, partSize: plan.partSize, ticket, ticketExpiresAt: expiresAt.toISOString() };
+        return { uploadId, partSize: plan.partSize, ticket, ticketExpiresAt: expiresAt.toISOString(), parts: await parts };
       } catch (error) {
         // No browser will ever hold a ticket for this upload: abort it, or its parts stay billed.
         await deps.storage.abort({ key: input.key, uploadId }).catch(() => {});
@@ -153,12 +171,10 @@ export function createMultipartOperations(deps: MultipartDependencies): Multipar
       }
       switch (request.action) {
         case 'sign-parts': {
+          const wanted = [...new Set(request.partNumbers)];
           // Every number is checked against the plan before anything is signed.
-          const wanted = [...new Set(request.partNumbers)].map((partNumber) => ({ partNumber, contentLength: partSizeOf(upload, partNumber) }));
-          const parts = await Promise.all(
-            wanted.map((part) => deps.presignPart({ key: upload.key, uploadId: upload.uploadId, ...part, expiresIn: deps.expiresIn })),
-          );
-          return { parts };
+          for (const partNumber of wanted) partSizeOf(upload, partNumber);
+          return { parts: await signParts(deps, upload, wanted) };
         }
         case 'list-parts':
           return { parts: await deps.storage.listParts(upload) };

@@ -123,6 +123,30 @@ describe.each(storages)('presigned multipart upload against $name', ({ start, fa
     if (faithful) expect(await call({ action: 'complete', ticket: created.ticket, parts })).toEqual({ status: 200, body: done.body });
   });
 
+  it("signs the first parts with the upload: the create answer's URLs store the parts, each for its exact size", async () => {
+    const file = randomBytes(2 * PART + 5);
+    const created = await create(file.byteLength);
+    expect(created.parts?.map((part) => part.partNumber)).toEqual([1, 2, 3]);
+    const lengths = created.parts!.map(({ url }) => new URL(url).searchParams.get('X-Amz-SignedHeaders'));
+    expect(lengths.every((signed) => signed?.includes('content-length'))).toBe(true);
+    const parts = await Promise.all(
+      created.parts!.map(async ({ partNumber, url, headers }) => {
+        const response = await fetch(url, { method: 'PUT', body: file.subarray((partNumber - 1) * PART, partNumber * PART), headers });
+        expect(response.status, await response.clone().text()).toBe(200);
+        return { partNumber, etag: response.headers.get('etag')! };
+      }),
+    );
+    const done = await call({ action: 'complete', ticket: created.ticket, parts });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const object = await reader.send(new GetObjectCommand({ Bucket: storage.bucket, Key: created.key }));
+    expect(sha256(await object.Body!.transformToByteArray())).toBe(sha256(file));
+
+    // A file of more parts than one batch: the first batch only (the rest with sign-parts).
+    const large = await create(101 * PART);
+    expect(large.parts?.map((part) => part.partNumber)).toEqual(Array.from({ length: 100 }, (_, index) => index + 1));
+    await abort(large.ticket);
+  });
+
   it('signs each part with its exact size: storage refuses a part larger or smaller than signed (403)', async () => {
     const file = randomBytes(PART + 100);
     const created = await create(file.byteLength);

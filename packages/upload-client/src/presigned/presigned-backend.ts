@@ -10,10 +10,11 @@ import {
   type ListPartsResponse,
   type MultipartRequest,
   type MultipartUploadResponse,
+  type SignedPart,
   type SignPartsResponse,
 } from '@upbeam/upload-protocol';
 import { isUploadClientError } from '../errors';
-import { completionWatch, type MultipartBackend } from '../multipart-backend';
+import { completionWatch, type MultipartBackend, type SignedPartRequest } from '../multipart-backend';
 import type { MultipartStarter, OpenedUpload } from '../multipart-run';
 import { postToEndpoint, type EndpointCall } from '../prepare';
 import { presignedUrlExpiry } from '../put-object';
@@ -31,6 +32,10 @@ function operate<T>(upload: UploadContext, multipart: MultipartRequest, extra: O
   return postToEndpoint<T>(upload, { ...extra, marker: { strategy: 'presigned', multipart } });
 }
 
+/** The endpoint's signed parts as the engine sends them: their headers (none: `{}`) and their URL's expiry. */
+const signedRequests = (parts: SignedPart[]): SignedPartRequest[] =>
+  parts.map((part) => ({ ...part, headers: part.headers ?? {}, expiresAt: presignedUrlExpiry(part.url) }));
+
 /** Where the `complete` answer's `serverData` is put (what the server's completion hook returned). */
 export interface CompletionAnswer {
   serverData?: unknown;
@@ -45,7 +50,7 @@ export function presignedBackend(upload: UploadContext, ticket: string, complete
     signBatchSize: MAX_PARTS_PER_SIGN_REQUEST,
     async signParts(partNumbers, signal) {
       const { parts } = await operate<SignPartsResponse>(upload, { action: 'sign-parts', ticket, partNumbers }, { signal });
-      return parts.map((part) => ({ ...part, headers: part.headers ?? {}, expiresAt: presignedUrlExpiry(part.url) }));
+      return signedRequests(parts);
     },
     async complete(parts: CompletedPart[], signal) {
       const watch = completionWatch();
@@ -74,7 +79,11 @@ export function presignedStarter(upload: UploadContext, completed: CompletionAns
         // Not cancelled in flight: see MultipartStarter.create.
         signal: undefined,
       });
+      // The first parts signed with the upload (servers since `parts` was added): no `sign-parts` for them.
+      const signed = Array.isArray(created.parts) ? signedRequests(created.parts) : [];
       const record: ResumeRecord = {
+        // The object's address: a part URL without its query (else the engine's first signed part gives it).
+        ...(signed[0] && { url: signed[0].url.split('?')[0] }),
         bucket: created.bucket,
         key: created.key,
         uploadId: created.uploadId,
@@ -84,7 +93,7 @@ export function presignedStarter(upload: UploadContext, completed: CompletionAns
         parts: [],
         checksum: created.checksum,
       };
-      return { backend: presignedBackend(upload, created.ticket, completed), record };
+      return { backend: presignedBackend(upload, created.ticket, completed), record, signed };
     },
     async reopen(record): Promise<OpenedUpload | undefined> {
       // A minute of margin: the ticket must outlive the request that uses it.

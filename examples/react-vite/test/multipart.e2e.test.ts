@@ -119,8 +119,12 @@ describe('example page in chromium, multipart upload, embedded storage', () => {
     expect(parts.sent.length).toBe(sentAtPause);
     await page.locator(SELECTORS.resume).click({ force: true });
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 90_000, interval: 250 }).toBe('done');
+    // The pause aborts the parts in flight, and their bytes leave the progress (it falls back to the stored
+    // parts' bytes, issue "One send loop": honest progress): whether a render shows the value before that drop
+    // depends on timing. So the progress may fall once, at the pause, and climbs everywhere else.
     const seen = await chromiumProgressSeen(page);
-    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    const drops = seen.filter((value, index) => index > 0 && value < seen[index - 1]!);
+    expect(drops.length).toBeLessThanOrEqual(1);
     expect(sha256(await storedBytes(page))).toBe(sha256(fileBytes));
     parts.stop();
     await page.close();

@@ -27,7 +27,7 @@ const CHECKSUM_CHUNK = './checksum-*';
 //   What stays in the initial chunk (the `persist` option's keep/forget/restore hooks of the tracker, the
 //   `elsewhere` status): +0.37 kB on the hook's (5.30 -> 5.67 kB, 2026-11-24); the multipart paths also carry
 //   the Web Lock of a resume-journal record and the shared IndexedDB opener (+0.65 kB, 8.45 -> 9.10 kB).
-const PERSIST_CHUNK = './persisted-queue-*';
+const PERSIST_CHUNK = './tracker-persistence-*';
 const esm = (...external) => (config) => ({ ...config, format: 'esm', external: [...(config.external ?? []), PERSIST_CHUNK, ...external] });
 const REACT = ['react', 'react-dom', 'react/jsx-runtime'];
 const VUE = ['vue'];

@@ -28,7 +28,14 @@ const CHECKSUM_CHUNK = './checksum-*';
 //   `elsewhere` status): +0.37 kB on the hook's (5.30 -> 5.67 kB, 2026-11-24); the multipart paths also carry
 //   the Web Lock of a resume-journal record and the shared IndexedDB opener (+0.65 kB, 8.45 -> 9.10 kB).
 const PERSIST_CHUNK = './tracker-persistence-*';
-const esm = (...external) => (config) => ({ ...config, format: 'esm', external: [...(config.external ?? []), PERSIST_CHUNK, ...external] });
+// - ./resume-journal-*: the resume journal (IndexedDB) and the Web Lock of its record, loaded by a multipart
+//   upload with `resume` only (and so with `persist`): external in every measure (none sets `resume`).
+const RESUME_CHUNK = './resume-journal-*';
+const esm = (...external) => (config) => ({
+  ...config,
+  format: 'esm',
+  external: [...(config.external ?? []), PERSIST_CHUNK, RESUME_CHUNK, ...external],
+});
 const REACT = ['react', 'react-dom', 'react/jsx-runtime'];
 const VUE = ['vue'];
 const SVELTE = ['svelte', 'svelte/reactivity', 'svelte/attachments'];

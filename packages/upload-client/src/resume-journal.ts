@@ -4,9 +4,13 @@
  * reload or a closed tab). Kept in IndexedDB, one record per endpoint, strategy and file; removed when the
  * upload completes or is aborted. The embedded s3rver has no ListParts, so the journal, not storage, is
  * the record of which parts are sent; where storage lists parts, the list is checked against it.
+ * Loaded with `import()` by an upload with `resume` only (and with a tracker's `persist`): a multipart upload
+ * without it never downloads the journal, its IndexedDB access nor its Web Lock.
  */
 import type { CompletedPart, UploadStrategy } from '@upbeam/upload-protocol';
+import { createAbortError } from './abort';
 import { inStore } from './browser-database';
+import { waitForLock, type ReleaseLock } from './web-lock';
 
 /** One unfinished multipart upload. */
 export interface ResumeRecord {
@@ -65,4 +69,23 @@ export function openResumeJournal(id: string): ResumeJournal {
     write: (record) => queue(async () => void (await inStore('uploads', 'readwrite', (store) => store.put(record, id)))),
     remove: () => queue(async () => void (await inStore('uploads', 'readwrite', (store) => store.delete(id)))),
   };
+}
+
+/**
+ * The journal of `file` for this endpoint and strategy ({@link resumeJournalId}), once this tab holds its
+ * record's Web Lock: one tab of the origin at a time runs the upload of a record, a second tab given the
+ * same file waits here until the first is done with it or gone. Give the lock back with `release`.
+ * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts while it waits.
+ */
+export async function lockResumeJournal(
+  endpointUrl: string,
+  strategy: UploadStrategy,
+  file: File,
+  signal: AbortSignal | undefined,
+): Promise<{ journal: ResumeJournal; release: ReleaseLock }> {
+  const id = resumeJournalId(endpointUrl, strategy, file);
+  const release = await waitForLock(`upbeam-resume:${id}`, signal).catch((error: unknown) => {
+    throw signal?.aborted ? createAbortError() : error;
+  });
+  return { journal: openResumeJournal(id), release };
 }

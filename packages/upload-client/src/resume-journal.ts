@@ -53,6 +53,11 @@ export function resumeJournalId(endpointUrl: string, strategy: UploadStrategy, f
   return JSON.stringify([endpoint, strategy, file.name, file.size, file.lastModified, file.type]);
 }
 
+/** The Web Lock held by the one tab of the origin that runs (or aborts) the upload of a journal record. */
+export function resumeLockName(id: string): string {
+  return `upbeam-resume:${id}`;
+}
+
 /**
  * The journal of the file with this id ({@link resumeJournalId}). Writes go one after another, in order, so
  * that a record never goes back to an older list of parts.
@@ -84,7 +89,7 @@ export async function lockResumeJournal(
   signal: AbortSignal | undefined,
 ): Promise<{ journal: ResumeJournal; release: ReleaseLock }> {
   const id = resumeJournalId(endpointUrl, strategy, file);
-  const release = await waitForLock(`upbeam-resume:${id}`, signal).catch((error: unknown) => {
+  const release = await waitForLock(resumeLockName(id), signal).catch((error: unknown) => {
     throw signal?.aborted ? createAbortError() : error;
   });
   return { journal: openResumeJournal(id), release };

@@ -1,11 +1,15 @@
 /**
  * What a tracker with `persist` does beside its list (see `UploadTrackerOptions.persist`): it keeps each file
  * added or retried in the kept queue, forgets it when it ends or is removed, and restores the kept files when
- * it gets its first listener. Loaded with `import()`, with the kept queue, by a tracker with `persist` only:
+ * it gets its first listener (a kept multipart upload shows its stored parts' bytes at once), and aborts the
+ * kept multipart upload of a file cancelled before it ran again. Loaded with `import()`, with the kept queue, by a tracker with `persist` only:
  * a tracker without it never downloads any of this.
  */
+import { DEFAULT_UPLOAD_ENDPOINT } from '@upbeam/upload-protocol';
+import { storedBytes } from './part-math';
 import { PersistedQueue, type PersistedFile, type PersistOptions } from './persisted-queue';
 import { restoreKept } from './restore-kept';
+import { openResumeJournal, resumeJournalId } from './resume-journal';
 import type { UploadOptions } from './types';
 import type { TrackedFile } from './upload-tracker';
 import type { TrackedFileStatus } from './upload-summary';
@@ -16,6 +20,8 @@ export interface PersistenceHost {
   getFile(id: string): TrackedFile | undefined;
   /** Puts restored files on the list (`restored`, `kept`), each with its status. */
   add(files: readonly { kept: PersistedFile; status: TrackedFileStatus }[]): void;
+  /** The options file `id` is uploaded with (the tracker's, then the file's own). */
+  optionsOf(id: string): UploadOptions;
   /** Replaces file `id` with a copy holding `change`. */
   update(id: string, change: Partial<TrackedFile>): void;
   /** Puts file `id` in the upload queue. */
@@ -59,7 +65,10 @@ export class TrackerPersistence {
     const host = this.#host;
     void restoreKept(this.#queue, {
       tracks: (id) => host.getFile(id) !== undefined,
-      add: (files) => host.add(files),
+      add: (files) => {
+        host.add(files);
+        for (const { kept } of files) void this.#showStoredParts(kept.id);
+      },
       start: (id) => {
         host.update(id, { status: 'queued' });
         host.enqueue(id);
@@ -67,5 +76,31 @@ export class TrackerPersistence {
       fail: (id, error) => host.end(id, { status: 'error', error }),
       drop: (id) => host.remove(id),
     });
+  }
+
+  /**
+   * Shows the bytes a restored multipart file has on storage (its journal record's whole parts) while it
+   * waits: it would show 0 % until it runs. A file already running shows what its upload reports.
+   */
+  async #showStoredParts(id: string): Promise<void> {
+    const tracked = this.#host.getFile(id);
+    if (!tracked?.multipart) return;
+    const options = this.#host.optionsOf(id);
+    const journalId = resumeJournalId(options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT, options.strategy ?? 'presigned', tracked.file);
+    const record = await openResumeJournal(journalId).read();
+    const now = this.#host.getFile(id);
+    if (!record || !now || (now.status !== 'queued' && now.status !== 'elsewhere') || now.uploaded > 0) return;
+    const uploaded = storedBytes(record.parts, now.size, record.partSize);
+    this.#host.update(id, { uploaded, progress: now.size === 0 ? 100 : (uploaded / now.size) * 100 });
+  }
+
+  /**
+   * A multipart file cancelled (or removed) while queued: aborts the upload its journal keeps on storage (a
+   * restored file's, or one a failed attempt left for a retry), as the cancel of a running upload does.
+   * Not for a tracker with its own `uploader`, whose uploads keep no journal of ours.
+   */
+  abortKept(tracked: TrackedFile, options: UploadOptions & { uploader?: unknown }): void {
+    if (!tracked.multipart || options.uploader) return;
+    void import('./abort-kept').then(({ abortKeptUpload }) => abortKeptUpload(tracked.file, options));
   }
 }

@@ -161,6 +161,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
         );
         this.#changed();
       },
+      optionsOf: (id) => this.#optionsOf(this.#entries.get(id)!),
       update: (id, change) => this.#update(id, change),
       enqueue: (id) => this.#enqueue(id),
       end: (id, change) => this.#end(id, this.#entries.get(id)!, change),
@@ -253,7 +254,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   /** Tracks a file (its entry beside the list) and returns its first snapshot: `queued`, progress 0, and `change`. */
   #track(id: string, file: File, path: string | undefined, entry: Entry, change: Partial<TrackedFile> = {}): TrackedFile {
     this.#entries.set(id, { ...entry, ...(path === undefined ? {} : { path }) });
-    const { multipartThreshold } = { ...this.#options, ...entry.options };
+    const { multipartThreshold } = this.#optionsOf(entry);
     return {
       id,
       file,
@@ -272,7 +273,13 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     for (const [key, entry] of this.#entries) {
       if (id !== undefined && id !== key) continue;
       if (entry.running) entry.running.abort.abort();
-      else if (this.#queue.drop(key)) this.#end(key, entry, { status: 'aborted', error: createAbortError() });
+      else if (this.#queue.drop(key)) {
+        const tracked = this.#files.get(key)!;
+        this.#end(key, entry, { status: 'aborted', error: createAbortError() });
+        // With `persist`: a kept multipart upload (restored, or left by a failed attempt) is aborted on storage.
+        const options = this.#optionsOf(entry);
+        this.#persist((persistence) => persistence.abortKept(tracked, options));
+      }
     }
   };
 
@@ -287,7 +294,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     this.#update(id, { status: 'queued', progress: 0, uploaded: 0, error: undefined });
     this.#enqueue(id);
     const entry = this.#entries.get(id)!;
-    const options = { ...this.#options, ...entry.options, ...(entry.path === undefined ? {} : { filename: entry.path }) };
+    const options = { ...this.#optionsOf(entry), ...(entry.path === undefined ? {} : { filename: entry.path }) };
     this.#persist((persistence) => persistence.keep(tracked, options));
   };
 
@@ -338,7 +345,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   /** Puts the file in the queue, or cancels it at once when its `signal` has aborted. */
   #enqueue(id: string): void {
     const entry = this.#entries.get(id)!;
-    const { signal } = { ...this.#options, ...entry.options };
+    const { signal } = this.#optionsOf(entry);
     if (signal?.aborted) {
       this.#end(id, entry, { status: 'aborted', error: createAbortError() });
       return;
@@ -352,7 +359,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     const entry = this.#entries.get(id);
     const tracked = this.#files.get(id);
     if (!entry || !tracked) return;
-    const merged = { ...this.#options, ...entry.options };
+    const merged = this.#optionsOf(entry);
     const running: Running = { abort: new AbortController(), pause: merged.pauseController ?? new PauseController() };
     entry.running = running;
     this.#update(id, { status: 'uploading' });
@@ -402,6 +409,11 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   /** With `persist`: runs `act` on the tracker's persistence once it is loaded; without, does nothing. */
   #persist(act: (persistence: TrackerPersistence) => void): void {
     void this.#persistence?.then(act);
+  }
+
+  /** The options file `entry` is uploaded with: the tracker's, then those it was added with. */
+  #optionsOf(entry: Entry): UploadTrackerOptions {
+    return { ...this.#options, ...entry.options };
   }
 
   /** Files queued, uploading or paused. */

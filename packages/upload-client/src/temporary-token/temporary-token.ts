@@ -36,6 +36,15 @@ function prepare(upload: UploadContext, ticket?: string): Promise<TemporaryToken
 }
 
 /**
+ * Opens token sessions for this upload: fresh credentials from the endpoint, or (`ticket`) renewed ones for
+ * the key of an earlier answer; the session renews its credentials through the endpoint too.
+ */
+export function tokenSessionOpener(upload: UploadContext): SessionOpener {
+  return async (ticket) =>
+    createTokenSession({ prepared: await prepare(upload, ticket), renew: (renewal) => prepare(upload, renewal), retry: upload.options });
+}
+
+/**
  * Checks the strategy (`uploadFile` sends every strategy but `presigned` here) and the multipart options
  * before any request; asks the endpoint for temporary credentials; sends the file (one PutObject below
  * `multipartThreshold`, else a multipart upload, resumed when `resume` kept one); sets the tags; then, when
@@ -54,8 +63,7 @@ export async function uploadWithTemporaryToken(upload: UploadContext): Promise<U
     throw new UploadClientError('INVALID_OPTIONS', `strategy must be one of: ${UPLOAD_STRATEGIES.join(', ')}. Got ${got}.`);
   }
   const settings = resolveMultipartSettings(file.size, options);
-  const openSession: SessionOpener = async (ticket) =>
-    createTokenSession({ prepared: await prepare(upload, ticket), renew: (renewal) => prepare(upload, renewal), retry: options });
+  const openSession = tokenSessionOpener(upload);
   let session: TokenSession;
   let checksum: ObjectChecksum | undefined;
   if (usesMultipart(file.size, settings.multipartThreshold)) {

@@ -26,7 +26,7 @@ const CHECKSUM_CHUNK = './checksum-*';
 //   restore; issue 23), loaded by a tracker with `persist` only: external in every measure (none of them sets
 //   `persist`). Until 2026-11-25 the wiring sat in the tracker (+0.37 kB on the hook's initial chunk, 5.30 ->
 //   5.67 kB, 2026-11-24); what stays is the small host the tracker hands it, the `elsewhere` status and the
-//   cancel of a queued file's kept upload (the abort itself is lazy, ./abort-kept-*).
+//   cancel of a queued file's kept upload (the abort itself is in that chunk).
 const PERSIST_CHUNK = './tracker-persistence-*';
 // - ./resume-journal-*: the resume journal (IndexedDB) and the Web Lock of its record, loaded by a multipart
 //   upload with `resume` only (and so with `persist`): external in every measure (none sets `resume`). Until

@@ -2,12 +2,11 @@
  * The cancel of a multipart file that has a kept upload but is not running: a tracker with `persist` restored
  * it (or retried it after a failure kept its parts) and it was cancelled, or removed, while still queued.
  * Its upload is aborted on storage and its journal record forgotten, as the cancel of a running upload does
- * (`runMultipart`); without this its parts would stay on storage until the bucket's lifecycle rule. Loaded
- * with `import()` for such a cancel only.
+ * (`runMultipart`); without this its parts would stay on storage until the bucket's lifecycle rule. Part of
+ * the chunk of a tracker with `persist` (`tracker-persistence.ts`); the strategy's code loads when needed.
  */
 import { DEFAULT_UPLOAD_ENDPOINT, FALLBACK_CONTENT_TYPE } from '@upbeam/upload-protocol';
 import type { MultipartStarter } from './multipart-run';
-import { presignedStarter } from './presigned/presigned-backend';
 import { openResumeJournal, resumeJournalId, resumeLockName } from './resume-journal';
 import { resolveRetrySettings } from './retry';
 import type { UploadContext, UploadOptions } from './types';
@@ -36,14 +35,11 @@ export async function abortKeptUpload(file: File, options: UploadOptions): Promi
         options: resolveRetrySettings({ ...options, signal: undefined }),
         report: () => {},
       };
+      // The strategies' own lazy chunks (those an upload loads), not new ones.
       const starter: MultipartStarter =
         strategy === 'presigned'
-          ? presignedStarter(upload, {})
-          : (await import('./temporary-token/token-backend')).tokenStarter(
-              upload.filetype,
-              (await import('./temporary-token/temporary-token')).tokenSessionOpener(upload),
-              undefined,
-            );
+          ? (await import('./presigned/presigned-multipart')).presignedStarter(upload, {})
+          : (await import('./temporary-token/temporary-token')).tokenStarterFor(upload);
       const opened = await starter.reopen(record).catch(() => undefined);
       await opened?.backend.abort().catch(() => {});
     }

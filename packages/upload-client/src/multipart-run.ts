@@ -71,7 +71,9 @@ export async function runMultipart(upload: UploadContext, settings: MultipartSet
   // file waits for the first.
   const { lockResumeJournal } = await import('./resume-journal');
   const endpointUrl = options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT;
-  const { journal, release } = await lockResumeJournal(endpointUrl, starter.strategy, file, options.signal);
+  const { journal, release } = await lockResumeJournal(endpointUrl, starter.strategy, file, options.signal).catch((error: unknown) => {
+    throw options.signal?.aborted ? createAbortError() : error;
+  });
   try {
     return await runWithJournal(upload, settings, starter, journal);
   } finally {

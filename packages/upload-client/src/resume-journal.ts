@@ -8,7 +8,6 @@
  * without it never downloads the journal, its IndexedDB access nor its Web Lock.
  */
 import type { CompletedPart, UploadStrategy } from '@upbeam/upload-protocol';
-import { createAbortError } from './abort';
 import { inStore } from './browser-database';
 import { waitForLock, type ReleaseLock } from './web-lock';
 
@@ -80,7 +79,7 @@ export function openResumeJournal(id: string): ResumeJournal {
  * The journal of `file` for this endpoint and strategy ({@link resumeJournalId}), once this tab holds its
  * record's Web Lock: one tab of the origin at a time runs the upload of a record, a second tab given the
  * same file waits here until the first is done with it or gone. Give the lock back with `release`.
- * @throws `AbortError` DOMException (`Upload aborted.`) when `signal` aborts while it waits.
+ * @throws what `waitForLock` throws when `signal` aborts while it waits (the caller makes it its `AbortError`).
  */
 export async function lockResumeJournal(
   endpointUrl: string,
@@ -89,8 +88,6 @@ export async function lockResumeJournal(
   signal: AbortSignal | undefined,
 ): Promise<{ journal: ResumeJournal; release: ReleaseLock }> {
   const id = resumeJournalId(endpointUrl, strategy, file);
-  const release = await waitForLock(resumeLockName(id), signal).catch((error: unknown) => {
-    throw signal?.aborted ? createAbortError() : error;
-  });
+  const release = await waitForLock(resumeLockName(id), signal);
   return { journal: openResumeJournal(id), release };
 }

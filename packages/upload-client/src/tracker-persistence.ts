@@ -6,6 +6,7 @@
  * a tracker without it never downloads any of this.
  */
 import { DEFAULT_UPLOAD_ENDPOINT } from '@upbeam/upload-protocol';
+import { abortKeptUpload } from './abort-kept';
 import { storedBytes } from './part-math';
 import { PersistedQueue, type PersistedFile, type PersistOptions } from './persisted-queue';
 import { restoreKept } from './restore-kept';
@@ -101,6 +102,6 @@ export class TrackerPersistence {
    */
   abortKept(tracked: TrackedFile, options: UploadOptions & { uploader?: unknown }): void {
     if (!tracked.multipart || options.uploader) return;
-    void import('./abort-kept').then(({ abortKeptUpload }) => abortKeptUpload(tracked.file, options));
+    void abortKeptUpload(tracked.file, options);
   }
 }

@@ -132,7 +132,7 @@ function holdParts(): void {
 const lastSeq = () => proxy.requests().at(-1)?.seq ?? 0;
 const after = (seq: number) => proxy.requests().filter((r) => r.seq > seq);
 const nameOf = (request: LoggedRequest) => decodeURIComponent(request.path.split('/').at(-1) ?? '');
-const partOf = (request: LoggedRequest) => /partNumber=(\d+)/.exec(request.identity)?.[1];
+const partOf = (request: Pick<LoggedRequest, 'identity'>) => /partNumber=(\d+)/.exec(request.identity)?.[1];
 const stored = (request: LoggedRequest) => request.storageStatus === 200 && request.answeredAt !== undefined;
 
 /** Waits (bounded) until `check` holds. */
@@ -371,7 +371,7 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
     //    `persist` (resume on) its upload and journal record are kept for a retry.
     let refusing = true;
     for (let i = 0; i < 40; i += 1) {
-      proxy.inject('error-500', (request) => refusing && request.operation === 'UploadPart' && Number(partOf(request as LoggedRequest)) > 4);
+      proxy.inject('error-500', (request) => refusing && request.operation === 'UploadPart' && Number(partOf(request)) > 4);
     }
     await dropNamed(page, [LARGE_NAME]);
     await waitFor(async () => (await largeStatus()) === 'error', 60_000, 'the large file failed');

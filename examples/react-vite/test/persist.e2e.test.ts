@@ -381,9 +381,10 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
     const uploadId = /uploadId=(\S+)/.exec(storedParts[0]!.identity)?.[1];
     expect(after(since).filter((r) => r.operation === 'AbortMultipartUpload')).toEqual([]);
 
-    // 2. Three small files take the three places (each PUT held 8 s, before and after the reload), then the
+    // 2. Three small files take the three places (each PUT held 20 s, before and after the reload: long enough
+    //    on a loaded machine for the retry and the reload to happen while they hold them), then the
     //    large file is retried: it waits, and is kept again, now the newest of the queue.
-    for (let i = 0; i < 6; i += 1) proxy.inject({ kind: 'delay', delayMs: 8000 }, (request) => request.operation === 'PutObject');
+    for (let i = 0; i < 6; i += 1) proxy.inject({ kind: 'delay', delayMs: 20_000 }, (request) => request.operation === 'PutObject');
     const smallNames = [smallName(0), smallName(1), smallName(2)];
     await dropNamed(page, smallNames);
     await waitFor(async () => (await rows(page)).filter((row) => row.status === 'uploading').length === 3, 15_000, '3 small files uploading');

@@ -1,9 +1,9 @@
 /**
  * What a tracker with `persist` does beside its list (see `UploadTrackerOptions.persist`): it keeps each file
- * added or retried in the kept queue, forgets it when it ends or is removed, and restores the kept files when
- * it gets its first listener (a kept multipart upload shows its stored parts' bytes at once), and aborts the
- * kept multipart upload of a file cancelled before it ran again. Loaded with `import()`, with the kept queue, by a tracker with `persist` only:
- * a tracker without it never downloads any of this.
+ * added or retried in the kept queue, forgets it when it ends or is removed, restores the kept files when it
+ * gets its first listener (a restored multipart file shows its stored parts' bytes at once), and aborts the
+ * kept multipart upload of a file cancelled while queued (`abort-kept.ts`). Loaded with `import()`, with the
+ * kept queue, by a tracker with `persist` only: a tracker without it never downloads any of this.
  */
 import { DEFAULT_UPLOAD_ENDPOINT } from '@upbeam/upload-protocol';
 import { abortKeptUpload } from './abort-kept';

@@ -56,8 +56,8 @@ export default [
     // 6044 B after the session-7 merges (was 5.7 kB): persist's wiring in the tracker (its store is lazy) and the
     // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
     // 6.08 kB (2026-11-25, +40 B) with the tracker's getIds() (the ids array a list renders its rows from).
-    // 6,060 B (2026-11-25, -21 B) once the tracker's persist wiring went lazy (-76 B), with the cancel of a
-    // queued file's kept upload (+55 B); budget: that + 30 B.
+    // 6,061 B (2026-11-25, -20 B) once the tracker's persist wiring went lazy (-76 B), with the cancel of a
+    // queued file's kept upload (+56 B); budget: that + 29 B.
     limit: '6.09 kB',
   },
   {
@@ -75,8 +75,8 @@ export default [
     // half the current one; the parts' MD5 code left this path for the checksum chunk (checksum-parts.ts).
     // 9587 B after the session-7 merges (was 9.15 kB): persist's wiring in the tracker (its store is lazy) and the
     // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
-    // 9,160 B (2026-11-25, -469 B): the resume journal and its Web Lock load only with `resume`, the tracker's
-    // persist wiring only with `persist`; budget: that + 40 B.
+    // 9,166 B (2026-11-25, -463 B): the resume journal and its Web Lock load only with `resume`, the tracker's
+    // persist wiring only with `persist`; budget: that + 34 B.
     limit: '9.2 kB',
   },
   {
@@ -95,9 +95,9 @@ export default [
     // above: the token chunks are then 12.07 kB beyond the initial chunk (5.26 kB), within 12 KiB.
     // 18343 B after the session-7 merges (was 17.9 kB): persist's wiring in the tracker (its store is lazy) and the
     // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
-    // Those were 12,305 B beyond the initial chunk (18,386 - 6,081), 17 B over 12 KiB. 17,927 B (2026-11-25,
-    // -459 B): the resume journal and its Web Lock load only with `resume` (-0.5 kB): the token chunks are
-    // 11,867 B beyond the initial chunk (6,060 B), within 12 KiB by 421 B; budget: that + 33 B.
+    // Those were 12,305 B beyond the initial chunk (18,386 - 6,081), 17 B over 12 KiB. 17,928 B (2026-11-25,
+    // -458 B): the resume journal and its Web Lock load only with `resume` (-0.5 kB): the token chunks are
+    // 11,867 B beyond the initial chunk (6,061 B), within 12 KiB by 421 B; budget: that + 32 B.
     limit: '17.96 kB',
   },
   {
@@ -140,7 +140,7 @@ export default [
     gzip: true,
     // 5891 B after the session-7 merges (was 5.6 kB): persist's wiring in the tracker (its store is lazy) and the
     // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
-    // 5,903 B (2026-11-25, -19 B) with the tracker's persist wiring lazy, as React's above; budget: that + 27 B.
+    // 5,906 B (2026-11-25, -16 B) with the tracker's persist wiring lazy, as React's above; budget: that + 24 B.
     limit: '5.93 kB',
   },
   {
@@ -152,7 +152,7 @@ export default [
     gzip: true,
     // 7473 B after the session-7 merges (was 7.15 kB): persist's wiring in the tracker (its store is lazy) and the
     // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
-    // 7,478 B (2026-11-25, -27 B) with the tracker's persist wiring lazy; budget: that + 32 B.
+    // 7,481 B (2026-11-25, -24 B) with the tracker's persist wiring lazy; budget: that + 29 B.
     limit: '7.51 kB',
   },
   {
@@ -164,7 +164,7 @@ export default [
     gzip: true,
     // 5808 B after the session-7 merges (was 5.5 kB): persist's wiring in the tracker (its store is lazy) and the
     // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
-    // 5,819 B (2026-11-25, -20 B) with the tracker's persist wiring lazy; budget: that + 31 B (unchanged).
+    // 5,822 B (2026-11-25, -17 B) with the tracker's persist wiring lazy; budget: that + 28 B (unchanged).
     limit: '5.85 kB',
   },
   {
@@ -176,7 +176,7 @@ export default [
     gzip: true,
     // 7357 B after the session-7 merges (was 7.05 kB): persist's wiring in the tracker (its store is lazy) and the
     // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
-    // 7,358 B (2026-11-25, -32 B) with the tracker's persist wiring lazy; budget: that + 32 B.
+    // 7,361 B (2026-11-25, -29 B) with the tracker's persist wiring lazy; budget: that + 29 B.
     limit: '7.39 kB',
   },
   {
@@ -188,8 +188,8 @@ export default [
     gzip: true,
     // 7810 B after the session-7 merges (was 7.5 kB): persist's wiring in the tracker (its store is lazy) and the
     // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
-    // 7,824 B (2026-11-25, -26 B; it had reached its budget, 7,850 B) with the tracker's persist wiring lazy;
-    // budget: that + 26 B (unchanged).
+    // 7,831 B (2026-11-25, -19 B; it had reached its budget, 7,850 B) with the tracker's persist wiring lazy;
+    // budget: that + 19 B (unchanged).
     limit: '7.85 kB',
   },
   {
@@ -203,7 +203,7 @@ export default [
     gzip: true,
     // 7832 B after the session-7 merges (was 7.1 kB): persist's wiring in the tracker (its store is lazy) and the
     // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
-    // 7,847 B (2026-11-25, -27 B) with the tracker's persist wiring lazy; budget: that + 33 B.
+    // 7,850 B (2026-11-25, -24 B) with the tracker's persist wiring lazy; budget: that + 30 B.
     limit: '7.88 kB',
   },
   // Issue #20: the ready-made components (`@upbeam/upload-react/components`), a subpath of their own, so the hook's
@@ -221,7 +221,7 @@ export default [
     // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
     // 11.52 kB (2026-11-25, +0.15 kB) once UploadList renders its rows by id: the tracker's getIds(), useTrackedIds
     // and the row that reads its own file (the list then renders again only when a file is added or removed).
-    // 11,523 B (2026-11-25, -28 B) with the tracker's persist wiring lazy; budget: that + 27 B.
+    // 11,526 B (2026-11-25, -25 B) with the tracker's persist wiring lazy; budget: that + 24 B.
     limit: '11.55 kB',
   },
   {

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
@@ -258,7 +258,9 @@ export async function bundleEntry(entry: BundleEntry): Promise<BundleRow> {
   });
   const byPath = new Map(result.outputFiles.map((file) => [file.path, file.contents]));
   const relative = (absolute: string) => absolute.slice(BENCH_DIR.length + 1);
-  const entryOutput = Object.keys(result.metafile.outputs).find((path) => result.metafile.outputs[path]?.entryPoint);
+  // The app's entry, by its name (`entryNames`): a chunk split at an `import()` has an `entryPoint` too (the
+  // module imported), and esbuild may list one first.
+  const entryOutput = Object.keys(result.metafile.outputs).find((path) => basename(path) === 'entry.js');
   if (!entryOutput) throw new Error(`esbuild produced no entry chunk for ${entry.id}`);
   const { initial, lazy } = splitChunks(result.metafile, entryOutput);
   const contents = (paths: Set<string>) =>

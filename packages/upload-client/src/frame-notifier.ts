@@ -13,17 +13,26 @@ const PAUSED_FRAME_MS = 100;
 /**
  * Most of the main thread the listeners may take, with the work they start (a framework's render in the
  * microtasks after them, the browser's layout and paint of the frame): after a call that took `d` ms, the next comes `d * (1 / share - 1)` ms later at
- * the earliest (3 d at a quarter). A list cheap to draw still follows every frame; one that takes 40 ms
+ * the earliest (3 d at a quarter, at most `MAX_PAUSE_MS`). A list cheap to draw still follows every frame; one that takes 40 ms
  * to draw is drawn about 6 times a second, and the uploads keep the rest of the thread.
  */
 const LISTENER_SHARE = 0.25;
+
+/**
+ * Longest pause a slow listener earns, in milliseconds: the listeners still hear of changes twice a second
+ * at worst. The cost is measured up to the next `setTimeout(0)`, and in a hidden tab the browser runs that
+ * timer late (once a second, or once a minute under Chrome's intensive throttling): the measure then holds
+ * the wait, not the listeners' work, and uncapped it would hold back the next call for seconds, still
+ * running when the user comes back to the tab.
+ */
+const MAX_PAUSE_MS = 500;
 
 /**
  * Tells listeners that something changed, at most once per animation frame: every change between two
  * calls makes one call. A page drawing thousands of files then renders once per frame, not once per
  * progress event, and less often when its render is slow (see `LISTENER_SHARE`). A change is never lost:
  * the call after the last change always comes, within a frame (`FRAME_MS` where there are no frames,
- * `PAUSED_FRAME_MS` in a hidden tab) plus the pause a slow listener earned.
+ * `PAUSED_FRAME_MS` in a hidden tab) plus the pause a slow listener earned (`MAX_PAUSE_MS` at most).
  */
 export class FrameNotifier {
   readonly #listeners = new Set<() => void>();
@@ -78,7 +87,7 @@ export class FrameNotifier {
     // layout and paint of what they changed, which for a long list is most of it.
     setTimeout(() => {
       const ended = performance.now();
-      this.#notBefore = ended + (ended - started) * (1 / LISTENER_SHARE - 1);
+      this.#notBefore = ended + Math.min((ended - started) * (1 / LISTENER_SHARE - 1), MAX_PAUSE_MS);
     }, 0);
   };
 }

@@ -9,10 +9,9 @@ import type { ObjectChecksum } from '@upbeam/upload-protocol';
 import { isNoSuchUpload, type MultipartBackend, type SignedPartRequest } from './multipart-backend';
 import { MultipartUpload } from './multipart-engine';
 import { wholeParts, type MultipartSettings } from './part-math';
-import { openResumeJournal, resumeJournalId, type ResumeJournal, type ResumeRecord } from './resume-journal';
+import type { ResumeJournal, ResumeRecord } from './resume-journal';
 import { DEFAULT_UPLOAD_ENDPOINT } from '@upbeam/upload-protocol';
 import type { UploadContext } from './types';
-import { waitForLock } from './web-lock';
 
 /** A multipart upload on storage, ready for its parts. */
 export interface OpenedUpload {
@@ -69,14 +68,16 @@ const NO_JOURNAL: ResumeJournal = {
  */
 export async function runMultipart(upload: UploadContext, settings: MultipartSettings, starter: MultipartStarter): Promise<MultipartOutcome> {
   const { file, options } = upload;
-  const journalId = resumeJournalId(options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT, starter.strategy, file);
   if (!settings.resume) return runWithJournal(upload, settings, starter, NO_JOURNAL);
-  // One tab at a time continues a journal record: a second tab given the same file waits for the first.
-  const release = await waitForLock(`upbeam-resume:${journalId}`, options.signal).catch((error: unknown) => {
+  // Loaded with `resume` only. One tab at a time continues a journal record: a second tab given the same
+  // file waits for the first.
+  const { lockResumeJournal } = await import('./resume-journal');
+  const endpointUrl = options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT;
+  const { journal, release } = await lockResumeJournal(endpointUrl, starter.strategy, file, options.signal).catch((error: unknown) => {
     throw options.signal?.aborted ? createAbortError() : error;
   });
   try {
-    return await runWithJournal(upload, settings, starter, openResumeJournal(journalId));
+    return await runWithJournal(upload, settings, starter, journal);
   } finally {
     release();
   }

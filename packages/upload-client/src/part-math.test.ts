@@ -2,7 +2,7 @@ import { MAX_OBJECT_SIZE, MAX_PART_SIZE, MAX_PARTS, MIN_PART_SIZE } from '@upbea
 import { describe, expect, it } from 'vitest';
 import { isUploadClientError } from './errors';
 import { usesMultipart } from './multipart-threshold';
-import { choosePartSize, partCount, partRanges, resolveMultipartSettings, wholeParts } from './part-math';
+import { choosePartSize, partCount, partRanges, resolveMultipartSettings, storedBytes, wholeParts } from './part-math';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -129,5 +129,23 @@ describe('wholeParts', () => {
       { partNumber: 3, etag: '"c"' },
       { partNumber: 4, etag: '"d"' },
     ]);
+  });
+});
+
+describe('storedBytes', () => {
+  const MiB = 1024 * 1024;
+  const size = 2 * 5 * MiB + 123;
+
+  it('counts the whole parts kept, the short last part by its own size', () => {
+    const parts = [
+      { partNumber: 1, etag: '"a"' },
+      { partNumber: 3, etag: '"c"' },
+    ];
+    expect(storedBytes(parts, size, 5 * MiB)).toBe(5 * MiB + 123);
+  });
+
+  it('leaves out a listed part cut short, and is 0 for none', () => {
+    expect(storedBytes([{ partNumber: 2, etag: '"b"', size: 1000 }], size, 5 * MiB)).toBe(0);
+    expect(storedBytes([], size, 5 * MiB)).toBe(0);
   });
 });

@@ -106,6 +106,16 @@ export function wholeParts(parts: readonly KnownPart[], fileSize: number, partSi
 }
 
 /**
+ * Bytes of a file of `fileSize` bytes that the whole parts among `parts` hold (see {@link wholeParts}): what a
+ * kept multipart upload has on storage before it continues.
+ * @param partSize - Part size of the upload, in bytes.
+ */
+export function storedBytes(parts: readonly KnownPart[], fileSize: number, partSize: number): number {
+  const stored = new Set(wholeParts(parts, fileSize, partSize).map(({ partNumber }) => partNumber));
+  return partRanges(fileSize, partSize).reduce((sum, { partNumber, start, end }) => (stored.has(partNumber) ? sum + end - start : sum), 0);
+}
+
+/**
  * Applies defaults and checks the multipart options of a file of `size` bytes, before any network call.
  * @throws {@link UploadClientError} `INVALID_OPTIONS`: see {@link choosePartSize}; `queueSize` under 1 or not
  *   an integer; `multipartThreshold` negative or not an integer.

@@ -3,13 +3,12 @@
  * options it was added with, in IndexedDB (the `queue` store beside the resume journal), so that after a
  * reload or a crash the tracker finds its files again without the user picking them; and one Web Lock per
  * kept file, held by the tab that uploads it, so that a second tab leaves it alone until the first is gone.
- * Loaded with `import()` by a tracker with `persist` only. Never throws: without IndexedDB nothing is kept.
+ * Loaded with `import()` (with `tracker-persistence.ts`) by a tracker with `persist` only. Never throws:
+ * without IndexedDB nothing is kept.
  */
 import { inStore } from './browser-database';
 import type { UploadOptions } from './types';
 import { tryLock, waitForLock, type ReleaseLock } from './web-lock';
-
-export { restoreKept, type RestoreTarget } from './restore-kept';
 
 /** Settings of `persist` (see `UploadTrackerOptions.persist`). */
 export interface PersistOptions {

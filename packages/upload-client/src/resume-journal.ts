@@ -4,9 +4,12 @@
  * reload or a closed tab). Kept in IndexedDB, one record per endpoint, strategy and file; removed when the
  * upload completes or is aborted. The embedded s3rver has no ListParts, so the journal, not storage, is
  * the record of which parts are sent; where storage lists parts, the list is checked against it.
+ * Loaded with `import()` by an upload with `resume` only (and with a tracker's `persist`): a multipart upload
+ * without it never downloads the journal, its IndexedDB access nor its Web Lock.
  */
 import type { CompletedPart, UploadStrategy } from '@upbeam/upload-protocol';
 import { inStore } from './browser-database';
+import { waitForLock, type ReleaseLock } from './web-lock';
 
 /** One unfinished multipart upload. */
 export interface ResumeRecord {
@@ -49,6 +52,11 @@ export function resumeJournalId(endpointUrl: string, strategy: UploadStrategy, f
   return JSON.stringify([endpoint, strategy, file.name, file.size, file.lastModified, file.type]);
 }
 
+/** The Web Lock held by the one tab of the origin that runs (or aborts) the upload of a journal record. */
+export function resumeLockName(id: string): string {
+  return `upbeam-resume:${id}`;
+}
+
 /**
  * The journal of the file with this id ({@link resumeJournalId}). Writes go one after another, in order, so
  * that a record never goes back to an older list of parts.
@@ -65,4 +73,21 @@ export function openResumeJournal(id: string): ResumeJournal {
     write: (record) => queue(async () => void (await inStore('uploads', 'readwrite', (store) => store.put(record, id)))),
     remove: () => queue(async () => void (await inStore('uploads', 'readwrite', (store) => store.delete(id)))),
   };
+}
+
+/**
+ * The journal of `file` for this endpoint and strategy ({@link resumeJournalId}), once this tab holds its
+ * record's Web Lock: one tab of the origin at a time runs the upload of a record, a second tab given the
+ * same file waits here until the first is done with it or gone. Give the lock back with `release`.
+ * @throws what `waitForLock` throws when `signal` aborts while it waits (the caller makes it its `AbortError`).
+ */
+export async function lockResumeJournal(
+  endpointUrl: string,
+  strategy: UploadStrategy,
+  file: File,
+  signal: AbortSignal | undefined,
+): Promise<{ journal: ResumeJournal; release: ReleaseLock }> {
+  const id = resumeJournalId(endpointUrl, strategy, file);
+  const release = await waitForLock(resumeLockName(id), signal);
+  return { journal: openResumeJournal(id), release };
 }

@@ -9,9 +9,10 @@ import { TransferRate } from './transfer-rate';
 import type { UploadOptions } from './types';
 import { uploadFile } from './upload-file';
 import { DEFAULT_CONCURRENCY, UploadQueue } from './upload-queue';
-import type { PersistedQueue, Persistence, PersistOptions } from './persisted-queue';
 import { FrameNotifier } from './frame-notifier';
 import { TrackedFiles } from './tracked-files';
+import type { PersistenceHost, TrackerPersistence } from './tracker-persistence';
+import type { Persistence, PersistOptions } from './persisted-queue';
 import { summarize, type TrackedFileStatus, type UploadSummary } from './upload-summary';
 
 export type { TrackedFileStatus, UploadSummary } from './upload-summary';
@@ -137,9 +138,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   readonly #notifier = new FrameNotifier();
   readonly #queue: UploadQueue;
   readonly #rate = new TransferRate();
-  /** The kept queue, loaded on first use when `persist` is set. */
-  readonly #persisted: Promise<PersistedQueue> | undefined;
-  #restoring = false;
+  /** With `persist`: the kept queue and its wiring to the list, loaded with `import()` when the tracker is made. */
+  readonly #persistence: Promise<TrackerPersistence> | undefined;
 
   /**
    * @param options - Defaults for every upload (`add(files, options)` overrides them per call), `concurrency`.
@@ -150,7 +150,24 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     this.#options = options;
     this.#queue = new UploadQueue(options.concurrency);
     const { persist } = options;
-    if (persist) this.#persisted = import('./persisted-queue').then(({ PersistedQueue }) => new PersistedQueue(persist));
+    if (!persist) return;
+    const host: PersistenceHost = {
+      getFile: this.getFile,
+      add: (files) => {
+        this.#files.append(
+          files.map(({ kept: { id, file, path, options }, status }) =>
+            this.#track(id, file, path, { options }, { status, restored: true, persistence: 'kept' }),
+          ),
+        );
+        this.#changed();
+      },
+      optionsOf: (id) => this.#optionsOf(this.#entries.get(id)!),
+      update: (id, change) => this.#update(id, change),
+      enqueue: (id) => this.#enqueue(id),
+      end: (id, change) => this.#end(id, this.#entries.get(id)!, change),
+      remove: this.remove,
+    };
+    this.#persistence = import('./tracker-persistence').then(({ TrackerPersistence }) => new TrackerPersistence(persist, host));
   }
 
   /** Replaces the defaults (used by the React hook when its options change); a new `concurrency` applies at once. */
@@ -162,15 +179,13 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   /**
    * Registers a listener called after changes, at most once per animation frame (every 16 ms where there
    * is none, as in Node or a worker), and less often when the listeners are slow (after a call that took
-   * d ms, with the render it caused, the next comes 3 d later at the earliest): the changes between two calls
-   * come as one. The call after the last change always comes (a finished file's `done` is never dropped).
+   * d ms, with the render it caused, the next comes 3 d later at the earliest, but within 500 ms): the
+   * changes between two calls come as one. The call after the last change always comes (a finished file's `done` is never dropped).
    * Returns the unsubscribe function.
    */
   subscribe = (listener: () => void): (() => void) => {
-    if (this.#persisted && !this.#restoring) {
-      this.#restoring = true;
-      void this.#restore();
-    }
+    // With `persist`: the kept files come back on the first listener (the restore runs once).
+    this.#persist((persistence) => persistence.restore());
     return this.#notifier.subscribe(listener);
   };
 
@@ -232,14 +247,14 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     this.#files.append(added);
     this.#changed();
     for (const { id } of added) this.#enqueue(id);
-    for (const tracked of added) this.#keep(tracked, { ...this.#options, ...options });
+    for (const tracked of added) this.#persist((persistence) => persistence.keep(tracked, { ...this.#options, ...options }));
     return added;
   }
 
   /** Tracks a file (its entry beside the list) and returns its first snapshot: `queued`, progress 0, and `change`. */
   #track(id: string, file: File, path: string | undefined, entry: Entry, change: Partial<TrackedFile> = {}): TrackedFile {
     this.#entries.set(id, { ...entry, ...(path === undefined ? {} : { path }) });
-    const { multipartThreshold } = { ...this.#options, ...entry.options };
+    const { multipartThreshold } = this.#optionsOf(entry);
     return {
       id,
       file,
@@ -258,7 +273,13 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     for (const [key, entry] of this.#entries) {
       if (id !== undefined && id !== key) continue;
       if (entry.running) entry.running.abort.abort();
-      else if (this.#queue.drop(key)) this.#end(key, entry, { status: 'aborted', error: createAbortError() });
+      else if (this.#queue.drop(key)) {
+        const tracked = this.#files.get(key)!;
+        this.#end(key, entry, { status: 'aborted', error: createAbortError() });
+        // With `persist`: a kept multipart upload (restored, or left by a failed attempt) is aborted on storage.
+        const options = this.#optionsOf(entry);
+        this.#persist((persistence) => persistence.abortKept(tracked, options));
+      }
     }
   };
 
@@ -273,13 +294,14 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     this.#update(id, { status: 'queued', progress: 0, uploaded: 0, error: undefined });
     this.#enqueue(id);
     const entry = this.#entries.get(id)!;
-    this.#keep(tracked, { ...this.#options, ...entry.options, ...(entry.path === undefined ? {} : { filename: entry.path }) });
+    const options = { ...this.#optionsOf(entry), ...(entry.path === undefined ? {} : { filename: entry.path }) };
+    this.#persist((persistence) => persistence.keep(tracked, options));
   };
 
   /** Cancels the file with this id if it has not ended, and takes it off the list. */
   remove = (id: string): void => {
     this.cancel(id);
-    this.#forget(id);
+    this.#persist((persistence) => persistence.forget(id));
     this.#entries.delete(id);
     if (this.#files.delete(id)) this.#changed();
   };
@@ -313,7 +335,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     for (const [id, entry] of this.#entries) {
       if (entry.running || !this.#queue.drop(id)) continue;
       entry.settle?.reject(createAbortError());
-      this.#forget(id);
+      this.#persist((persistence) => persistence.forget(id));
     }
     this.#entries.clear();
     this.#files.clear();
@@ -323,7 +345,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   /** Puts the file in the queue, or cancels it at once when its `signal` has aborted. */
   #enqueue(id: string): void {
     const entry = this.#entries.get(id)!;
-    const { signal } = { ...this.#options, ...entry.options };
+    const { signal } = this.#optionsOf(entry);
     if (signal?.aborted) {
       this.#end(id, entry, { status: 'aborted', error: createAbortError() });
       return;
@@ -337,7 +359,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     const entry = this.#entries.get(id);
     const tracked = this.#files.get(id);
     if (!entry || !tracked) return;
-    const merged = { ...this.#options, ...entry.options };
+    const merged = this.#optionsOf(entry);
     const running: Running = { abort: new AbortController(), pause: merged.pauseController ?? new PauseController() };
     entry.running = running;
     this.#update(id, { status: 'uploading' });
@@ -346,7 +368,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
       const result = await upload(tracked.file, {
         ...merged,
         // A kept multipart upload continues from its journal after a reload.
-        ...(this.#persisted ? { resume: true } : {}),
+        ...(this.#persistence ? { resume: true } : {}),
         ...(entry.path === undefined ? {} : { filename: entry.path }),
         signal: running.abort.signal,
         pauseController: running.pause,
@@ -377,50 +399,21 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     entry.stopSignal?.();
     entry.stopSignal = undefined;
     this.#update(id, change);
-    this.#forget(id);
+    this.#persist((persistence) => persistence.forget(id));
     const { settle } = entry;
     entry.settle = undefined;
     if (change.result) settle?.resolve(change.result);
     else settle?.reject(change.error);
   }
 
-  /** With `persist`: keeps a file just added or retried, and shows whether it is kept. */
-  #keep(tracked: TrackedFile, options: UploadOptions): void {
-    void this.#persisted?.then(async (persisted) => {
-      const persistence = await persisted.keep(tracked.id, tracked.file, tracked.path, options);
-      const now = this.#files.get(tracked.id);
-      if (now && now.status !== 'done' && now.status !== 'error' && now.status !== 'aborted') this.#update(tracked.id, { persistence });
-    });
+  /** With `persist`: runs `act` on the tracker's persistence once it is loaded; without, does nothing. */
+  #persist(act: (persistence: TrackerPersistence) => void): void {
+    void this.#persistence?.then(act);
   }
 
-  /** With `persist`: takes file `id` out of the kept queue (it ended or was removed). */
-  #forget(id: string): void {
-    void this.#persisted?.then((persisted) => persisted.forget(id));
-  }
-
-  /** With `persist`: puts the kept files back on the list and uploads them (see `restore-kept.ts`). */
-  async #restore(): Promise<void> {
-    const persisted = await this.#persisted!;
-    const { restoreKept } = await import('./persisted-queue');
-    await restoreKept(persisted, {
-      tracks: (id) => this.#entries.has(id),
-      add: (files) => {
-        const restored = files.map(({ kept: { id, file, path, options }, status }) =>
-          this.#track(id, file, path, { options }, { status, restored: true, persistence: 'kept' }),
-        );
-        this.#files.append(restored);
-        this.#changed();
-      },
-      start: (id) => {
-        this.#update(id, { status: 'queued' });
-        this.#enqueue(id);
-      },
-      fail: (id, error) => this.#end(id, this.#entries.get(id)!, { status: 'error', error }),
-      drop: (id) => {
-        this.#entries.delete(id);
-        if (this.#files.delete(id)) this.#changed();
-      },
-    });
+  /** The options file `entry` is uploaded with: the tracker's, then those it was added with. */
+  #optionsOf(entry: Entry): UploadTrackerOptions {
+    return { ...this.#options, ...entry.options };
   }
 
   /** Files queued, uploading or paused. */

@@ -8,6 +8,9 @@ import { resolveMultipartSettings } from '../part-math';
 import { presignedStarter, type CompletionAnswer } from './presigned-backend';
 import type { UploadContext } from '../types';
 
+/** Also the starter of a kept upload's abort (`abort-kept.ts`), which loads this chunk rather than a new one. */
+export { presignedStarter };
+
 /**
  * Sends the file as a presigned multipart upload (see `runMultipart`).
  * @returns `{ url, bucket, key, checksum?, serverData? }`: `url` is a part URL without its query string, the object's

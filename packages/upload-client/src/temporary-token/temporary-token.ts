@@ -13,7 +13,7 @@ import { resolveMultipartSettings } from '../part-math';
 import { postToEndpoint } from '../prepare';
 import { putWholeFile } from '../single-put';
 import { singlePutChecksum } from '../single-put-checksum';
-import { tokenStarter, type SessionOpener } from './token-backend';
+import { tokenStarter, type SessionOpener, type TokenStarter } from './token-backend';
 import { createTokenSession, type TokenSession } from './token/index';
 import type { UploadContext } from '../types';
 
@@ -36,6 +36,20 @@ function prepare(upload: UploadContext, ticket?: string): Promise<TemporaryToken
 }
 
 /**
+ * Opens token sessions for this upload: fresh credentials from the endpoint, or (`ticket`) renewed ones for
+ * the key of an earlier answer; the session renews its credentials through the endpoint too.
+ */
+function tokenSessionOpener(upload: UploadContext): SessionOpener {
+  return async (ticket) =>
+    createTokenSession({ prepared: await prepare(upload, ticket), renew: (renewal) => prepare(upload, renewal), retry: upload.options });
+}
+
+/** How this upload creates and reopens a multipart upload with temporary credentials (cancelled by its signal). */
+export function tokenStarterFor(upload: UploadContext): TokenStarter {
+  return tokenStarter(upload.filetype, tokenSessionOpener(upload), upload.options.signal);
+}
+
+/**
  * Checks the strategy (`uploadFile` sends every strategy but `presigned` here) and the multipart options
  * before any request; asks the endpoint for temporary credentials; sends the file (one PutObject below
  * `multipartThreshold`, else a multipart upload, resumed when `resume` kept one); sets the tags; then, when
@@ -54,12 +68,11 @@ export async function uploadWithTemporaryToken(upload: UploadContext): Promise<U
     throw new UploadClientError('INVALID_OPTIONS', `strategy must be one of: ${UPLOAD_STRATEGIES.join(', ')}. Got ${got}.`);
   }
   const settings = resolveMultipartSettings(file.size, options);
-  const openSession: SessionOpener = async (ticket) =>
-    createTokenSession({ prepared: await prepare(upload, ticket), renew: (renewal) => prepare(upload, renewal), retry: options });
+  const openSession = tokenSessionOpener(upload);
   let session: TokenSession;
   let checksum: ObjectChecksum | undefined;
   if (usesMultipart(file.size, settings.multipartThreshold)) {
-    const starter = tokenStarter(upload.filetype, openSession, options.signal);
+    const starter = tokenStarterFor(upload);
     ({ checksum } = await runMultipart(upload, settings, starter));
     session = starter.session!;
   } else {

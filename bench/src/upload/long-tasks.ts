@@ -36,7 +36,10 @@ export interface LongFrame {
   at: number;
   /** Milliseconds of the frame, from its first task to its paint. */
   ms: number;
-  /** Milliseconds of script (the sum of `scripts`), of style and layout, and of the rest of the frame's rendering. */
+  /**
+   * Milliseconds of script (every script of 5 ms or more, the frame's callbacks included), of style and layout, and
+   * of the rest of the frame's rendering (its callbacks' scripts left out).
+   */
   scriptMs: number;
   styleLayoutMs: number;
   renderMs: number;
@@ -47,7 +50,7 @@ export interface LongFrame {
 interface AnimationFrameEntry extends PerformanceEntry {
   renderStart: number;
   styleAndLayoutStart: number;
-  scripts: { invoker: string; sourceFunctionName: string; duration: number }[];
+  scripts: { invoker: string; sourceFunctionName: string; startTime: number; duration: number }[];
 }
 
 const frameEntries: PerformanceEntry[] = [];
@@ -70,7 +73,9 @@ export function longFramesSince(since: number, top = 8): LongFrame[] {
     .map((entry) => {
       const end = entry.startTime + entry.duration;
       const styleLayoutMs = entry.styleAndLayoutStart > 0 ? end - entry.styleAndLayoutStart : 0;
-      const renderMs = entry.renderStart > 0 ? end - entry.renderStart - styleLayoutMs : 0;
+      // The rendering step runs the frame's callbacks (`requestAnimationFrame`: scripts, counted there) first.
+      const frameScriptsMs = entry.scripts.filter((script) => script.startTime >= entry.renderStart).reduce((sum, script) => sum + script.duration, 0);
+      const renderMs = entry.renderStart > 0 ? Math.max(0, end - entry.renderStart - styleLayoutMs - frameScriptsMs) : 0;
       const scripts = entry.scripts
         .map((script) => ({ invoker: `${script.invoker}${script.sourceFunctionName ? ` ${script.sourceFunctionName}` : ''}`, ms: round(script.duration) }))
         .sort((a, b) => b.ms - a.ms);

@@ -36,10 +36,14 @@ export interface VirtualRowsProps {
   row: (id: string, place: RowPlace) => ReactNode;
 }
 
-/** The nearest ancestor of `element` that scrolls vertically, or `window` when the page itself scrolls. */
+/**
+ * The nearest ancestor of `element` that scrolls vertically (its content, the list's full height included,
+ * taller than its box), or `window` when the page itself scrolls. A box whose `overflow` is set but which
+ * grows with its content (`overflow-x: hidden` makes `overflow-y` compute to `auto`) is not a scroller.
+ */
 function scrollParent(element: HTMLElement): Element | Window {
-  for (let parent = element.parentElement; parent; parent = parent.parentElement) {
-    if (/(auto|scroll|overlay)/.test(getComputedStyle(parent).overflowY)) return parent;
+  for (let parent = element.parentElement; parent && parent !== document.body; parent = parent.parentElement) {
+    if (/(auto|scroll|overlay)/.test(getComputedStyle(parent).overflowY) && parent.scrollHeight > parent.clientHeight) return parent;
   }
   return window;
 }

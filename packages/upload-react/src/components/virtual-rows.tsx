@@ -79,7 +79,8 @@ export default function VirtualRows({ ids, listProps, row }: VirtualRowsProps) {
   const [scroller, setScroller] = useState<Element | Window | null>(null);
   const [offset, setOffset] = useState(0);
   const [gap, setGap] = useState(0);
-  const focused = useRef<number | undefined>(undefined);
+  /** The id of the file whose row holds the focus (by id: files added or removed before it move its index). */
+  const focused = useRef<string | undefined>(undefined);
   // Where the list is and how far apart its rows are, read when the list changes (a read of layout: not on
   // every render, which a row's measured height causes).
   useLayoutEffect(() => {
@@ -103,15 +104,15 @@ export default function VirtualRows({ ids, listProps, row }: VirtualRowsProps) {
     gap,
     rangeExtractor: (range: Range) => {
       const indexes = defaultRangeExtractor(range);
-      const kept = focused.current;
-      if (kept === undefined || kept >= range.count || indexes.includes(kept)) return indexes;
+      const kept = focused.current === undefined ? -1 : ids.indexOf(focused.current);
+      if (kept === -1 || indexes.includes(kept)) return indexes;
       return [...indexes, kept].sort((a, b) => a - b);
     },
   });
   // The row holding the focus stays mounted; when the focus leaves the list, it may go.
   const onFocus = (event: FocusEvent<HTMLUListElement>) => {
     const rowElement = (event.target as Element).closest('[data-index]');
-    focused.current = rowElement ? Number(rowElement.getAttribute('data-index')) : undefined;
+    focused.current = rowElement ? ids[Number(rowElement.getAttribute('data-index'))] : undefined;
     rowElement?.scrollIntoView({ block: 'nearest' });
   };
   const onBlur = (event: FocusEvent<HTMLUListElement>) => {

@@ -70,9 +70,9 @@ function listOffset(list: HTMLElement, scroller: Element | Window): number {
 /**
  * The rows in view of the list's scroller (the page, or the nearest scrolling box), with a few around,
  * virtualized by TanStack Virtual: a list of thousands of files mounts a screenful of rows. Each row is
- * measured once drawn; the focused row stays mounted while it scrolls out of view, so the keyboard never
- * loses its place, and the rows keep the DOM order of the list, so Tab reaches every row in turn (a row
- * scrolls into view when focused).
+ * measured once drawn; the focused row and its two neighbours stay mounted while they scroll out of view,
+ * so the keyboard never loses its place, and the rows keep the DOM order of the list, so Tab and Shift+Tab
+ * reach every row in turn (a row scrolls into view when focused).
  */
 export default function VirtualRows({ ids, listProps, row }: VirtualRowsProps) {
   const listRef = useRef<HTMLUListElement>(null);
@@ -80,7 +80,7 @@ export default function VirtualRows({ ids, listProps, row }: VirtualRowsProps) {
   const [offset, setOffset] = useState(0);
   const [gap, setGap] = useState(0);
   /** The id of the file whose row holds the focus (by id: files added or removed before it move its index). */
-  const focused = useRef<string | undefined>(undefined);
+  const [focused, setFocused] = useState<string | undefined>(undefined);
   // Where the list is and how far apart its rows are, read when the list changes (a read of layout: not on
   // every render, which a row's measured height causes).
   useLayoutEffect(() => {
@@ -104,19 +104,22 @@ export default function VirtualRows({ ids, listProps, row }: VirtualRowsProps) {
     gap,
     rangeExtractor: (range: Range) => {
       const indexes = defaultRangeExtractor(range);
-      const kept = focused.current === undefined ? -1 : ids.indexOf(focused.current);
-      if (kept === -1 || indexes.includes(kept)) return indexes;
-      return [...indexes, kept].sort((a, b) => a - b);
+      const kept = focused === undefined ? -1 : ids.indexOf(focused);
+      if (kept === -1) return indexes;
+      // The focused row and the rows on each side of it: Tab and Shift+Tab always find the next row in the DOM,
+      // even before the scroll that brings it into view has been drawn.
+      const around = [kept - 1, kept, kept + 1].filter((index) => index >= 0 && index < range.count);
+      return [...new Set([...indexes, ...around])].sort((a, b) => a - b);
     },
   });
-  // The row holding the focus stays mounted; when the focus leaves the list, it may go.
+  // The row holding the focus stays mounted, with its neighbours; when the focus leaves the list, they may go.
   const onFocus = (event: FocusEvent<HTMLUListElement>) => {
     const rowElement = (event.target as Element).closest('[data-index]');
-    focused.current = rowElement ? ids[Number(rowElement.getAttribute('data-index'))] : undefined;
+    setFocused(rowElement ? ids[Number(rowElement.getAttribute('data-index'))] : undefined);
     rowElement?.scrollIntoView({ block: 'nearest' });
   };
   const onBlur = (event: FocusEvent<HTMLUListElement>) => {
-    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) focused.current = undefined;
+    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(undefined);
   };
   const measure = virtualizer.measureElement;
   return (

@@ -70,7 +70,8 @@ export default [
     // half the current one; the parts' MD5 code left this path for the checksum chunk (checksum-parts.ts).
     // 9587 B after the session-7 merges (was 9.15 kB): persist's wiring in the tracker (its store is lazy) and the
     // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
-    limit: '9.65 kB',
+    // 9.78 kB (2026-11-25, +0.15 kB, issue 20 item 5): the initial chunk's growing `files` (useGrowingList), above.
+    limit: '9.8 kB',
   },
   {
     // The token chunks (strategy, part engine, SigV4 signer, token session) hold at most 12 KiB (12.29 kB)
@@ -88,7 +89,8 @@ export default [
     // above: the token chunks are then 12.07 kB beyond the initial chunk (5.26 kB), within 12 KiB.
     // 18343 B after the session-7 merges (was 17.9 kB): persist's wiring in the tracker (its store is lazy) and the
     // snapshots at scale (TrackedFiles, FrameNotifier: needed by the first notification), with the part scheduling.
-    limit: '18.4 kB',
+    // 18.53 kB (2026-11-25, +0.15 kB, issue 20 item 5): the initial chunk's growing `files` (useGrowingList), above.
+    limit: '18.55 kB',
   },
   {
     name: '@upbeam/upload-client: uploadFile, initial chunk',

@@ -15,7 +15,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { uploadWithProgress } from '../bundle/floor';
-import { longTasksSince, type LongTasks } from '../upload/long-tasks';
+import { longFramesSince, longTasksSince, type LongFrame, type LongTasks } from '../upload/long-tasks';
 
 /** The clients the page runs. */
 export type ManyFilesClient = 'floor' | 'tracker' | 'hook-list' | 'hook-list-cv' | 'ids-list' | 'ids-list-virtual' | 'components';
@@ -40,6 +40,8 @@ export interface ManyFilesResult {
   /** Milliseconds from the first file handed to the client to the last one ended. */
   ms: number;
   longTasks: LongTasks;
+  /** The longest animation frames over 50 ms (chromium), each split into script, style and layout, rendering. */
+  longFrames: LongFrame[];
 }
 
 declare global {
@@ -258,5 +260,5 @@ window.benchManyFiles = async ({ client, count, bytes, concurrency, timeoutMs })
   const ms = performance.now() - started;
   // The last tasks may still be queued for the observer: a macrotask lets them arrive.
   await new Promise((resolve) => setTimeout(resolve, 0));
-  return { done, failed, ms, longTasks: longTasksSince(started) };
+  return { done, failed, ms, longTasks: longTasksSince(started), longFrames: longFramesSince(started) };
 };

@@ -18,7 +18,7 @@ import { saveResult, type ResultMeta } from '../lib/results';
 import { median } from '../lib/stats';
 import { buildPage, startPageServer, type PageServer } from '../upload/page-server';
 import { startS3rverTarget } from '../upload/targets';
-import type { LongTasks } from '../upload/long-tasks';
+import type { LongFrame, LongTasks } from '../upload/long-tasks';
 import { startProfile, stopProfile, type ProfileSummary } from '../upload/page-profile';
 import type { ManyFilesClient, ManyFilesResult, ManyFilesRun } from './page';
 
@@ -83,6 +83,8 @@ export interface ManyFilesSample {
   /** Files stored per second (a run cut at the time limit counts what it stored). */
   filesPerSecond?: number;
   longTasks?: LongTasks;
+  /** The longest animation frames over 50 ms, split into script, style and layout, rendering (chromium's Long Animation Frames). */
+  longFrames?: LongFrame[];
   /** 1-minute load average when the run started (2 = both cores busy). */
   load?: number;
   /** With `MANY_FILES_PROFILE=<mode ids>`: where the page's main thread spent the run. */
@@ -151,6 +153,7 @@ async function runOnce(
       seconds,
       filesPerSecond: result.done / seconds,
       longTasks: result.longTasks,
+      longFrames: result.longFrames,
       ...(profile ? { profile } : {}),
     };
   } catch (error) {
@@ -185,9 +188,15 @@ export function describeManyFilesSample(sample: ManyFilesSample): string {
         .map((entry) => `${entry.frame} ${entry.ms} ms`)
         .join(', ')}`
     : '';
+  const frames = sample.longFrames?.length
+    ? `; longest frames: ${sample.longFrames
+        .slice(0, 4)
+        .map((frame) => `at ${frame.at} ms ${frame.ms} ms (script ${frame.scriptMs} [${frame.scripts.map((script) => `${script.invoker} ${script.ms}`).join(', ')}], style+layout ${frame.styleLayoutMs}, render ${frame.renderMs})`)
+        .join('; ')}`
+    : '';
   return (
     `${sample.filesPerSecond!.toFixed(1)} files/s (${sample.done} stored, ${sample.failed} failed in ${sample.seconds!.toFixed(1)} s), ` +
-    `long tasks ${sample.longTasks!.count} (max ${sample.longTasks!.maxMs} ms), load ${sample.load}${profile}`
+    `long tasks ${sample.longTasks!.count} (max ${sample.longTasks!.maxMs} ms), load ${sample.load}${profile}${frames}`
   );
 }
 

@@ -93,6 +93,8 @@ async function stored(key: string): Promise<Uint8Array> {
 }
 
 const ROW = '[data-upbeam="row"]';
+/** Files of the long list test: past the 100 from which `UploadList` mounts only the rows in view. */
+const LONG_LIST = 500;
 const INPUT = '[data-upbeam="input"]';
 const isPut = (request: S3Request) => request.operation === 'PutObject';
 
@@ -338,6 +340,39 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     await page.setInputFile(INPUT, join(dir, 'tiny.png'));
     await expect.poll(() => storedKeys(page), { timeout: 30_000 }).toHaveLength(1);
     expect(ruleReads - reads).toBe(1);
+  });
+
+  it('UploadList of 500 files mounts only the rows in view; Tab walks down the rows, each scrolled into view; axe finds no violation', async () => {
+    const page = await open('component=uploader&theme=light');
+    const many = Array.from({ length: LONG_LIST }, (_, index): [string, string, number] => [`many-${index}.txt`, 'text/plain', 16]);
+    await dropFiles(page, many, 'drop');
+    await expect.poll(() => page.text('[data-upbeam="summary"]'), { timeout: 120_000 }).toMatch(new RegExp(`^${LONG_LIST} of ${LONG_LIST} files uploaded`));
+    const rows = () =>
+      page.evaluate(
+        (row) => Array.from(document.querySelectorAll(row), (element) => [Number(element.getAttribute('aria-posinset')), Number(element.getAttribute('aria-setsize'))]),
+        ROW,
+      );
+    const mounted = await rows();
+    expect(mounted.length).toBeGreaterThan(2);
+    expect(mounted.length).toBeLessThan(60);
+    expect(mounted.map(([position]) => position)).toEqual(mounted.map((_, index) => index + 1));
+    expect(new Set(mounted.map(([, size]) => size))).toEqual(new Set([LONG_LIST]));
+    expect(await audit(page)).toEqual([]);
+    // From the first row's button, Tab goes to the next row's, down past the first screenful: each focused
+    // row is mounted in time, in its place, and scrolled into view (within a few frames: WebKit draws the
+    // rows measured on the way a frame later).
+    const focusedRow = () =>
+      page.evaluate(() => {
+        const row = document.activeElement?.closest('[data-upbeam="row"]');
+        const box = row?.getBoundingClientRect();
+        return { position: Number(row?.getAttribute('aria-posinset')), inView: !!box && box.top >= -1 && box.bottom <= innerHeight + 1 };
+      }, undefined);
+    await page.evaluate((row) => document.querySelector<HTMLElement>(`${row} [data-action="remove"]`)!.focus(), ROW);
+    for (let step = 2; step <= 30; step += 1) {
+      await page.press('Tab');
+      await expect.poll(focusedRow, { timeout: 5_000 }).toEqual({ position: step, inView: true });
+    }
+    expect((await rows()).length).toBeLessThan(60);
   });
 
   it.each(['light', 'dark'] as const)('axe-core finds no violation in any state, %s theme: empty, dragging, uploading, paused, failed, done', async (theme) => {

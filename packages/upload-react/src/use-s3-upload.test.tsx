@@ -46,7 +46,7 @@ function renderHook(options: Parameters<typeof useS3Upload>[0]) {
   const root = createRoot(container);
   act(() => root.render(<Probe />));
   unmount = () => root.unmount();
-  return { latest: () => seen.at(-1)!, container };
+  return { latest: () => seen.at(-1)!, renders: () => seen, container };
 }
 
 describe('useS3Upload', () => {
@@ -83,5 +83,19 @@ describe('useS3Upload', () => {
     await whenRendered(() => expect(latest().files.map((f) => f.file.name)).toEqual(['b']));
     act(() => latest().resetFiles());
     await whenRendered(() => expect(latest().files).toEqual([]));
+  });
+
+  it('a batch of 450 files joins `files` at most 200 more a render, in order, while `summary` counts them all', async () => {
+    const { uploader } = standInUploader();
+    const { latest, renders } = renderHook({ uploader });
+    act(() => {
+      latest().addFiles(Array.from({ length: 450 }, (_, index) => new File(['x'], `f${index}`)));
+    });
+    await whenRendered(() => expect(latest().files.length).toBe(450));
+    expect(latest().summary.count.queued + latest().summary.count.uploading).toBe(450);
+    const lengths = renders().map((upload) => upload.files.length);
+    expect(lengths).toContain(200);
+    for (let index = 1; index < lengths.length; index += 1) expect(lengths[index]! - lengths[index - 1]!).toBeLessThanOrEqual(200);
+    expect(latest().files.map((f) => f.file.name).slice(198, 202)).toEqual(['f198', 'f199', 'f200', 'f201']);
   });
 });

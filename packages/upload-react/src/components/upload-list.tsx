@@ -1,7 +1,7 @@
 'use client';
 import type { RouteResultData, TrackedFile } from '@upbeam/upload-client';
 import type { AnyRoutes, RouteName } from '@upbeam/upload-protocol';
-import { memo, useMemo, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useMemo, type ReactNode } from 'react';
 import type { UseS3Upload } from '../use-s3-upload';
 import { useTrackedFile } from '../use-tracked-file';
 import { useTrackedIds } from '../use-tracked-ids';
@@ -10,6 +10,16 @@ import { partProps, rootProps, type UploadAppearance } from './parts';
 import { UploadRow, type RowActions, type UploadRowProps } from './upload-row';
 
 type RowProps = Omit<UploadRowProps, 'file'> & { tracker: UseS3Upload['tracker']; id: string };
+
+/**
+ * From this many files the list mounts only the rows in view (TanStack Virtual, in a chunk loaded then: the
+ * list of a few files ships none of it); below it, every row, the browser skipping the style and layout of
+ * those out of view (`content-visibility: auto`).
+ */
+export const VIRTUALIZE_FROM = 100;
+
+/** The virtualized rows: their own chunk, loaded the first time a list reaches `VIRTUALIZE_FROM` files. */
+const VirtualRows = lazy(() => import('./virtual-rows'));
 
 /** A row that reads its own file: it renders again when this file changes, and the list does not. */
 const TrackedRow = memo(function TrackedRow({ tracker, id, ...row }: RowProps) {
@@ -38,8 +48,11 @@ export function useStableAppearance(props: UploadAppearance): UploadAppearance {
  * One row per file of `upload`, in the order added: thumbnail for images, name or relative path, size,
  * progress with speed and time left, status word, and its buttons: pause and resume (a multipart upload),
  * cancel (until it ends), retry (failed or cancelled), remove (ended); a failed file's error in words.
- * Rows out of view are skipped by the browser (`content-visibility: auto`); a row renders again only
- * when its own file changes, and the list only when a file is added or removed.
+ * From 100 files (`VIRTUALIZE_FROM`) only the rows in view of the page (or of the nearest scrolling box) are
+ * mounted, with TanStack Virtual loaded then in a chunk of its own; each row has `aria-posinset` and
+ * `aria-setsize`, the focused row stays mounted and Tab still reaches every row in turn. Below that, every
+ * row is mounted and those out of view are skipped by the browser (`content-visibility: auto`). A row renders
+ * again only when its own file changes, and the list only when a file is added or removed.
  */
 export function UploadList<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>(props: UploadListProps<R, N>) {
   const { upload, details } = props;
@@ -50,26 +63,25 @@ export function UploadList<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   const ids = useTrackedIds(upload.tracker);
   // Made again only when a file is added or removed (or the look changes): a file's progress renders its own
   // row (TrackedRow reads it), not this list of thousands.
-  const rows = useMemo(
-    () =>
-      ids.map((id) => (
-        <TrackedRow
-          key={id}
-          tracker={upload.tracker}
-          id={id}
-          actions={actions}
-          labels={labels}
-          appearance={appearance}
-          locale={appearance.locale}
-          details={details as ((file: TrackedFile<never>) => ReactNode) | undefined}
-        />
-      )),
-    [ids, upload.tracker, actions, labels, appearance, details],
-  );
+  const row = useMemo(() => {
+    const shared = {
+      tracker: upload.tracker,
+      actions,
+      labels,
+      appearance,
+      locale: appearance.locale,
+      details: details as ((file: TrackedFile<never>) => ReactNode) | undefined,
+    };
+    return (id: string, place?: UploadRowProps['place']) => <TrackedRow key={id} id={id} place={place} {...shared} />;
+  }, [upload.tracker, actions, labels, appearance, details]);
   if (ids.length === 0) return null;
+  const listProps = { ...rootProps('list', appearance), 'aria-label': labels.list };
+  const all = (shown: readonly string[]) => <ul {...listProps}>{shown.map((id) => row(id))}</ul>;
+  if (ids.length < VIRTUALIZE_FROM) return all(ids);
+  // While the chunk loads (once), the first rows stand in: never thousands of rows mounted at once.
   return (
-    <ul {...rootProps('list', appearance)} aria-label={labels.list}>
-      {rows}
-    </ul>
+    <Suspense fallback={all(ids.slice(0, VIRTUALIZE_FROM))}>
+      <VirtualRows ids={ids} listProps={listProps} row={(id, place) => row(id, { ...place, setSize: ids.length })} />
+    </Suspense>
   );
 }

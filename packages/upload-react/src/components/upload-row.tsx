@@ -6,6 +6,7 @@ import { errorText } from './format';
 import type { UploadLabels } from './labels';
 import { partProps, type UploadAppearance } from './parts';
 import { Thumbnail } from './thumbnail';
+import type { RowPlace } from './virtual-rows';
 
 /**
  * A row out of view is neither laid out nor painted (`content-visibility: auto`), its height guessed until
@@ -29,17 +30,23 @@ export interface UploadRowProps {
   appearance: UploadAppearance;
   locale: string | undefined;
   details?: (file: TrackedFile<never>) => ReactNode;
+  /** In a virtualized list: the row's place, and the list's length (`aria-posinset`, `aria-setsize`). */
+  place?: RowPlace & { setSize: number };
 }
+
+/** A virtual row's style: placed at its top within the list (CSS pixels), the rows between not mounted. */
+const placed = (top: number) => ({ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${top}px)` }) as const;
 
 /**
  * One file: thumbnail, name (or relative path), size, progress with speed and time left while it uploads,
  * status word, its buttons (each naming the file), and the error in words when it failed. The row carries
  * `data-status`, `data-progress` (0-100), `data-name` (the name shown), and for a file kept with `persist`
- * `data-restored="true"` (brought back after a reload) and `data-persistence` (how it is kept). A failed or
+ * `data-restored="true"` (brought back after a reload) and `data-persistence` (how it is kept); in a virtualized
+ * list, `data-index` (0-based), `aria-posinset` and `aria-setsize`. A failed or
  * cancelled file shows no bar: its bytes are not stored. Memoized: a row renders again only when its file's
  * snapshot (or the look) changes.
  */
-export const UploadRow = memo(function UploadRow({ file, actions, labels, appearance, locale, details }: UploadRowProps) {
+export const UploadRow = memo(function UploadRow({ file, actions, labels, appearance, locale, details, place }: UploadRowProps) {
   const { status, id } = file;
   const name = file.path ?? file.file.name;
   const speed = useFileRate(file);
@@ -64,7 +71,11 @@ export const UploadRow = memo(function UploadRow({ file, actions, labels, appear
       data-name={name}
       data-restored={file.restored ? 'true' : undefined}
       data-persistence={file.persistence}
-      style={OFFSCREEN_SKIPPED}
+      style={place ? placed(place.top) : OFFSCREEN_SKIPPED}
+      ref={place?.measure}
+      data-index={place?.index}
+      aria-posinset={place ? place.index + 1 : undefined}
+      aria-setsize={place?.setSize}
     >
       <Thumbnail file={file.file} className={partProps('thumbnail', appearance).className} />
       <div className={appearance.unstyled ? undefined : 'upbeam-row-body'}>

@@ -26,12 +26,18 @@ export const loadSts = lazily(() => import('@aws-sdk/client-sts'));
 /** `@aws-sdk/s3-request-presigner`: signs presigned URLs. */
 export const loadPresigner = lazily(() => import('@aws-sdk/s3-request-presigner'));
 
-/** SHA-256 and HMAC-SHA256 as `sigv4-query.ts` uses them: `new Sha256(key?)`, `update(bytes)`, `digest()`. */
-export interface Sha256Hash {
-  update(data: Uint8Array): void;
-  digest(): Promise<Uint8Array>;
+/**
+ * SHA-256 and HMAC-SHA256 as `sigv4-query.ts` uses them, on UTF-8 text. `node:crypto` answers at once (a
+ * value); the SDK's portable `Sha256` (WebCrypto) answers later (a promise).
+ */
+export interface SigningHashes {
+  /** SHA-256 of `text`, as lower-case hex. */
+  sha256Hex(text: string): string | Promise<string>;
+  /** HMAC-SHA256 of `text` under `key`: the 32 bytes. */
+  hmac(key: string | Uint8Array, text: string): Uint8Array | Promise<Uint8Array>;
+  /** HMAC-SHA256 of `text` under `key`, as lower-case hex. */
+  hmacHex(key: Uint8Array, text: string): string | Promise<string>;
 }
-export type Sha256Constructor = new (secret?: string | Uint8Array) => Sha256Hash;
 
 /**
  * `true` in the build for Workers and edge runtimes (`define` in tsup.config.ts), where `node:crypto` is not
@@ -50,27 +56,51 @@ function builtinCrypto(): typeof import('node:crypto') | undefined {
   }
 }
 
+/** Two hex digits of each byte value. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+function toHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (let index = 0; index < bytes.length; index++) hex += HEX[bytes[index]!];
+  return hex;
+}
+
+/** {@link SigningHashes} on `node:crypto`: one-shot calls, the text hashed as it is (no `TextEncoder`), hex from the runtime. */
+function nodeHashes({ createHash, createHmac, hash }: typeof import('node:crypto')): SigningHashes {
+  // `crypto.hash` (Node >= 20.12) hashes without a Hash object; Bun and Deno may lack it.
+  const sha256Hex =
+    typeof hash === 'function' ? (text: string) => hash('sha256', text, 'hex') : (text: string) => createHash('sha256').update(text).digest('hex');
+  return {
+    sha256Hex,
+    hmac: (key, text) => createHmac('sha256', key).update(text).digest(),
+    hmacHex: (key, text) => createHmac('sha256', key).update(text).digest('hex'),
+  };
+}
+
+/** {@link SigningHashes} on the SDK's portable `Sha256` (WebCrypto, or JavaScript). */
+async function portableHashes(): Promise<SigningHashes> {
+  const { Sha256 } = await import('@smithy/core/checksum');
+  const utf8 = new TextEncoder();
+  const digest = (text: string, key?: string | Uint8Array) => {
+    const hash = new Sha256(key);
+    hash.update(utf8.encode(text));
+    return hash.digest();
+  };
+  return {
+    sha256Hex: async (text) => toHex(await digest(text)),
+    hmac: (key, text) => digest(text, key),
+    hmacHex: async (key, text) => toHex(await digest(text, key)),
+  };
+}
+
 /**
  * SHA-256 and HMAC-SHA256 for `sigv4-query.ts`: `node:crypto` where the runtime has it built in (no module
- * to load: cold start), else the SDK's portable `Sha256` (WebCrypto or JavaScript: workers without Node.js
- * compatibility).
+ * to load: cold start; synchronous), else the SDK's portable `Sha256` (WebCrypto or JavaScript: workers
+ * without Node.js compatibility).
  */
-export const loadSha256 = lazily(async (): Promise<Sha256Constructor> => {
+export const loadSigningHashes = lazily(async (): Promise<SigningHashes> => {
   const crypto = builtinCrypto();
-  if (!crypto) return (await import('@smithy/core/checksum')).Sha256;
-  const { createHash, createHmac } = crypto;
-  return class NodeSha256 implements Sha256Hash {
-    private readonly hash;
-    constructor(secret?: string | Uint8Array) {
-      this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', secret);
-    }
-    update(data: Uint8Array): void {
-      this.hash.update(data);
-    }
-    async digest(): Promise<Uint8Array> {
-      return this.hash.digest();
-    }
-  };
+  return crypto ? nodeHashes(crypto) : portableHashes();
 });
 
 /** The SDK's own MD5 (pure JavaScript: no `node:crypto`, so that workers need no Node.js compatibility). */

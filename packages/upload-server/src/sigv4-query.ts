@@ -5,10 +5,11 @@
  * cost: the SDK's presigner loads ~350 KiB of CommonJS (its protocols, endpoints, client and config
  * modules) before the first URL, and for every URL builds an HMAC of the credentials for its signing-key
  * cache's name and copies the request twice. Here the hashes are the runtime's built-in `node:crypto`, or
- * the SDK's portable SHA-256 where there is none (`loadSha256`), and the signing key is derived once per day.
+ * the SDK's portable SHA-256 where there is none (`loadSigningHashes`), the signing key is derived once per
+ * day, and the date texts (`X-Amz-Date`, the credential scope) are made once per second.
  * `presign.test.ts` proves each URL equal to `getSignedUrl`'s, for every storage address and header.
  */
-import { loadSha256, type Sha256Constructor } from './sdk';
+import { loadSigningHashes, type SigningHashes } from './sdk';
 
 /** The request to presign, as `S3RequestPresigner.presign` takes it (header names lower case). */
 export interface QuerySignRequest {
@@ -77,23 +78,6 @@ const UNSIGNABLE = new Set([
 /** Headers the signer makes itself and drops from the input. */
 const GENERATED = new Set(['authorization', 'x-amz-date', 'date']);
 
-const UTF8 = new TextEncoder();
-
-/** Two hex digits of each byte value. */
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
-
-function toHex(bytes: Uint8Array): string {
-  let hex = '';
-  for (let index = 0; index < bytes.length; index++) hex += HEX[bytes[index]!];
-  return hex;
-}
-
-async function hmac(Sha256: Sha256Constructor, key: string | Uint8Array, data: string): Promise<Uint8Array> {
-  const hash = new Sha256(key);
-  hash.update(UTF8.encode(data));
-  return hash.digest();
-}
-
 /** A query parameter, escaped once: `pair` is `{escaped name}={escaped value}`. */
 interface QueryParam {
   name: string;
@@ -119,18 +103,32 @@ function canonicalValue(value: string): string {
     .replace(/^ | $/g, '');
 }
 
+/** The texts of one signing time: `X-Amz-Date`, its day and the credential scope. */
+interface SigningTime {
+  /** Whole seconds since the epoch. */
+  second: number;
+  /** `YYYYMMDDTHHMMSSZ`. */
+  longDate: string;
+  /** `YYYYMMDD`. */
+  day: string;
+  /** `{day}/{region}/s3/aws4_request`. */
+  scope: string;
+  /** `{access key id}/{scope}`: the `X-Amz-Credential` value. */
+  credential: string;
+}
+
 /**
  * A presigner of S3 URLs with fixed credentials and region (service `s3`). The signing key is derived once
- * per UTC day and kept.
+ * per UTC day and kept; the date texts are kept for the second they name.
  */
 export function createQuerySigner(credentials: { accessKeyId: string; secretAccessKey: string }, region: string): QuerySigner {
-  let sha256: Sha256Constructor | undefined;
+  let hashes: SigningHashes | undefined;
   let signingKey: { day: string; key: Promise<Uint8Array> } | undefined;
-  const keyOf = (day: string, Sha256: Sha256Constructor) => {
+  const keyOf = (day: string, { hmac }: SigningHashes) => {
     if (signingKey?.day !== day) {
       const derive = async () => {
         let key: string | Uint8Array = `AWS4${credentials.secretAccessKey}`;
-        for (const part of [day, region, 's3', 'aws4_request']) key = await hmac(Sha256, key, part);
+        for (const part of [day, region, 's3', 'aws4_request']) key = await hmac(key, part);
         return key as Uint8Array;
       };
       signingKey = { day, key: derive() };
@@ -138,15 +136,24 @@ export function createQuerySigner(credentials: { accessKeyId: string; secretAcce
     }
     return signingKey.key;
   };
+  let time: SigningTime | undefined;
+  const timeOf = (date: Date): SigningTime => {
+    const second = Math.floor(date.getTime() / 1000);
+    if (time?.second !== second) {
+      const longDate = date.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+      const day = longDate.slice(0, 8);
+      const scope = `${day}/${region}/s3/aws4_request`;
+      time = { second, longDate, day, scope, credential: `${credentials.accessKeyId}/${scope}` };
+    }
+    return time;
+  };
 
   return async (request, options) => {
-    const Sha256 = (sha256 ??= await loadSha256());
+    const signing = (hashes ??= await loadSigningHashes());
     if (options.expiresIn > MAX_EXPIRES_IN) {
       throw new Error('Signature version 4 presigned URLs must have an expiration date less than one week in the future');
     }
-    const longDate = (options.signingDate ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
-    const day = longDate.slice(0, 8);
-    const scope = `${day}/${region}/s3/aws4_request`;
+    const { longDate, day, scope, credential } = timeOf(options.signingDate ?? new Date());
 
     // The presigner's steps: the host header, the unsigned payload (hoisted), then the x-amz-* headers
     // moved into the query but for the unhoistable ones and server-side encryption's.
@@ -164,7 +171,7 @@ export function createQuerySigner(credentials: { accessKeyId: string; secretAcce
     place('X-Amz-Content-Sha256', 'UNSIGNED-PAYLOAD');
     headers.host ??= `${request.hostname}${request.port != null ? `:${request.port}` : ''}`;
     query['X-Amz-Algorithm'] = 'AWS4-HMAC-SHA256';
-    query['X-Amz-Credential'] = `${credentials.accessKeyId}/${scope}`;
+    query['X-Amz-Credential'] = credential;
     query['X-Amz-Date'] = longDate;
     query['X-Amz-Expires'] = String(options.expiresIn);
 
@@ -193,10 +200,8 @@ export function createQuerySigner(credentials: { accessKeyId: string; secretAcce
     let canonicalRequest = `${request.method}\n${request.path}\n${canonicalQuery}\n`;
     for (const name of signedNames) canonicalRequest += `${name}:${canonicalHeaders[name]}\n`;
     canonicalRequest += `\n${signedList}\nUNSIGNED-PAYLOAD`;
-    const hash = new Sha256();
-    hash.update(UTF8.encode(canonicalRequest));
-    const stringToSign = `AWS4-HMAC-SHA256\n${longDate}\n${scope}\n${toHex(await hash.digest())}`;
-    const signature = toHex(await hmac(Sha256, await keyOf(day, Sha256), stringToSign));
+    const stringToSign = `AWS4-HMAC-SHA256\n${longDate}\n${scope}\n${await signing.sha256Hex(canonicalRequest)}`;
+    const signature = await signing.hmacHex(await keyOf(day, signing), stringToSign);
     params.push({ name: 'X-Amz-Signature', escapedName: 'X-Amz-Signature', pair: `X-Amz-Signature=${signature}` });
     const search = params
       .sort((a, b) => compare(a.name, b.name))

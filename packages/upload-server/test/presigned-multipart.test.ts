@@ -129,6 +129,10 @@ describe.each(storages)('presigned multipart upload against $name', ({ start, fa
     expect(created.parts?.map((part) => part.partNumber)).toEqual([1, 2, 3]);
     const lengths = created.parts!.map(({ url }) => new URL(url).searchParams.get('X-Amz-SignedHeaders'));
     expect(lengths.every((signed) => signed?.includes('content-length'))).toBe(true);
+    // As an attacker: a create answer's URL carries no more than its part, as sign-parts' URLs.
+    const last = created.parts![2]!;
+    const tooBig = await fetch(last.url, { method: 'PUT', body: randomBytes(PART), headers: last.headers });
+    expect(tooBig.status).toBe(403);
     const parts = await Promise.all(
       created.parts!.map(async ({ partNumber, url, headers }) => {
         const response = await fetch(url, { method: 'PUT', body: file.subarray((partNumber - 1) * PART, partNumber * PART), headers });

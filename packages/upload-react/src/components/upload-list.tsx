@@ -7,7 +7,7 @@ import { useTrackedFile } from '../use-tracked-file';
 import { useTrackedIds } from '../use-tracked-ids';
 import { withDefaults } from './labels';
 import { partProps, rootProps, type UploadAppearance } from './parts';
-import { UploadRow, type RowActions, type UploadRowProps } from './upload-row';
+import { sameRowProps, UploadRow, type RowActions, type UploadRowProps } from './upload-row';
 
 type RowProps = Omit<UploadRowProps, 'file'> & { tracker: UseS3Upload['tracker']; id: string };
 
@@ -21,11 +21,11 @@ export const VIRTUALIZE_FROM = 100;
 /** The virtualized rows: their own chunk, loaded the first time a list reaches `VIRTUALIZE_FROM` files. */
 const VirtualRows = lazy(() => import('./virtual-rows'));
 
-/** A row that reads its own file: it renders again when this file changes, and the list does not. */
+/** A row that reads its own file: it renders again when this file changes (or its place), and the list does not. */
 const TrackedRow = memo(function TrackedRow({ tracker, id, ...row }: RowProps) {
   const file = useTrackedFile(tracker, id);
   return file ? <UploadRow file={file} {...row} /> : null;
-});
+}, sameRowProps);
 
 /** Props of {@link UploadList}. */
 export interface UploadListProps<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>> extends UploadAppearance {

@@ -34,6 +34,22 @@ export interface UploadRowProps {
   place?: RowPlace & { setSize: number };
 }
 
+type Placed = UploadRowProps['place'];
+
+/** The same place: each field equal (a virtualized list gives every row a new place object on each render). */
+const samePlace = (a: Placed, b: Placed): boolean =>
+  a === b || (!!a && !!b && a.index === b.index && a.top === b.top && a.setSize === b.setSize && a.measure === b.measure);
+
+/**
+ * `memo`'s comparison for a row: every prop the same object, `place` the same by its fields. Without it a
+ * virtualized list's scrolling would render again every mounted row, whose file did not change.
+ */
+export function sameRowProps<P extends { place?: Placed }>(prev: P, next: P): boolean {
+  const keys = Object.keys(next) as (keyof P)[];
+  if (keys.length !== Object.keys(prev).length) return false;
+  return keys.every((key) => (key === 'place' ? samePlace(prev.place, next.place) : Object.is(prev[key], next[key])));
+}
+
 /** A virtual row's style: placed at its top within the list (CSS pixels), the rows between not mounted. */
 const placed = (top: number) => ({ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${top}px)` }) as const;
 
@@ -102,4 +118,4 @@ export const UploadRow = memo(function UploadRow({ file, actions, labels, appear
       </div>
     </li>
   );
-});
+}, sameRowProps);

@@ -390,15 +390,20 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
     await waitFor(async () => (await rows(page)).filter((row) => row.status === 'uploading').length === 3, 15_000, '3 small files uploading');
     await page.click(`${largeRow} [data-action="retry"]`);
     await waitFor(async () => (await largeStatus()) === 'queued', 15_000, 'the large file queued again');
-    // Its keeping is one IndexedDB transaction after the click.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Kept again (one IndexedDB transaction after the click, as the newest of the queue): before, a reload
+    // restores it first, and it takes a place.
+    await waitFor(
+      async () => (await rows(page)).find((row) => row.name === LARGE_NAME)?.persistence === 'kept',
+      15_000,
+      'the large file kept again',
+    );
 
     // 3. Reloaded: the small files come back first and take the places; the large one waits, restored, and
     //    shows the bytes of its 4 stored parts (not 0 %).
     await page.goto(`${example.origin}/${PAGE_QUERY}`);
     await waitFor(async () => Number(await page.attribute(largeRow, 'data-progress')) > 0, 15_000, 'the restored large file shows its stored parts');
-    const restored = (await rows(page)).find((row) => row.name === LARGE_NAME);
-    expect(restored).toMatchObject({ status: 'queued', restored: true });
+    const restoredRows = await rows(page);
+    expect(restoredRows.find((row) => row.name === LARGE_NAME), JSON.stringify(restoredRows)).toMatchObject({ status: 'queued', restored: true });
     expect(Number(await page.attribute(largeRow, 'data-progress'))).toBeCloseTo(((4 * 5 * MiB) / LARGE_SIZE) * 100, 5);
 
     // 4. Cancelled while it waits: its multipart upload is aborted on storage, no part is sent, and its journal

@@ -291,7 +291,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     const tracked = this.#files.get(id);
     if (!this.#entries.has(id) || (tracked?.status !== 'error' && tracked?.status !== 'aborted')) return;
     if (this.#counted() === 0) this.#rate.clear();
-    this.#update(id, { status: 'queued', progress: 0, uploaded: 0, error: undefined });
+    // With `persist`, whether it is kept is unknown again until the kept queue has it (it forgot it when it ended).
+    this.#update(id, { status: 'queued', progress: 0, uploaded: 0, error: undefined, ...(this.#persistence ? { persistence: undefined } : {}) });
     this.#enqueue(id);
     const entry = this.#entries.get(id)!;
     const options = { ...this.#optionsOf(entry), ...(entry.path === undefined ? {} : { filename: entry.path }) };

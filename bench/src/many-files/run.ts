@@ -70,6 +70,7 @@ const MODES: ManyFilesMode[] = [
 const BEFORE_MODES: ManyFilesMode[] = [
   { id: 'tracker-before', label: '`UploadTracker`, nothing rendered (before)', client: 'tracker', build: 'before' },
   { id: 'hook-list-before', label: '`useS3Upload`, memoized rows (before)', client: 'hook-list', build: 'before' },
+  { id: 'components-before', label: '`UploadList` of `@upbeam/upload-react/components` (before)', client: 'components', build: 'before' },
 ];
 
 function envNumbers(name: string): number[] | undefined {

@@ -329,11 +329,20 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
     keys.clear();
     const first = await open();
     const since = lastSeq();
-    holdParts();
+    // The large file's parts are held 10 s each (the proxy's longest) while the first tab is open, so that it
+    // cannot finish there even on a loaded machine: the second tab must be left the large file to take over.
+    // The second tab's parts pass at once (the hold no longer matches them).
+    let firstOpen = true;
+    for (let i = 0; i < LARGE_PARTS + 4; i += 1) {
+      proxy.inject({ kind: 'delay', delayMs: 10_000 }, (request) => firstOpen && request.operation === 'UploadPart');
+    }
     await dropFiles(first);
     // A file is kept a moment after it is added (one IndexedDB transaction each, in order): wait until every
-    // file not yet done is.
-    const kept = async () => (await rows(first)).every((row) => row.persistence === 'kept' || row.status === 'done');
+    // file is listed and every one not yet done is kept.
+    const kept = async () => {
+      const listed = await rows(first);
+      return listed.length === ALL_NAMES.length && listed.every((row) => row.persistence === 'kept' || row.status === 'done');
+    };
     await waitFor(kept, 15_000, 'every file kept');
     const second = await open();
     await waitFor(async () => (await rows(second)).length > 0, 15_000, 'the second tab restores the queue');
@@ -343,8 +352,10 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
     await waitFor(async () => (await rows(first)).filter((row) => row.status === 'done').length >= 5, 60_000, '5 files done in the first tab');
     await new Promise((resolve) => setTimeout(resolve, 300));
     const doneInFirst = (await rows(first)).filter((row) => row.status === 'done').map((row) => row.name);
+    expect(doneInFirst, 'the large file is still running in the first tab').not.toContain(LARGE_NAME);
     const closedAt = Date.now();
     await first.close();
+    firstOpen = false;
     await waitFor(async () => (await rows(second)).every((row) => row.status === 'done'), 90_000, 'the second tab completes the rest');
     const inSecond = (await rows(second)).map((row) => row.name);
     // Files the first tab finished left the second tab's list; the second ran the others.

@@ -27,7 +27,13 @@ export interface UploadSourceProps<R extends AnyRoutes = AnyRoutes, N extends Ro
 
 /** The uploads a component shows: `props.upload`, or its own hook's (reporting outcomes to the callbacks). */
 export function useUploadSource<R extends AnyRoutes, N extends RouteName<R>>(props: UploadSourceProps<R, N>): UseS3Upload<RouteResultData<R, N>> {
-  const own = (useS3Upload as (options: UseS3UploadOptions) => UseS3Upload)({ ...props.options, route: props.route } as UseS3UploadOptions);
+  // Given `upload`, the component's own hook (called all the same: a hook is never conditional) stays empty
+  // and keeps no queue: with `persist` it would restore the kept files and upload them unseen, beside the
+  // owner's tracker, which would show them as uploading in another tab (the `<Uploader>` hands its options
+  // and its uploads to its drop zone).
+  const { persist, ...withoutPersist } = props.options ?? {};
+  const options = props.upload ? withoutPersist : { ...withoutPersist, persist };
+  const own = (useS3Upload as (options: UseS3UploadOptions) => UseS3Upload)({ ...options, route: props.route } as UseS3UploadOptions);
   useOutcomes(props.upload ? undefined : (own as UseS3Upload<RouteResultData<R, N>>), props);
   return props.upload ?? (own as UseS3Upload<RouteResultData<R, N>>);
 }

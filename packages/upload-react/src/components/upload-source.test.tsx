@@ -1,0 +1,52 @@
+// @vitest-environment jsdom
+import { act } from 'react';
+import { createRoot } from 'react-dom/client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as hook from '../use-s3-upload';
+import { UploadDropzone } from './upload-dropzone';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+// The options a component hands its own `useS3Upload` (a spy over the real hook: jsdom has no IndexedDB, so
+// the restore itself is checked in the browser suite, persist.e2e.test.ts "two tabs").
+const seen: hook.UseS3UploadOptions[] = [];
+vi.mock('../use-s3-upload', async (original) => {
+  const actual = await original<typeof hook>();
+  return {
+    ...actual,
+    useS3Upload: (options: hook.UseS3UploadOptions) => {
+      seen.push(options);
+      return actual.useS3Upload(options);
+    },
+  };
+});
+
+async function renderDropzone(element: React.ReactElement): Promise<void> {
+  const root = createRoot(document.createElement('div'));
+  await act(async () => root.render(element));
+  await act(async () => root.unmount());
+}
+
+describe('a component given `upload`', () => {
+  afterEach(() => {
+    seen.length = 0;
+  });
+
+  it('keeps no queue of its own: its own hook never gets `persist` (it would restore the kept files unseen)', async () => {
+    function Owner() {
+      const upload = hook.useS3Upload({ persist: true });
+      return <UploadDropzone options={{ persist: true }} upload={upload} />;
+    }
+    await renderDropzone(<Owner />);
+    const [owner, ...components] = seen;
+    expect(owner?.persist).toBe(true);
+    expect(components.length).toBeGreaterThan(0);
+    for (const options of components) expect(options.persist).toBeUndefined();
+  });
+
+  it('without `upload`, its own hook keeps the queue as asked', async () => {
+    await renderDropzone(<UploadDropzone options={{ persist: true }} />);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const options of seen) expect(options.persist).toBe(true);
+  });
+});

@@ -7,8 +7,9 @@ import { UploadDropzone } from './upload-dropzone';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-// The options a component hands its own `useS3Upload` (a spy over the real hook: jsdom has no IndexedDB, so
-// the restore itself is checked in the browser suite, persist.e2e.test.ts "two tabs").
+// The options a component hands its own `useS3Upload`: a spy that records them, then runs the real hook
+// without `persist` (jsdom has no IndexedDB, and the lazy persistence chunk would load after the test ended).
+// The restore itself is checked in the browser suite, persist.e2e.test.ts "two tabs".
 const seen: hook.UseS3UploadOptions[] = [];
 vi.mock('../use-s3-upload', async (original) => {
   const actual = await original<typeof hook>();
@@ -16,7 +17,7 @@ vi.mock('../use-s3-upload', async (original) => {
     ...actual,
     useS3Upload: (options: hook.UseS3UploadOptions) => {
       seen.push(options);
-      return actual.useS3Upload(options);
+      return actual.useS3Upload({ ...options, persist: undefined });
     },
   };
 });

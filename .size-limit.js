@@ -246,7 +246,7 @@ export default [
     // itself is in the virtual-rows chunk, loaded only by a list of 100 files or more.
     // Both merged (2026-11-25): 11,903 B. +101 B (12,004 B) for the rows' memo comparison (sameRowProps: a row's
     // place equal by its fields), so that scrolling a virtualized list renders only rows whose file changed.
-    // +30 B (12,034 B, 2026-11-26): a component given `upload` hands its own hook its options without `persist`
+    // +28 B (12,032 B, 2026-11-26): a component given `upload` hands its own hook its options without `persist`
     // (its empty tracker restored the kept queue beside the owner's).
     limit: '12.06 kB',
   },
@@ -261,7 +261,7 @@ export default [
     gzip: true,
     // Measured 2026-11-25: 23 kB, the virtual-rows chunk 11.1 kB of it (TanStack Virtual's core ~10 kB: ranges,
     // measured sizes, scroll and resize observers, the window's and an element's scrolling).
-    // Both merged (2026-11-25): 23,029 B; 23,137 B with the rows' memo comparison (above); 23,166 B with the
+    // Both merged (2026-11-25): 23,029 B; 23,137 B with the rows' memo comparison (above); 23,163 B with the
     // options without `persist` of a component given `upload` (2026-11-26).
     limit: '23.2 kB',
   },

@@ -32,7 +32,7 @@ export function useUploadSource<R extends AnyRoutes, N extends RouteName<R>>(pro
   // owner's tracker, which would show them as uploading in another tab (the `<Uploader>` hands its options
   // and its uploads to its drop zone).
   const { persist, ...withoutPersist } = props.options ?? {};
-  const options = props.upload ? withoutPersist : { ...withoutPersist, persist };
+  const options = props.upload ? withoutPersist : props.options;
   const own = (useS3Upload as (options: UseS3UploadOptions) => UseS3Upload)({ ...options, route: props.route } as UseS3UploadOptions);
   useOutcomes(props.upload ? undefined : (own as UseS3Upload<RouteResultData<R, N>>), props);
   return props.upload ?? (own as UseS3Upload<RouteResultData<R, N>>);

@@ -135,11 +135,17 @@ const nameOf = (request: LoggedRequest) => decodeURIComponent(request.path.split
 const partOf = (request: Pick<LoggedRequest, 'identity'>) => /partNumber=(\d+)/.exec(request.identity)?.[1];
 const stored = (request: LoggedRequest) => request.storageStatus === 200 && request.answeredAt !== undefined;
 
-/** Waits (bounded) until `check` holds. */
-async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
+/**
+ * Polls `check` every 100 ms until it holds; past `timeoutMs`, throws naming `what` and, when given, what
+ * `state` reads then (e.g. the page's rows), so that a failure in CI says where the page was.
+ */
+async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string, state?: () => Promise<unknown>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const seen = state ? `; seen: ${JSON.stringify(await state().catch((error: unknown) => String(error)))}` : '';
+      throw new Error(`timed out waiting for ${what}${seen}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -377,6 +383,8 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
     const since = lastSeq();
     const page = await open();
     const largeRow = `[data-upbeam="row"][data-name="${LARGE_NAME}"]`;
+    /** The rows and the requests sent since the test began, for a wait's failure message. */
+    const showRows = async () => ({ rows: await rows(page), requests: after(since).map((r) => `${r.operation} ${partOf(r) ?? ''} ${r.fault ?? ''} ${r.storageStatus ?? '-'}`) });
     const largeStatus = async () => (await rows(page)).find((row) => row.name === LARGE_NAME)?.status;
     // 1. The large file alone: parts 1 to 4 stored, every later part refused (500) until it fails; with
     //    `persist` (resume on) its upload and journal record are kept for a retry.
@@ -385,7 +393,7 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
       proxy.inject('error-500', (request) => refusing && request.operation === 'UploadPart' && Number(partOf(request)) > 4);
     }
     await dropNamed(page, [LARGE_NAME]);
-    await waitFor(async () => (await largeStatus()) === 'error', 60_000, 'the large file failed');
+    await waitFor(async () => (await largeStatus()) === 'error', 60_000, 'the large file failed', showRows);
     refusing = false;
     const storedParts = after(since).filter((r) => r.operation === 'UploadPart' && stored(r));
     expect(new Set(storedParts.map((r) => partOf(r)))).toEqual(new Set(['1', '2', '3', '4']));
@@ -398,21 +406,22 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
     for (let i = 0; i < 6; i += 1) proxy.inject({ kind: 'delay', delayMs: 20_000 }, (request) => request.operation === 'PutObject');
     const smallNames = [smallName(0), smallName(1), smallName(2)];
     await dropNamed(page, smallNames);
-    await waitFor(async () => (await rows(page)).filter((row) => row.status === 'uploading').length === 3, 15_000, '3 small files uploading');
+    await waitFor(async () => (await rows(page)).filter((row) => row.status === 'uploading').length === 3, 15_000, '3 small files uploading', showRows);
     await page.click(`${largeRow} [data-action="retry"]`);
-    await waitFor(async () => (await largeStatus()) === 'queued', 15_000, 'the large file queued again');
+    await waitFor(async () => (await largeStatus()) === 'queued', 15_000, 'the large file queued again', showRows);
     // Kept again (one IndexedDB transaction after the click, as the newest of the queue): before, a reload
     // restores it first, and it takes a place.
     await waitFor(
       async () => (await rows(page)).find((row) => row.name === LARGE_NAME)?.persistence === 'kept',
       15_000,
       'the large file kept again',
+      showRows,
     );
 
     // 3. Reloaded: the small files come back first and take the places; the large one waits, restored, and
     //    shows the bytes of its 4 stored parts (not 0 %).
     await page.goto(`${example.origin}/${PAGE_QUERY}`);
-    await waitFor(async () => Number(await page.attribute(largeRow, 'data-progress')) > 0, 15_000, 'the restored large file shows its stored parts');
+    await waitFor(async () => Number(await page.attribute(largeRow, 'data-progress')) > 0, 15_000, 'the restored large file shows its stored parts', showRows);
     // Until the page before has let its Web Locks go, the restored files read `elsewhere` (on a loaded
     // machine the old document can unload after the new one restored); then the large one waits, `queued`.
     let restoredRows = await rows(page);
@@ -424,6 +433,7 @@ describe.each(ENGINES)('a queue that survives, in %s', (engine: Engine) => {
       },
       15_000,
       'the restored files taken over from the page before',
+      showRows,
     );
     expect(restoredRows.find((row) => row.name === LARGE_NAME), JSON.stringify(restoredRows)).toMatchObject({ status: 'queued', restored: true });
     expect(Number(await page.attribute(largeRow, 'data-progress'))).toBeCloseTo(((4 * 5 * MiB) / LARGE_SIZE) * 100, 5);

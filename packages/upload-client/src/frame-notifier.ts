@@ -12,20 +12,21 @@ const PAUSED_FRAME_MS = 100;
 
 /**
  * Most of the main thread the listeners may take, with the work they start (a framework's render in the
- * microtasks after them, the browser's layout and paint of the frame): after a call that took `d` ms, the next comes `d * (1 / share - 1)` ms later at
- * the earliest (3 d at a quarter, at most `MAX_PAUSE_MS`). A list cheap to draw still follows every frame; one that takes 40 ms
- * to draw is drawn about 6 times a second, and the uploads keep the rest of the thread.
+ * microtasks after them, the browser's style and layout of the frame): after a call that took `d` ms, the
+ * next comes `d * (1 / share - 1)` ms later at the earliest (9 d at a tenth, at most `MAX_PAUSE_MS`). The
+ * uploads keep the rest of the thread: their next request starts in a network answer's task, which waits
+ * while a render runs (with a quarter, a page drawing 5,000 rows fell well below the bare upload
+ * loop's files per second: bench/RESULTS.md, "Many files"). A list cheap to draw (a few ms: the
+ * components' virtualized list) still follows every frame or nearly; one that takes 40 ms to draw is drawn
+ * about twice a second.
  */
-const LISTENER_SHARE = 0.25;
+const LISTENER_SHARE = 0.1;
 
 /**
- * Longest pause a slow listener earns, in milliseconds: the listeners still hear of changes twice a second
- * at worst. The cost is measured up to the next `setTimeout(0)`, and in a hidden tab the browser runs that
- * timer late (once a second, or once a minute under Chrome's intensive throttling): the measure then holds
- * the wait, not the listeners' work, and uncapped it would hold back the next call for seconds, still
- * running when the user comes back to the tab.
+ * Longest pause a slow listener earns, in milliseconds: the listeners still hear of changes once a second
+ * at worst, however slow their render.
  */
-const MAX_PAUSE_MS = 500;
+const MAX_PAUSE_MS = 1000;
 
 /**
  * Tells listeners that something changed, at most once per animation frame: every change between two
@@ -85,7 +86,11 @@ export class FrameNotifier {
     // The cost is measured up to the next task: it then counts the microtasks the listeners queued (React's
     // render of a store change, Vue's and Svelte's effects) and, called at a frame, the browser's style,
     // layout and paint of what they changed, which for a long list is most of it.
+    // In a hidden tab the browser runs that timer late (once a second, or once a minute under Chrome's
+    // intensive throttling): the measure would hold the wait, not the listeners' work, so none is taken
+    // there (no frame is drawn either).
     setTimeout(() => {
+      if (typeof document !== 'undefined' && document.hidden) return;
       const ended = performance.now();
       this.#notBefore = ended + Math.min((ended - started) * (1 / LISTENER_SHARE - 1), MAX_PAUSE_MS);
     }, 0);

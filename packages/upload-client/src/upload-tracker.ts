@@ -179,7 +179,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   /**
    * Registers a listener called after changes, at most once per animation frame (every 16 ms where there
    * is none, as in Node or a worker), and less often when the listeners are slow (after a call that took
-   * d ms, with the render it caused, the next comes 3 d later at the earliest, but within 500 ms): the
+   * d ms, with the render it caused, the next comes 9 d later at the earliest, but within 1 s): the
    * changes between two calls come as one. The call after the last change always comes (a finished file's `done` is never dropped).
    * Returns the unsubscribe function.
    */

@@ -27,9 +27,9 @@ function trackerWithStandInUploader() {
 const file = (name: string) => new File(['x'.repeat(100)], name);
 /**
  * Longer than the tracker's notification: a frame (or its 100 ms timer where frames do not come), after the
- * pause a slow listener earned (3 times its last call, and jsdom's first render is slow).
+ * pause a slow listener earned (9 times its last call, at most 1 s; jsdom's first render is slow).
  */
-const notified = () => new Promise((resolve) => setTimeout(resolve, 600));
+const notified = () => new Promise((resolve) => setTimeout(resolve, 1_200));
 
 describe('UploadList', () => {
   it('renders a row again only when its own file changes, and the list only when a file is added or removed', async () => {

@@ -30,4 +30,17 @@ describe('formatBytes', () => {
     expect(formatBytes(-5, { locale: 'en' })).toBe('0 B');
     expect(formatBytes(Number.NaN, { locale: 'en' })).toBe('0 B');
   });
+
+  it('keeps each locale its own formatter, however they interleave, past the cache of formatters made', () => {
+    const locales = ['en', 'de', 'fr', 'ja', 'hi', 'ar', 'ru', 'es', 'it', 'pt', 'nl', 'sv', 'pl', 'tr', 'ko', 'zh', 'cs', 'da'];
+    for (let round = 0; round < 2; round += 1) {
+      for (const locale of locales) {
+        const expected = `${new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(1.3)} MB`;
+        expect(formatBytes(1_250_000, { locale })).toBe(expected);
+        expect(formatBytes(1_250_000, { locale: [locale, 'en'] })).toBe(expected);
+      }
+    }
+    expect(formatBytes(1_250_000, { locale: 'de' })).toBe('1,3 MB');
+    expect(formatBytes(840, { locale: 'de' })).toBe('840 B');
+  });
 });

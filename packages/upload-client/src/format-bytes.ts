@@ -10,6 +10,27 @@ export interface FormatBytesOptions {
 }
 
 /**
+ * Formatters made so far, by locale and digits: making an `Intl.NumberFormat` costs tens of microseconds, more
+ * than formatting with it, and a list of thousands of files formats sizes and speeds in every row it draws.
+ */
+const formats = new Map<string, Intl.NumberFormat>();
+
+/** Most formatters kept: an app shows a few locales; past this the cache starts again. */
+const MAX_FORMATS = 16;
+
+/** The formatter of numbers in `locale` with `digits` decimals, made once. */
+function numberFormat(locale: string | string[] | undefined, digits: number): Intl.NumberFormat {
+  const key = `${digits} ${[locale ?? []].flat().join(',')}`;
+  let format = formats.get(key);
+  if (!format) {
+    if (formats.size >= MAX_FORMATS) formats.clear();
+    format = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    formats.set(key, format);
+  }
+  return format;
+}
+
+/**
  * A size or a speed as people read it, in B, kB, MB, GB or TB (powers of 1000), with one decimal below 10
  * of the unit and none above: `840 B`, `1.2 kB`, `12 MB`, `1.0 MB/s`, `3.4 GB`. The unit is chosen after
  * rounding, so 999,960 bytes per second reads `1.0 MB/s`, never `1000 kB/s`. The number is written with
@@ -30,6 +51,6 @@ export function formatBytes(bytes: number, options: FormatBytesOptions = {}): st
     unit += 1;
   }
   const digits = unit > 0 && shown(value, unit) < 10 ? 1 : 0;
-  const number = new Intl.NumberFormat(options.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+  const number = numberFormat(options.locale, digits).format(value);
   return `${number} ${UNITS[unit]}${options.perSecond ? '/s' : ''}`;
 }

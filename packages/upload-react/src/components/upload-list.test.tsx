@@ -66,6 +66,24 @@ describe('UploadList', () => {
     act(() => root.unmount());
   });
 
+  it('given 500 files at once, draws no more than a view of rows while the virtualized rows load, never the first 100', async () => {
+    const rendered = new Set<string>();
+    const details = (tracked: TrackedFile) => {
+      rendered.add(tracked.file.name);
+      return null;
+    };
+    const { tracker, upload } = trackerWithStandInUploader();
+    const container = document.createElement('div');
+    const root = createRoot(container);
+    await act(async () => root.render(<UploadList upload={upload} details={details} />));
+    tracker.add(Array.from({ length: 500 }, (_, index) => file(`file-${index}.bin`)));
+    await act(notified);
+    expect(rendered.has('file-0.bin')).toBe(true);
+    // The stand-in rows (the first 20), then the virtualized ones (jsdom lays out nothing: the first few).
+    expect([...rendered].filter((name) => Number(/\d+/.exec(name)![0]) >= 20)).toEqual([]);
+    act(() => root.unmount());
+  });
+
   it('unstyled: no stylesheet class, the data-upbeam parts and the classNames given', async () => {
     const { tracker, upload } = trackerWithStandInUploader();
     tracker.add([file('a.bin')]);

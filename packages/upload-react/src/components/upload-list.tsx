@@ -1,7 +1,7 @@
 'use client';
 import type { RouteResultData, TrackedFile } from '@upbeam/upload-client';
 import type { AnyRoutes, RouteName } from '@upbeam/upload-protocol';
-import { lazy, memo, Suspense, useMemo, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { UseS3Upload } from '../use-s3-upload';
 import { useTrackedFile } from '../use-tracked-file';
 import { useTrackedIds } from '../use-tracked-ids';
@@ -17,6 +17,13 @@ type RowProps = Omit<UploadRowProps, 'file'> & { tracker: UseS3Upload['tracker']
  * those out of view (`content-visibility: auto`).
  */
 export const VIRTUALIZE_FROM = 100;
+
+/**
+ * Rows drawn while the virtualized rows' chunk loads, for a list that had fewer rows before (a folder of
+ * thousands added at once): about a view's worth of 72 px rows. Each row mounted costs its render and its
+ * subscription in that one frame (100 rows took 52-75 ms in chromium on a slow day, 2026-11-27).
+ */
+const FIRST_ROWS = 20;
 
 /** The virtualized rows: their own chunk, loaded the first time a list reaches `VIRTUALIZE_FROM` files. */
 const VirtualRows = lazy(() => import('./virtual-rows'));
@@ -74,13 +81,19 @@ export function UploadList<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     };
     return (id: string, place?: UploadRowProps['place']) => <TrackedRow key={id} id={id} place={place} {...shared} />;
   }, [upload.tracker, actions, labels, appearance, details]);
+  // Rows the list drew last, all of its files while it had fewer than VIRTUALIZE_FROM: the rows that stand in
+  // while the chunk loads are never fewer (a list growing past 100 does not shrink for a frame).
+  const drawn = useRef(0);
+  useEffect(() => {
+    if (ids.length < VIRTUALIZE_FROM) drawn.current = ids.length;
+  }, [ids]);
   if (ids.length === 0) return null;
   const listProps = { ...rootProps('list', appearance), 'aria-label': labels.list };
   const all = (shown: readonly string[]) => <ul {...listProps}>{shown.map((id) => row(id))}</ul>;
   if (ids.length < VIRTUALIZE_FROM) return all(ids);
   // While the chunk loads (once), the first rows stand in: never thousands of rows mounted at once.
   return (
-    <Suspense fallback={all(ids.slice(0, VIRTUALIZE_FROM))}>
+    <Suspense fallback={all(ids.slice(0, Math.max(FIRST_ROWS, drawn.current)))}>
       <VirtualRows ids={ids} listProps={listProps} row={(id, place) => row(id, { ...place, setSize: ids.length })} />
     </Suspense>
   );

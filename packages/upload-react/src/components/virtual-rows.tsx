@@ -48,6 +48,9 @@ function scrollParent(element: HTMLElement): Element | Window {
   return window;
 }
 
+/** Whether the list scrolls with the page (`scrollParent` found no box): the page's own `window`, whatever realm made it. */
+const isWindow = (scroller: Element | Window): scroller is Window => scroller === window;
+
 // Typed for an element: `useVirtualizer` takes an element's options, the window's are those of `useWindowVirtualizer`
 // (one hook for both, as the scroller is known only once mounted).
 type ScrollOptions = Pick<VirtualizerOptions<Element, HTMLLIElement>, 'observeElementRect' | 'observeElementOffset' | 'scrollToFn'>;
@@ -55,7 +58,7 @@ type ScrollOptions = Pick<VirtualizerOptions<Element, HTMLLIElement>, 'observeEl
 /** How the virtualizer follows `scroller`: a scrolling box, or the window. */
 function scrollOptions(scroller: Element | Window): ScrollOptions {
   return (
-    scroller instanceof Window
+    isWindow(scroller)
       ? { observeElementRect: observeWindowRect, observeElementOffset: observeWindowOffset, scrollToFn: windowScroll }
       : { observeElementRect, observeElementOffset, scrollToFn: elementScroll }
   ) as unknown as ScrollOptions;
@@ -64,7 +67,7 @@ function scrollOptions(scroller: Element | Window): ScrollOptions {
 /** The list's top within its scroller's content (CSS pixels): the scroll offset at which the list starts. */
 function listOffset(list: HTMLElement, scroller: Element | Window): number {
   const top = list.getBoundingClientRect().top;
-  return scroller instanceof Window ? top + window.scrollY : top - scroller.getBoundingClientRect().top + scroller.scrollTop;
+  return isWindow(scroller) ? top + window.scrollY : top - scroller.getBoundingClientRect().top + scroller.scrollTop;
 }
 
 /**

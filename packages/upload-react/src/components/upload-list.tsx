@@ -21,7 +21,8 @@ export const VIRTUALIZE_FROM = 100;
 /**
  * Rows drawn while the virtualized rows' chunk loads, for a list that had fewer rows before (a folder of
  * thousands added at once): about a view's worth of 72 px rows. Each row mounted costs its render and its
- * subscription in that one frame (100 rows took 52-75 ms in chromium on a slow day, 2026-11-27).
+ * subscription in that one frame (measured with 100: bench/design-measurements.md, "How much of the main
+ * thread the listeners take").
  */
 const FIRST_ROWS = 20;
 

@@ -12,7 +12,11 @@ import type { PageRequest } from './upload/part-timeline';
 /** The issue's number: Upbeam's MB/s over the bare XHR floor's, in every cell. */
 const FLOOR_MIN = 0.95;
 
-export function sendLoopTargetsSection(upload: UploadResult, add: Add): void {
+/**
+ * @param trace - the traced uploads (`bench:upload-trace`), whose tasks' CPU times answer "no task over 50 ms"
+ *   on a loaded machine; without it, any upload of `upload` traced with `UPLOAD_TRACE`.
+ */
+export function sendLoopTargetsSection(upload: UploadResult, trace: UploadResult | undefined, add: Add): void {
   const { cell, targets, sizesOf, ratios, pairedRatios } = uploadLookups(upload);
   const row = (name: string, found: Ratio[]) => {
     const met = found.length === 0 ? undefined : found.every((entry) => entry.value >= FLOOR_MIN);
@@ -34,8 +38,9 @@ export function sendLoopTargetsSection(upload: UploadResult, add: Add): void {
     `multipart, either strategy: >= ${FLOOR_MIN}× the bare XHR multipart (same \`Blob.slice()\` parts, part size and concurrency)`,
     ratios(['upbeam-presigned-multipart', 'upbeam-token-multipart'], () => 'floor-xhr-multipart'),
   );
-  // The traced uploads (UPLOAD_TRACE): each task's thread time, which a loaded machine does not stretch.
-  const traced = upload.cells.flatMap((entry) =>
+  // The traced uploads (bench:upload-trace, or UPLOAD_TRACE): each task's thread time, which a loaded machine
+  // does not stretch.
+  const traced = (trace ?? upload).cells.flatMap((entry) =>
     entry.samples.filter((sample) => sample.taskTimes).map((sample) => ({ entry, times: sample.taskTimes!, load: sample.load })),
   );
   const tracedText = traced.map(
@@ -45,7 +50,7 @@ export function sendLoopTargetsSection(upload: UploadResult, add: Add): void {
   const ours = traced.filter(({ entry }) => entry.mode.startsWith('upbeam-'));
   add(
     '| no main-thread task over 50 ms during any mode, md5 modes included: wall time (Long Tasks API) | the long-task row of the table above (every Upbeam mode) | (above) |',
-    `| the same by each task's CPU (thread) time, from a chromium trace of the upload (\`UPLOAD_TRACE\`; a starved CPU does not lengthen it) | ${tracedText.join('; ') || '–'} | ${verdict(ours.length === 0 ? undefined : ours.every(({ times }) => times.overFiftyCpu === 0))} (by CPU time) |`,
+    `| the same by each task's CPU (thread) time, from a chromium trace of each Upbeam mode's upload (\`bench:upload-trace\`; a starved CPU does not lengthen it) | ${tracedText.join('; ') || '–'} | ${verdict(ours.length === 0 ? undefined : ours.every(({ times }) => times.overFiftyCpu === 0))} (by CPU time) |`,
     '',
     "Where multipart loses time against the floor: each page multipart upload's UploadPart requests as the browser's",
     'Resource Timing records them (start, end of the answer). "Gap": from the k-th part to end to the start of the',

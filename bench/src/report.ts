@@ -237,6 +237,7 @@ export async function writeReport(): Promise<string> {
   const upload = await loadResult<UploadResult>('upload');
   const manyFiles = await loadResult<ManyFilesResultFile>('many-files');
   const huge = await loadResult<HugeResult>('huge');
+  const uploadTrace = await loadResult<UploadResult>('upload-trace');
   const headline: string[] = [];
   add(
     '# Benchmarks',
@@ -255,6 +256,7 @@ export async function writeReport(): Promise<string> {
     upload && { name: 'upload', machine: upload.machine, seconds: upload.seconds },
     manyFiles && { name: 'many files', machine: manyFiles.machine, seconds: manyFiles.seconds },
     huge && { name: 'file over 5 GiB', machine: huge.machine, seconds: huge.seconds },
+    uploadTrace && { name: 'traced uploads', machine: uploadTrace.machine, seconds: uploadTrace.seconds },
   ].filter((entry): entry is { name: string; machine: Machine; seconds: number } => Boolean(entry));
   if (measured.length > 0) machineTable(measured);
   const headlineAt = lines.length;
@@ -266,7 +268,7 @@ export async function writeReport(): Promise<string> {
   if (huge) hugeSection(huge, add, headline);
   const targets: string[] = [];
   targetsSection(bundle, upload, huge, (...text) => targets.push(...text));
-  if (upload) sendLoopTargetsSection(upload, (...text) => targets.push(...text));
+  if (upload) sendLoopTargetsSection(upload, uploadTrace, (...text) => targets.push(...text));
   lines.splice(headlineAt, 0, '## Headline ratios', '', ...headline, '', ...targets);
   // The hand-kept one-off measurements behind design choices (moved out of the shipped TSDoc) come last.
   const designNotes = await readFile(join(BENCH_DIR, 'design-measurements.md'), 'utf8').catch(() => '');

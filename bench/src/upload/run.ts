@@ -181,10 +181,10 @@ const RUNS: Record<TargetName, Record<number, number>> = { s3rver: { 128: 9, 102
  * What runs: 128 MiB and 1 GiB on s3rver and radosgw; 9 rounds at 128 MiB, 3 (s3rver) or 2 (radosgw) at
  * 1 GiB. UPLOAD_TARGETS, UPLOAD_SIZES_MIB, UPLOAD_MODES and UPLOAD_RUNS narrow it for a quick look.
  */
-function plan(): Plan[] {
+function plan(defaultRuns?: number): Plan[] {
   const targets = (envList('UPLOAD_TARGETS') ?? ['s3rver', 'radosgw']) as TargetName[];
   const sizes = envList('UPLOAD_SIZES_MIB')?.map(Number) ?? [128, 1024];
-  const runs = process.env.UPLOAD_RUNS ? Number(process.env.UPLOAD_RUNS) : undefined;
+  const runs = process.env.UPLOAD_RUNS ? Number(process.env.UPLOAD_RUNS) : defaultRuns;
   return targets.map((target) => ({
     target,
     sizes,
@@ -447,13 +447,20 @@ function summarize(samples: UploadSample[]): UploadCell['median'] {
   };
 }
 
-export async function runUploadBench(): Promise<UploadResult> {
+/**
+ * The upload benchmark (`upload`, its result in results/upload.json), or with `trace` the trace run
+ * (`upload-trace`, results/upload-trace.json): every Upbeam mode of the upload run (md5 included), one round a cell unless
+ * UPLOAD_RUNS says otherwise, each upload traced (`UPLOAD_TRACE` for all of them), for the report's long tasks by
+ * CPU time. Tracing is kept out of the throughput run: only the traced page would pay for it.
+ */
+export async function runUploadBench({ trace = false }: { trace?: boolean } = {}): Promise<UploadResult> {
   const started = performance.now();
-  const plans = plan();
+  const plans = plan(trace ? 1 : undefined);
   const onlyModes = envList('UPLOAD_MODES');
   const profiled = new Set(envList('UPLOAD_PROFILE') ?? []);
-  const traced = new Set(envList('UPLOAD_TRACE') ?? []);
-  const modes = UPLOAD_MODES.filter((mode) => (onlyModes ? onlyModes.includes(mode.id) : !mode.optIn));
+  const isUpbeamPage = (mode: UploadMode) => mode.kind === 'page' && mode.id.startsWith('upbeam-');
+  const modes = UPLOAD_MODES.filter((mode) => (onlyModes ? onlyModes.includes(mode.id) : !mode.optIn && (!trace || isUpbeamPage(mode))));
+  const traced = new Set(trace ? modes.map((mode) => mode.id) : (envList('UPLOAD_TRACE') ?? []));
   const wantsRadosgw = plans.some((entry) => entry.target === 'radosgw');
   // radosgw takes ~15 s to start: it starts while the page is built and the files are written.
   const radosgwStarting = wantsRadosgw ? startRadosgwProcess() : undefined;
@@ -565,7 +572,7 @@ export async function runUploadBench(): Promise<UploadResult> {
       modes: modes.map(({ id, label, kind, parts }) => ({ id, label, kind, ...(parts ? { parts } : {}) })),
       cells,
     };
-    await saveResult('upload', result);
+    await saveResult(trace ? 'upload-trace' : 'upload', result);
     return result;
   } finally {
     await browser?.close().catch(() => {});

@@ -1,8 +1,8 @@
 import type { AnyRoutes, RouteName, UploadResult } from '@upbeam/upload-protocol';
 import { UploadClientError } from './errors';
 import type { RouteOption, RouteResultData, RouteUploadResult } from './routes';
-import { nanoid } from 'nanoid';
 import { createAbortError, isAbortError, onAbort } from './abort';
+import { newFileId } from './file-id';
 import { usesMultipart } from './multipart-threshold';
 import { PauseController } from './pause';
 import { TransferRate } from './transfer-rate';
@@ -242,7 +242,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     const added: TrackedFile[] = [];
     for (const item of batch) {
       const { file, path } = item instanceof Blob ? { file: item, path: undefined } : item;
-      added.push(this.#track(nanoid(), file, path, { options, ...(settle ? { settle } : {}) }));
+      added.push(this.#track(newFileId(), file, path, { options, ...(settle ? { settle } : {}) }));
     }
     this.#files.append(added);
     this.#changed();

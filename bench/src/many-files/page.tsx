@@ -18,7 +18,7 @@ import { uploadWithProgress } from '../bundle/floor';
 import { longFramesSince, longTasksSince, type LongFrame, type LongTasks } from '../upload/long-tasks';
 
 /** The clients the page runs. */
-export type ManyFilesClient = 'floor' | 'tracker' | 'hook-list' | 'hook-list-cv' | 'ids-list' | 'ids-list-virtual' | 'components';
+export type ManyFilesClient = 'floor' | 'floor-xhr-prepare' | 'tracker' | 'hook-list' | 'hook-list-cv' | 'ids-list' | 'ids-list-virtual' | 'components';
 
 /** What the benchmark asks the page to do. */
 export interface ManyFilesRun {
@@ -70,6 +70,44 @@ const floor: Client = async (files, concurrency, deadline) => {
       const file = files[next++]!;
       try {
         await uploadWithProgress(file, () => {}, ENDPOINT);
+        done += 1;
+      } catch {
+        failed += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  return { done, failed };
+};
+
+/** One request with XMLHttpRequest, resolved with its answer's text (or rejected on a status >= 300). */
+function xhrText(method: string, url: string, body: Blob | string | null, headers: Record<string, string>, progress: boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    for (const name in headers) xhr.setRequestHeader(name, headers[name]!);
+    if (progress) xhr.upload.onprogress = () => {};
+    xhr.onload = () => (xhr.status < 300 ? resolve(xhr.responseText) : reject(new Error(`${method} failed: ${xhr.status}`)));
+    xhr.onerror = () => reject(new Error(`${method} failed: network`));
+    xhr.send(body);
+  });
+}
+
+/** As `floor`, the preparation request sent with XMLHttpRequest rather than `fetch` (as Upbeam sends it). */
+const floorXhrPrepare: Client = async (files, concurrency, deadline) => {
+  let next = 0;
+  let done = 0;
+  let failed = 0;
+  const loop = async () => {
+    while (next < files.length && performance.now() < deadline) {
+      const file = files[next++]!;
+      try {
+        const body = JSON.stringify({ filename: file.name, filetype: file.type, _upload: { strategy: 'presigned' } });
+        const { url, headers } = JSON.parse(await xhrText('POST', ENDPOINT, body, { 'Content-Type': 'application/json' }, false)) as {
+          url: string;
+          headers: Record<string, string>;
+        };
+        await xhrText('PUT', url, file, headers, true);
         done += 1;
       } catch {
         failed += 1;
@@ -243,6 +281,7 @@ const components: Client = async (files, concurrency, deadline) => {
 
 const CLIENTS: Record<ManyFilesClient, Client> = {
   floor,
+  'floor-xhr-prepare': floorXhrPrepare,
   tracker,
   'hook-list': hookClient('rows'),
   'hook-list-cv': hookClient('rows-cv'),

@@ -38,12 +38,22 @@ export interface ManyFilesMode {
   id: string;
   label: string;
   client: ManyFilesClient;
+  /** Runs only when `MANY_FILES_MODES` names it. */
+  optIn?: boolean;
   /** The page's build: `after` (this checkout) or `before` (`MANY_FILES_BEFORE_CLIENT`). */
   build: 'after' | 'before';
 }
 
 const MODES: ManyFilesMode[] = [
   { id: 'floor', label: 'floor: bare XHR loop (prepare, one PUT each)', client: 'floor', build: 'after' },
+  // Is the floor at full speed? The same loop, its preparation request sent as Upbeam sends it (XHR, not fetch).
+  {
+    id: 'floor-xhr-prepare',
+    label: 'floor, its preparation request sent with XHR (not fetch)',
+    client: 'floor-xhr-prepare',
+    build: 'after',
+    optIn: true,
+  },
   { id: 'tracker', label: '`UploadTracker`, nothing rendered', client: 'tracker', build: 'after' },
   { id: 'hook-list', label: '`useS3Upload`, a plain list of memoized rows', client: 'hook-list', build: 'after' },
   {
@@ -209,7 +219,7 @@ export async function runManyFilesBench(): Promise<ManyFilesResultFile> {
   const beforeClient = process.env.MANY_FILES_BEFORE_CLIENT;
   const only = process.env.MANY_FILES_MODES?.split(',').map((id) => id.trim());
   const profiled = new Set(process.env.MANY_FILES_PROFILE?.split(',').map((id) => id.trim()) ?? []);
-  const modes = [...MODES, ...(beforeClient ? BEFORE_MODES : [])].filter((mode) => !only || only.includes(mode.id) || mode.id === 'floor');
+  const modes = [...MODES, ...(beforeClient ? BEFORE_MODES : [])].filter((mode) => (only ? only.includes(mode.id) || mode.id === 'floor' : !mode.optIn));
   const entry = join(BENCH_DIR, 'src', 'many-files', 'page.tsx');
   await buildPage({ entry, outDir: join(PAGES_DIR, 'after') });
   if (beforeClient) await buildPage({ entry, outDir: join(PAGES_DIR, 'before'), plugins: [clientBuildPlugin(beforeClient)] });

@@ -215,7 +215,7 @@ function FileList({ upload, kind }: { upload: UseS3Upload; kind: ListKind }) {
 /**
  * `useS3Upload` with the summary and a list of the files (`kind`): memoized rows given their file (a plain
  * list, no virtualization), rows reading their own file by id, or the components' `UploadList`. It adds the
- * files once mounted, cancels what is left at `deadline`, and calls `onEnded` from the render that shows
+ * files once mounted and the browser idle, cancels what is left at `deadline`, and calls `onEnded` from the render that shows
  * every file ended.
  */
 function HookList({
@@ -234,9 +234,15 @@ function HookList({
   const upload = useS3Upload({ endpoint: { url: ENDPOINT }, concurrency });
   const { addFiles, cancel } = upload;
   useEffect(() => {
-    addFiles(files);
+    // A drop comes after the page is drawn, never in the task that mounts it: the files are added once the
+    // page is mounted and the browser idle (what a component does then, as the components' number formats,
+    // is done before the drop, as in an app).
+    const idle = requestIdleCallback(() => addFiles(files));
     const timer = setTimeout(() => cancel(), Math.max(0, deadline - performance.now()));
-    return () => clearTimeout(timer);
+    return () => {
+      cancelIdleCallback(idle);
+      clearTimeout(timer);
+    };
   }, [addFiles, cancel, files, deadline]);
   const { count, progress } = upload.summary;
   const ended = upload.files.length === files.length && count.queued + count.uploading + count.paused === 0;

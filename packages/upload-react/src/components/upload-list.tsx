@@ -8,6 +8,7 @@ import { useTrackedIds } from '../use-tracked-ids';
 import { withDefaults } from './labels';
 import { partProps, rootProps, type UploadAppearance } from './parts';
 import { sameRowProps, UploadRow, type RowActions, type UploadRowProps } from './upload-row';
+import { useWarmNumberFormats } from './warm-number-formats';
 
 type RowProps = Omit<UploadRowProps, 'file'> & { tracker: UseS3Upload['tracker']; id: string };
 
@@ -69,6 +70,7 @@ export function UploadList<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   const { cancel, pause, resume, retry, remove } = upload;
   const actions = useMemo<RowActions>(() => ({ cancel, pause, resume, retry, remove }), [cancel, pause, resume, retry, remove]);
   const ids = useTrackedIds(upload.tracker);
+  useWarmNumberFormats(appearance.locale);
   // Made again only when a file is added or removed (or the look changes): a file's progress renders its own
   // row (TrackedRow reads it), not this list of thousands.
   const row = useMemo(() => {

@@ -215,8 +215,8 @@ function FileList({ upload, kind }: { upload: UseS3Upload; kind: ListKind }) {
 /**
  * `useS3Upload` with the summary and a list of the files (`kind`): memoized rows given their file (a plain
  * list, no virtualization), rows reading their own file by id, or the components' `UploadList`. It adds the
- * files once mounted and the browser idle, cancels what is left at `deadline`, and calls `onEnded` from the render that shows
- * every file ended.
+ * files once mounted and the browser idle, cancels what is left at `deadline`, and calls `onEnded` from the
+ * render that shows every file ended.
  */
 function HookList({
   files,

@@ -449,9 +449,10 @@ function summarize(samples: UploadSample[]): UploadCell['median'] {
 
 /**
  * The upload benchmark (`upload`, its result in results/upload.json), or with `trace` the trace run
- * (`upload-trace`, results/upload-trace.json): every Upbeam mode of the upload run (md5 included), one round a cell unless
- * UPLOAD_RUNS says otherwise, each upload traced (`UPLOAD_TRACE` for all of them), for the report's long tasks by
- * CPU time. Tracing is kept out of the throughput run: only the traced page would pay for it.
+ * (`upload-trace`, results/upload-trace.json): every Upbeam mode of the upload run (md5 included), one round
+ * a cell unless UPLOAD_RUNS says otherwise, each upload traced (`UPLOAD_TRACE` for all of them), for the
+ * report's long tasks by CPU time. Tracing is kept out of the throughput run: only the traced page would pay
+ * for it.
  */
 export async function runUploadBench({ trace = false }: { trace?: boolean } = {}): Promise<UploadResult> {
   const started = performance.now();

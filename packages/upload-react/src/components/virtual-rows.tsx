@@ -19,6 +19,13 @@ const ROW_ESTIMATE_PX = 72;
 /** Rows mounted beyond each edge of the view, so that Tab and Shift+Tab reach the next row's buttons. */
 const OVERSCAN = 4;
 
+/**
+ * For this long after a row takes the focus (milliseconds), every render brings it into view again: the rows
+ * measured on the way (taller or shorter than the guess) move it after the browser's own scroll to it, and
+ * WebKit draws them a frame later. Past it, the user's own scrolling is left alone.
+ */
+const REVEAL_MS = 1000;
+
 /** Where a virtual row is: its place in the list (0-based) and its top within the list, in CSS pixels. */
 export interface RowPlace {
   index: number;
@@ -115,12 +122,20 @@ export default function VirtualRows({ ids, listProps, row }: VirtualRowsProps) {
       return [...new Set([...indexes, ...around])].sort((a, b) => a - b);
     },
   });
+  /** Until when (`performance.now()`) the focused row is brought into view after each render. */
+  const revealUntil = useRef(0);
   // The row holding the focus stays mounted, with its neighbours; when the focus leaves the list, they may go.
   const onFocus = (event: FocusEvent<HTMLUListElement>) => {
     const rowElement = (event.target as Element).closest('[data-index]');
     setFocused(rowElement ? ids[Number(rowElement.getAttribute('data-index'))] : undefined);
     rowElement?.scrollIntoView({ block: 'nearest' });
+    revealUntil.current = performance.now() + REVEAL_MS;
   };
+  // After a render (a row measured above the focused one moves it), the focused row is brought back into view.
+  useLayoutEffect(() => {
+    if (focused === undefined || performance.now() > revealUntil.current) return;
+    listRef.current?.querySelector(`[data-index="${ids.indexOf(focused)}"]`)?.scrollIntoView({ block: 'nearest' });
+  });
   const onBlur = (event: FocusEvent<HTMLUListElement>) => {
     if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(undefined);
   };

@@ -60,25 +60,33 @@ const OFFSCREEN_SKIPPED = { contentVisibility: 'auto', containIntrinsicSize: 'au
 /** Uploads `files`, `concurrency` at once, until `deadline` (a `performance.now()` time); resolves with the counts. */
 type Client = (files: File[], concurrency: number, deadline: number) => Promise<Counts>;
 
-/** The floor: a bare XHR loop (prepare, then one PUT with progress), `concurrency` loops taking the next file. */
-const floor: Client = async (files, concurrency, deadline) => {
-  let next = 0;
-  let done = 0;
-  let failed = 0;
-  const loop = async () => {
-    while (next < files.length && performance.now() < deadline) {
-      const file = files[next++]!;
-      try {
-        await uploadWithProgress(file, () => {}, ENDPOINT);
-        done += 1;
-      } catch {
-        failed += 1;
+/**
+ * A bare loop: `concurrency` loops each taking the next file and uploading it with `upload`, until `deadline`;
+ * counts what was stored and what failed.
+ */
+const bareLoop =
+  (upload: (file: File) => Promise<unknown>): Client =>
+  async (files, concurrency, deadline) => {
+    let next = 0;
+    let done = 0;
+    let failed = 0;
+    const loop = async () => {
+      while (next < files.length && performance.now() < deadline) {
+        const file = files[next++]!;
+        try {
+          await upload(file);
+          done += 1;
+        } catch {
+          failed += 1;
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: concurrency }, loop));
+    return { done, failed };
   };
-  await Promise.all(Array.from({ length: concurrency }, loop));
-  return { done, failed };
-};
+
+/** The floor: a bare XHR loop (prepare, then one PUT with progress), `concurrency` loops taking the next file. */
+const floor = bareLoop((file) => uploadWithProgress(file, () => {}, ENDPOINT));
 
 /** One request with XMLHttpRequest, resolved with its answer's text (or rejected on a status >= 300). */
 function xhrText(method: string, url: string, body: Blob | string | null, headers: Record<string, string>, progress: boolean): Promise<string> {
@@ -94,29 +102,12 @@ function xhrText(method: string, url: string, body: Blob | string | null, header
 }
 
 /** As `floor`, the preparation request sent with XMLHttpRequest rather than `fetch` (as Upbeam sends it). */
-const floorXhrPrepare: Client = async (files, concurrency, deadline) => {
-  let next = 0;
-  let done = 0;
-  let failed = 0;
-  const loop = async () => {
-    while (next < files.length && performance.now() < deadline) {
-      const file = files[next++]!;
-      try {
-        const body = JSON.stringify({ filename: file.name, filetype: file.type, _upload: { strategy: 'presigned' } });
-        const { url, headers } = JSON.parse(await xhrText('POST', ENDPOINT, body, { 'Content-Type': 'application/json' }, false)) as {
-          url: string;
-          headers: Record<string, string>;
-        };
-        await xhrText('PUT', url, file, headers, true);
-        done += 1;
-      } catch {
-        failed += 1;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, loop));
-  return { done, failed };
-};
+const floorXhrPrepare = bareLoop(async (file) => {
+  const body = JSON.stringify({ filename: file.name, filetype: file.type, _upload: { strategy: 'presigned' } });
+  const prepared = await xhrText('POST', ENDPOINT, body, { 'Content-Type': 'application/json' }, false);
+  const { url, headers } = JSON.parse(prepared) as { url: string; headers: Record<string, string> };
+  await xhrText('PUT', url, file, headers, true);
+});
 
 /** The framework-free tracker, nothing rendered: resolves once no file is queued, uploading or paused. */
 const tracker: Client = (files, concurrency, deadline) =>

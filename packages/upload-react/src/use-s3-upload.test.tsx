@@ -4,6 +4,8 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useS3Upload, type UseS3Upload } from './use-s3-upload';
+import { useTrackedIds } from './use-tracked-ids';
+import { FIRST_STEP } from './use-growing-list';
 
 // React's act() warns unless the environment says it is a test.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -30,6 +32,14 @@ function whenRendered(check: () => void): Promise<void> {
     },
     { timeout: 5_000 },
   );
+}
+
+/** A list's lengths render by render: the first growth step's rows first, then steps of at most double the last. */
+function expectSteps(lengths: number[]) {
+  const steps = lengths.map((length, index) => length - (lengths[index - 1] ?? 0)).filter((step) => step > 0);
+  expect(steps[0]).toBe(FIRST_STEP);
+  for (let index = 1; index < steps.length - 1; index += 1) expect(steps[index]!).toBeLessThanOrEqual(2 * steps[index - 1]!);
+  expect(steps.length).toBeGreaterThan(1);
 }
 
 let unmount: (() => void) | undefined;
@@ -85,7 +95,7 @@ describe('useS3Upload', () => {
     await whenRendered(() => expect(latest().files).toEqual([]));
   });
 
-  it('a batch of 450 files joins `files` at most 200 more a render, in order, while `summary` counts them all', async () => {
+  it('a batch of 450 files joins `files` 100 first, then steps that at most double, in order, while `summary` counts them all', async () => {
     const { uploader } = standInUploader();
     const { latest, renders } = renderHook({ uploader });
     act(() => {
@@ -93,9 +103,29 @@ describe('useS3Upload', () => {
     });
     await whenRendered(() => expect(latest().files.length).toBe(450));
     expect(latest().summary.count.queued + latest().summary.count.uploading).toBe(450);
-    const lengths = renders().map((upload) => upload.files.length);
-    expect(lengths).toContain(200);
-    for (let index = 1; index < lengths.length; index += 1) expect(lengths[index]! - lengths[index - 1]!).toBeLessThanOrEqual(200);
+    expectSteps(renders().map((upload) => upload.files.length));
     expect(latest().files.map((f) => f.file.name).slice(198, 202)).toEqual(['f198', 'f199', 'f200', 'f201']);
+  });
+
+  it('useTrackedIds: a batch of 450 files reaches the ids in growth steps, in order; a removal shows at once', async () => {
+    const { uploader } = standInUploader();
+    const seen: (readonly string[])[] = [];
+    let upload: UseS3Upload | undefined;
+    function Ids() {
+      upload = useS3Upload({ uploader });
+      seen.push(useTrackedIds(upload.tracker));
+      return null;
+    }
+    const root = createRoot(document.createElement('div'));
+    act(() => root.render(<Ids />));
+    unmount = () => root.unmount();
+    let added: string[] = [];
+    act(() => {
+      added = upload!.addFiles(Array.from({ length: 450 }, (_, index) => new File(['x'], `f${index}`))).map((file) => file.id);
+    });
+    await whenRendered(() => expect(seen.at(-1)).toEqual(added));
+    expectSteps(seen.map((ids) => ids.length));
+    act(() => upload!.remove(added[0]!));
+    await whenRendered(() => expect(seen.at(-1)).toEqual(added.slice(1)));
   });
 });

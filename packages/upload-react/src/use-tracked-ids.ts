@@ -1,5 +1,6 @@
 'use client';
 import { useSyncExternalStore } from 'react';
+import { useGrowingList } from './use-growing-list';
 import type { TrackedFileStore } from './use-tracked-file';
 
 /**
@@ -19,8 +20,13 @@ export interface TrackedIdsStore {
  * Give each id to a memoized row that reads its own file with {@link useTrackedFile}: with thousands of
  * files, a progress event then renders the one row whose file changed, and never the whole list.
  *
+ * As `useS3Upload`'s `files`, a batch of thousands of files added at once reaches the list some ids a frame
+ * (100 first, then as many as took about 25 ms to render and lay out, 20 to 1,000), so that no render mounts
+ * thousands of rows in one task; removals show at once.
+ *
  * @param tracker - The `tracker` returned by `useS3Upload`.
- * @returns The ids (`TrackedFile.id`), the same array until the list changes; empty before any file is added.
+ * @returns The ids (`TrackedFile.id`), the same array until the list changes (or grows by its next rows);
+ *   empty before any file is added.
  *
  * @example
  * function List({ tracker }: { tracker: TrackedFileStore & TrackedIdsStore }) {
@@ -29,5 +35,14 @@ export interface TrackedIdsStore {
  * }
  */
 export function useTrackedIds(tracker: TrackedIdsStore): readonly string[] {
+  return useGrowingList(useAllTrackedIds(tracker));
+}
+
+/**
+ * Every tracked id at once, for a list that mounts only the rows in view (the components' virtualized
+ * `UploadList`): it never mounts thousands of rows, and its `aria-setsize` is the whole count from the start.
+ * Not exported from the package.
+ */
+export function useAllTrackedIds(tracker: TrackedIdsStore): readonly string[] {
   return useSyncExternalStore(tracker.subscribe, tracker.getIds, tracker.getIds);
 }

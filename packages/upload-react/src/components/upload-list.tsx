@@ -4,7 +4,7 @@ import type { AnyRoutes, RouteName } from '@upbeam/upload-protocol';
 import { lazy, memo, Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { UseS3Upload } from '../use-s3-upload';
 import { useTrackedFile } from '../use-tracked-file';
-import { useTrackedIds } from '../use-tracked-ids';
+import { useAllTrackedIds } from '../use-tracked-ids';
 import { withDefaults } from './labels';
 import { partProps, rootProps, type UploadAppearance } from './parts';
 import { sameRowProps, UploadRow, type RowActions, type UploadRowProps } from './upload-row';
@@ -69,7 +69,7 @@ export function UploadList<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   const labels = useMemo(() => withDefaults(props.labels), [props.labels]);
   const { cancel, pause, resume, retry, remove } = upload;
   const actions = useMemo<RowActions>(() => ({ cancel, pause, resume, retry, remove }), [cancel, pause, resume, retry, remove]);
-  const ids = useTrackedIds(upload.tracker);
+  const ids = useAllTrackedIds(upload.tracker);
   useWarmNumberFormats(appearance.locale);
   // Made again only when a file is added or removed (or the look changes): a file's progress renders its own
   // row (TrackedRow reads it), not this list of thousands.

@@ -5,6 +5,7 @@
  * the main thread's long tasks (Long Tasks API: every task over 50 ms) seen during the upload.
  */
 import { DEFAULT_QUEUE_SIZE } from '@upbeam/upload-client/multipart';
+import { uploadFile } from '@upbeam/upload-client';
 import { useS3Upload } from '@upbeam/upload-react';
 import { usePresignedUpload } from 'next-s3-upload';
 import { useState } from 'react';
@@ -18,7 +19,8 @@ import { otherSpansSince, partSpansSince, partTimeline, type PartTimeline } from
 
 /** What the benchmark asks the page to do. */
 export interface PageUpload {
-  client: 'upbeam' | 'next-s3-upload' | 'floor' | 'floor-multipart';
+  /** `upbeam-unrendered`: Upbeam's `uploadFile` (the engine under the hook) with the same options, nothing drawn. */
+  client: 'upbeam' | 'upbeam-unrendered' | 'next-s3-upload' | 'floor' | 'floor-multipart';
   strategy?: 'presigned' | 'temporary-token';
   /**
    * Upbeam's multipart options (bytes, parts at once), passed as given; unset ones take the defaults. The
@@ -52,6 +54,8 @@ declare global {
     benchUpload(input: PageUpload): Promise<PageUploadResult>;
     /** Bytes the bare XHR multipart floor with `progress` last reported. */
     benchFloorSent?: number;
+    /** Bytes `upbeam-unrendered` last reported (kept, not drawn). */
+    benchUnrenderedProgress?: number;
   }
 }
 
@@ -69,9 +73,10 @@ function Harness() {
     performance.clearResourceTimings();
     const started = performance.now();
     let url: string;
-    if (input.client === 'upbeam') {
-      const { client: _client, strategy = 'presigned', endpoint, ...multipart } = input;
-      ({ url } = await upbeam.uploadToS3(file, { strategy, ...multipart, ...(endpoint && { endpoint: { url: endpoint } }) }));
+    if (input.client === 'upbeam' || input.client === 'upbeam-unrendered') {
+      const { client, strategy = 'presigned', endpoint, ...multipart } = input;
+      const options = { strategy, ...multipart, endpoint: { url: endpoint ?? '/api/upbeam' } };
+      ({ url } = await (client === 'upbeam' ? upbeam.uploadToS3(file, options) : uploadFile(file, { ...options, onProgress: (progress) => (window.benchUnrenderedProgress = progress.uploaded) })));
     } else if (input.client === 'floor-multipart') {
       // With `progress`, the summed bytes are only kept: the cost measured is the browser's events, not a render.
       url = await floorMultipart(file, input.partSize!, input.queueSize!, input.progress ? (bytes) => (window.benchFloorSent = bytes) : undefined);

@@ -98,6 +98,16 @@ export const UPLOAD_MODES: UploadMode[] = [
     page: { client: 'upbeam', strategy: 'presigned', multipartThreshold: ALWAYS_MULTIPART, ...ENGINE_PARTS },
     parts: ENGINE_PARTS,
   },
+  // Is the gap to the floor the engine's or the page's drawing? The same upload through `uploadFile`, its
+  // progress kept and never drawn, as the bare floor draws nothing.
+  {
+    id: 'upbeam-presigned-multipart-unrendered',
+    kind: 'page',
+    label: 'Upbeam presigned, multipart, through `uploadFile` with nothing drawn',
+    page: { client: 'upbeam-unrendered', strategy: 'presigned', multipartThreshold: ALWAYS_MULTIPART, ...ENGINE_PARTS },
+    parts: ENGINE_PARTS,
+    optIn: true,
+  },
   {
     id: 'upbeam-presigned-multipart-unsigned-create',
     kind: 'page',

@@ -92,6 +92,8 @@ export interface ManyFilesSample {
   longFrames?: LongFrame[];
   /** 1-minute load average when the run started (2 = both cores busy). */
   load?: number;
+  /** React clients: seconds until `files` held every file (it grows some rows a frame). */
+  filesWholeSeconds?: number;
   /** With `MANY_FILES_PROFILE=<mode ids>`: where the page's main thread spent the run. */
   profile?: ProfileSummary;
   error?: string;
@@ -110,6 +112,8 @@ export interface ManyFilesCell {
     longTaskCount: number;
     longTaskMaxMs: number;
     cut: number;
+    /** React clients: seconds until `files` held every file (median). */
+    filesWholeSeconds?: number;
   };
 }
 
@@ -159,6 +163,7 @@ async function runOnce(
       filesPerSecond: result.done / seconds,
       longTasks: result.longTasks,
       longFrames: result.longFrames,
+      ...(result.filesWholeMs !== undefined && { filesWholeSeconds: result.filesWholeMs / 1000 }),
       ...(profile ? { profile } : {}),
     };
   } catch (error) {
@@ -184,6 +189,7 @@ function fasterFloor(floors: ManyFilesSample[][]): (number | undefined)[] {
 function summarize(samples: ManyFilesSample[], floor: (number | undefined)[], count: number): ManyFilesCell['median'] {
   const good = samples.filter((sample) => sample.error === undefined);
   if (good.length === 0) return undefined;
+  const whole = good.flatMap((sample) => (sample.filesWholeSeconds === undefined ? [] : [sample.filesWholeSeconds]));
   const ratios = samples.flatMap((sample, round) => {
     const base = floor[round];
     return sample.filesPerSecond !== undefined && base ? [sample.filesPerSecond / base] : [];
@@ -194,6 +200,7 @@ function summarize(samples: ManyFilesSample[], floor: (number | undefined)[], co
     longTaskCount: median(good.map((sample) => sample.longTasks!.count)),
     longTaskMaxMs: Math.max(...good.map((sample) => sample.longTasks!.maxMs)),
     cut: good.filter((sample) => sample.done! + sample.failed! < count).length,
+    ...(whole.length > 0 && { filesWholeSeconds: median(whole) }),
   };
 }
 
@@ -213,7 +220,8 @@ export function describeManyFilesSample(sample: ManyFilesSample): string {
     : '';
   return (
     `${sample.filesPerSecond!.toFixed(1)} files/s (${sample.done} stored, ${sample.failed} failed in ${sample.seconds!.toFixed(1)} s), ` +
-    `long tasks ${sample.longTasks!.count} (max ${sample.longTasks!.maxMs} ms), load ${sample.load}${profile}${frames}`
+    `long tasks ${sample.longTasks!.count} (max ${sample.longTasks!.maxMs} ms), ` +
+    `${sample.filesWholeSeconds === undefined ? '' : `\`files\` whole after ${sample.filesWholeSeconds.toFixed(1)} s, `}load ${sample.load}${profile}${frames}`
   );
 }
 

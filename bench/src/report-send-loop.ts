@@ -38,6 +38,16 @@ export function sendLoopTargetsSection(upload: UploadResult, trace: UploadResult
     `multipart, either strategy: >= ${FLOOR_MIN}× the bare XHR multipart (same \`Blob.slice()\` parts, part size and concurrency)`,
     ratios(['upbeam-presigned-multipart', 'upbeam-token-multipart'], () => 'floor-xhr-multipart'),
   );
+  // Beside the target, two pairs that do the same work on both sides: the hook's page draws its progress and
+  // the bare floor draws nothing; on 2 cores that the storage shares, drawing costs the storage CPU.
+  row(
+    'beside it, the engine alone: presigned multipart through `uploadFile`, its progress kept and never drawn, against the same bare floor (which draws nothing)',
+    ratios(['upbeam-presigned-multipart-unrendered'], () => 'floor-xhr-multipart'),
+  );
+  row(
+    "beside it, a page that draws its progress: the hook's page against the bare multipart floor drawing its progress the same way (a `<progress>` and the bytes, at most 20 times a second)",
+    ratios(['upbeam-presigned-multipart', 'upbeam-token-multipart'], () => 'floor-xhr-multipart-drawn'),
+  );
   // The traced uploads (bench:upload-trace, or UPLOAD_TRACE): each task's thread time, which a loaded machine
   // does not stretch.
   const traced = (trace ?? upload).cells.flatMap((entry) =>

@@ -31,6 +31,12 @@ export interface PageUpload {
   partSize?: number;
   /** `floor-multipart`: listen to each part's upload progress events (as a client showing progress must). */
   progress?: boolean;
+  /**
+   * `floor-multipart` with `progress`: draw the summed bytes in the page (a `<progress>` and the bytes, through
+   * React state) at most every {@link DRAW_INTERVAL_MS}, as the hook's page draws Upbeam's: the floor of a page
+   * that shows its progress.
+   */
+  draw?: boolean;
   /** Upbeam's `checksum` option (`'md5'`: each part hashed and sent with its Content-MD5). */
   checksum?: 'md5';
   /**
@@ -59,6 +65,30 @@ declare global {
   }
 }
 
+/**
+ * How often at most the drawn floor draws its progress, in milliseconds: Upbeam's own rate of progress reports
+ * (`PROGRESS_INTERVAL_MS` in packages/upload-client/src/progress.ts), so that both pages draw as often.
+ */
+const DRAW_INTERVAL_MS = 50;
+
+/** `draw(bytes)` at most every {@link DRAW_INTERVAL_MS}, the latest bytes; the last call is drawn too, late. */
+function throttledDraw(draw: (bytes: number) => void): (bytes: number) => void {
+  let latest = 0;
+  let drawnAt = Number.NEGATIVE_INFINITY;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    timer = undefined;
+    drawnAt = performance.now();
+    draw(latest);
+  };
+  return (bytes) => {
+    latest = bytes;
+    const wait = drawnAt + DRAW_INTERVAL_MS - performance.now();
+    if (wait <= 0) flush();
+    else timer ??= setTimeout(flush, wait);
+  };
+}
+
 // Room for every UploadPart of a 1 GiB file in 5 MiB parts and its signing requests (the default keeps 250).
 performance.setResourceTimingBufferSize(10_000);
 
@@ -66,6 +96,7 @@ function Harness() {
   const upbeam = useS3Upload({ endpoint: { url: '/api/upbeam' } });
   const next = usePresignedUpload();
   const [floorProgress, setFloorProgress] = useState(0);
+  const [floorMultipartSent, setFloorMultipartSent] = useState<{ bytes: number; size: number }>();
 
   window.benchUpload = async (input) => {
     const file = (document.getElementById('file') as HTMLInputElement).files?.[0];
@@ -78,8 +109,14 @@ function Harness() {
       const options = { strategy, ...multipart, endpoint: { url: endpoint ?? '/api/upbeam' } };
       ({ url } = await (client === 'upbeam' ? upbeam.uploadToS3(file, options) : uploadFile(file, { ...options, onProgress: (progress) => (window.benchUnrenderedProgress = progress.uploaded) })));
     } else if (input.client === 'floor-multipart') {
-      // With `progress`, the summed bytes are only kept: the cost measured is the browser's events, not a render.
-      url = await floorMultipart(file, input.partSize!, input.queueSize!, input.progress ? (bytes) => (window.benchFloorSent = bytes) : undefined);
+      // With `progress`, the summed bytes are only kept: the cost measured is the browser's events, not a render;
+      // with `draw` too, they are drawn as the hook's page draws Upbeam's.
+      const draw = input.draw ? throttledDraw((bytes) => setFloorMultipartSent({ bytes, size: file.size })) : undefined;
+      const onSent = (bytes: number) => {
+        window.benchFloorSent = bytes;
+        draw?.(bytes);
+      };
+      url = await floorMultipart(file, input.partSize!, input.queueSize!, input.progress ? onSent : undefined);
     } else if (input.client === 'next-s3-upload') {
       ({ url } = await next.uploadToS3(file, { endpoint: { request: { url: '/api/next-s3-upload' } } }));
     } else {
@@ -110,6 +147,11 @@ function Harness() {
         <li>
           floor: <progress value={floorProgress} max={100} />
         </li>
+        {floorMultipartSent && (
+          <li>
+            multipart floor: <progress value={(floorMultipartSent.bytes / floorMultipartSent.size) * 100} max={100} /> {floorMultipartSent.bytes} bytes
+          </li>
+        )}
       </ul>
     </main>
   );

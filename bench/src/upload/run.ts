@@ -85,6 +85,16 @@ export const UPLOAD_MODES: UploadMode[] = [
     parts: ENGINE_PARTS,
     optIn: true,
   },
+  // The floor of a page that shows its progress: the same bare multipart, its bytes drawn as the hook's page
+  // draws Upbeam's (a `<progress>` and the bytes, at most 20 times a second). Beside the hook (which draws) it
+  // shows what the drawing costs on these 2 cores, which the storage shares; the undrawn pair is below.
+  {
+    id: 'floor-xhr-multipart-drawn',
+    kind: 'page',
+    label: 'floor in the browser: the same bare XHR multipart, its progress drawn as the hook draws Upbeam\'s',
+    page: { client: 'floor-multipart', progress: true, draw: true, ...ENGINE_PARTS },
+    parts: ENGINE_PARTS,
+  },
   {
     id: 'upbeam-presigned-put',
     kind: 'page',
@@ -106,7 +116,6 @@ export const UPLOAD_MODES: UploadMode[] = [
     label: 'Upbeam presigned, multipart, through `uploadFile` with nothing drawn',
     page: { client: 'upbeam-unrendered', strategy: 'presigned', multipartThreshold: ALWAYS_MULTIPART, ...ENGINE_PARTS },
     parts: ENGINE_PARTS,
-    optIn: true,
   },
   {
     id: 'upbeam-presigned-multipart-unsigned-create',

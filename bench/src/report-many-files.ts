@@ -62,7 +62,7 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
     `Settings: ${result.settings}.`,
     '',
     '"`files` whole": seconds from the files handed to the hook to the first render whose `files` held them all (a batch',
-    'joins `files` some rows a frame, `packages/upload-react/src/use-growing-list.ts`; median; – for the clients without the hook).',
+    'joins `files` some rows a frame, `packages/upload-react/src/use-growing-list.ts`; median; – where not measured: the clients without the hook, and runs made before this column).',
     '',
     '| files | at once | client | files/s (median) | ratio to floor | long tasks a run (median) | longest task | `files` whole | runs cut at the limit |',
     '| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |',

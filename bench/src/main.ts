@@ -2,7 +2,8 @@
  * `pnpm bench` (every benchmark, then RESULTS.md), or `tsx src/main.ts bundle|prepare|cold-start|upload|many-files|report`
  * for one benchmark (its JSON in results/ is replaced, RESULTS.md rewritten from all results), or
  * `tsx src/main.ts huge` for the opt-in upload of a file over 5 GiB, `tsx src/main.ts upload-trace` for the
- * opt-in traced uploads (long tasks by CPU time; neither is part of `all`).
+ * opt-in traced uploads (long tasks by CPU time), `tsx src/main.ts many-files-growth` for the opt-in timing of a batch
+ * joining the React lists with no upload (none of these is part of `all`).
  * Run `pnpm run build` at the root first (the root's `pnpm bench` does): the benchmarks use the built packages.
  */
 import './lib/loopback-guard';
@@ -15,7 +16,7 @@ import { writeReport } from './report';
 import { runUploadBench } from './upload/run';
 
 const which = process.argv[2] ?? 'all';
-const known = ['all', 'bundle', 'prepare', 'cold-start', 'upload', 'many-files', 'huge', 'upload-trace', 'report'];
+const known = ['all', 'bundle', 'prepare', 'cold-start', 'upload', 'many-files', 'huge', 'upload-trace', 'many-files-growth', 'report'];
 if (!known.includes(which)) {
   console.error(`usage: tsx src/main.ts [${known.join('|')}]`);
   process.exit(2);
@@ -28,5 +29,6 @@ if (which === 'all' || which === 'upload') await runUploadBench();
 if (which === 'all' || which === 'many-files') await runManyFilesBench();
 if (which === 'huge') await runHugeBench();
 if (which === 'upload-trace') await runUploadBench({ trace: true });
+if (which === 'many-files-growth') await runManyFilesBench({ growthOnly: true });
 const path = await writeReport();
 console.log(`[bench] wrote ${path} in ${((performance.now() - started) / 1000).toFixed(0)} s`);

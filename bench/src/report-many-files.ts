@@ -30,6 +30,7 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
     const list = cells.find((cell) => cell.mode === 'hook-list');
     const listSkippingOffscreen = cells.find((cell) => cell.mode === 'hook-list-cv');
     const before = cells.find((cell) => cell.mode === 'hook-list-before');
+    const beforeSkippingOffscreen = cells.find((cell) => cell.mode === 'hook-list-cv-before');
     const components = cells.find((cell) => cell.mode === 'components');
     if (!list && !components) continue;
     headline.push(
@@ -40,7 +41,8 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
           // The same list with the one CSS rule docs/guide/many-files.md gives a plain list of thousands of rows.
           listSkippingOffscreen &&
             `the same rows with CSS \`content-visibility: auto\` (as docs/guide/many-files.md advises) at ${judged(listSkippingOffscreen)}: ${met(listSkippingOffscreen)}`,
-          before && `before the tracker's snapshot sharing and frame batching: ${judged(before)}`,
+          before && `the plain list against the before build: ${judged(before)}`,
+          beforeSkippingOffscreen && `the rows with \`content-visibility\` against the before build: ${judged(beforeSkippingOffscreen)}`,
           components && `the components' \`UploadList\` at ${judged(components)}: ${met(components)}`,
         ]
           .filter(Boolean)
@@ -57,8 +59,8 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
     'presigned PUT per file, with no rendering, run twice: preparing with `fetch`, and with XHR as Upbeam does. "ratio" is the',
     "median over the rounds of the client's files/s divided by the faster floor's in the same round (so a floor's own ratio",
     "is at most 1); long tasks are the page's tasks over 50 ms (wall time: a starved CPU lengthens them).",
-    'Rows marked "(before)" run the same page against another build of `@upbeam/upload-client` (`MANY_FILES_BEFORE_CLIENT`:',
-    'the tracker as it was before its snapshots shared structure and its listeners were batched per frame), in the same rounds.',
+    'Rows marked "(before)", where a run has them, run the same page against another build of `@upbeam/upload-client` or',
+    '`@upbeam/upload-react` (`MANY_FILES_BEFORE_CLIENT`, `MANY_FILES_BEFORE_REACT`), in the same rounds.',
     `Settings: ${result.settings}.`,
     '',
     '"`files` whole": seconds from the files handed to the hook to the first render whose `files` held them all (a batch',
@@ -77,6 +79,32 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
           `${m ? `${m.cut} of ${cell.samples.length}` : 'n/a'} |`,
       );
     }
+  }
+  add('');
+}
+
+/** The section of the opt-in growth-only run (`bench:growth`): a batch joining each React list, no upload. */
+export function manyFilesGrowthSection(result: ManyFilesResultFile, add: (...text: string[]) => void): void {
+  const label = (id: string) => result.modes.find((mode) => mode.id === id)?.label ?? id;
+  add(
+    '## 3c. A batch joining a list, with no upload',
+    '',
+    `A batch of ${list(result.cells.map((cell) => fmt(cell.count)))} files handed to the hook at once, each list of 3b drawing it`,
+    '(`pnpm --filter @upbeam/bench bench:growth`, opt-in). Nothing is uploaded: the hook\'s uploads go to a stand-in that',
+    'never settles, so these runs time the growth rule (`packages/upload-react/src/use-growing-list.ts`) without the',
+    "network's noise. Medians over the rounds; the longest task is the longest of all runs. Rows marked \"(before)\" run",
+    'the same lists against another build of `@upbeam/upload-react` (`MANY_FILES_BEFORE_REACT`) in the same rounds.',
+    `Settings: ${result.settings}.`,
+    '',
+    '| files | client | `files` whole | long tasks a run (median) | longest task | runs |',
+    '| ---: | --- | ---: | ---: | ---: | ---: |',
+  );
+  for (const cell of result.cells) {
+    const m = cell.median;
+    add(
+      `| ${fmt(cell.count)} | ${label(cell.mode)} | ${m?.filesWholeSeconds === undefined ? 'n/a' : `${fmt(m.filesWholeSeconds, 2)} s`} | ` +
+        `${m ? fmt(m.longTaskCount) : 'n/a'} | ${m ? `${fmt(m.longTaskMaxMs)} ms` : 'n/a'} | ${cell.samples.length} |`,
+    );
   }
   add('');
 }

@@ -13,7 +13,7 @@ import { fmt, kib, range, ratio } from './lib/stats';
 import type { PrepareResult, PrepareRow } from './prepare/run';
 import type { HugeResult } from './huge/run';
 import { coldStartSection } from './report-cold-start';
-import { manyFilesSection } from './report-many-files';
+import { manyFilesGrowthSection, manyFilesSection } from './report-many-files';
 import type { ManyFilesResultFile } from './many-files/run';
 import { hugeSection, uploadSection } from './report-upload';
 import { sendLoopTargetsSection } from './report-send-loop';
@@ -236,6 +236,7 @@ export async function writeReport(): Promise<string> {
   const coldStart = await loadResult<ColdStartResult>('cold-start');
   const upload = await loadResult<UploadResult>('upload');
   const manyFiles = await loadResult<ManyFilesResultFile>('many-files');
+  const manyFilesGrowth = await loadResult<ManyFilesResultFile>('many-files-growth');
   const huge = await loadResult<HugeResult>('huge');
   const uploadTrace = await loadResult<UploadResult>('upload-trace');
   const headline: string[] = [];
@@ -255,6 +256,7 @@ export async function writeReport(): Promise<string> {
     coldStart && { name: 'cold start', machine: coldStart.machine, seconds: coldStart.seconds },
     upload && { name: 'upload', machine: upload.machine, seconds: upload.seconds },
     manyFiles && { name: 'many files', machine: manyFiles.machine, seconds: manyFiles.seconds },
+    manyFilesGrowth && { name: 'a batch joining a list', machine: manyFilesGrowth.machine, seconds: manyFilesGrowth.seconds },
     huge && { name: 'file over 5 GiB', machine: huge.machine, seconds: huge.seconds },
     uploadTrace && { name: 'traced uploads', machine: uploadTrace.machine, seconds: uploadTrace.seconds },
   ].filter((entry): entry is { name: string; machine: Machine; seconds: number } => Boolean(entry));
@@ -265,6 +267,7 @@ export async function writeReport(): Promise<string> {
   if (coldStart) coldStartSection(coldStart, add, headline);
   if (upload) uploadSection(upload, add, headline);
   if (manyFiles) manyFilesSection(manyFiles, add, headline);
+  if (manyFilesGrowth) manyFilesGrowthSection(manyFilesGrowth, add);
   if (huge) hugeSection(huge, add, headline);
   const targets: string[] = [];
   targetsSection(bundle, upload, huge, (...text) => targets.push(...text));

@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import type { Machine } from './machine';
 import { RESULTS_DIR } from './paths';
 
-/** The benchmarks of `pnpm bench`, and the opt-in ones: the upload of a file over 5 GiB, the traced uploads. */
-export type BenchName = 'bundle' | 'prepare' | 'cold-start' | 'upload' | 'many-files' | 'huge' | 'upload-trace';
+/**
+ * The benchmarks of `pnpm bench`, and the opt-in ones: the upload of a file over 5 GiB, the traced uploads, a
+ * batch of files joining a list with no upload.
+ */
+export type BenchName = 'bundle' | 'prepare' | 'cold-start' | 'upload' | 'many-files' | 'huge' | 'upload-trace' | 'many-files-growth';
 
 /** What every result file holds besides its data. */
 export interface ResultMeta {

@@ -30,6 +30,12 @@ export interface ManyFilesRun {
   concurrency: number;
   /** After this many milliseconds the files not yet ended are cancelled, and the run counts what was stored. */
   timeoutMs: number;
+  /**
+   * React clients: time only the batch joining the list. The hook's uploads go to a stand-in that never
+   * settles (no request leaves the page, no progress comes), and the run ends at the first render whose
+   * `files` holds every file.
+   */
+  growthOnly?: boolean;
 }
 
 /** What the page answers. */
@@ -65,8 +71,17 @@ let filesWholeAt: number | undefined;
 /** A row out of view is not laid out or painted; its height is taken as one line until it has been drawn once. */
 const OFFSCREEN_SKIPPED = { contentVisibility: 'auto', containIntrinsicSize: 'auto 1.5em' } as const;
 
-/** Uploads `files`, `concurrency` at once, until `deadline` (a `performance.now()` time); resolves with the counts. */
-type Client = (files: File[], concurrency: number, deadline: number) => Promise<Counts>;
+/**
+ * Uploads `files`, `concurrency` at once, until `deadline` (a `performance.now()` time); resolves with the counts
+ * (`growthOnly`: see {@link ManyFilesRun}).
+ */
+type Client = (files: File[], concurrency: number, deadline: number, growthOnly: boolean) => Promise<Counts>;
+
+/**
+ * A stand-in for the network (growth-only runs; named so: no request leaves the page): an upload that never
+ * settles, so that no progress or status change renders while the list grows.
+ */
+const neverSettles = () => new Promise<never>(() => {});
 
 /**
  * A bare loop: `concurrency` loops each taking the next file and uploading it with `upload`, until `deadline`;
@@ -223,14 +238,16 @@ function HookList({
   deadline,
   onEnded,
   kind,
+  growthOnly,
 }: {
   files: File[];
   concurrency: number;
   deadline: number;
   onEnded: (counts: Counts) => void;
   kind: ListKind;
+  growthOnly: boolean;
 }) {
-  const upload = useS3Upload({ endpoint: { url: ENDPOINT }, concurrency });
+  const upload = useS3Upload(growthOnly ? { uploader: neverSettles, concurrency } : { endpoint: { url: ENDPOINT }, concurrency });
   const { addFiles, cancel } = upload;
   useEffect(() => {
     // A drop comes after the page is drawn, never in the task that mounts it: the files are added once the
@@ -245,7 +262,7 @@ function HookList({
   }, [addFiles, cancel, files, deadline]);
   const { count, progress } = upload.summary;
   if (upload.files.length === files.length) filesWholeAt ??= performance.now();
-  const ended = upload.files.length === files.length && count.queued + count.uploading + count.paused === 0;
+  const ended = upload.files.length === files.length && (growthOnly || count.queued + count.uploading + count.paused === 0);
   useEffect(() => {
     if (ended) onEnded({ done: count.done, failed: count.error });
   }, [ended, onEnded, count]);
@@ -267,8 +284,10 @@ function mountReact(render: (onEnded: (counts: Counts) => void) => ReactNode): P
 /** A React client: `HookList` listing its files as `kind` says. */
 const hookClient =
   (kind: ListKind): Client =>
-  (files, concurrency, deadline) =>
-    mountReact((onEnded) => <HookList files={files} concurrency={concurrency} deadline={deadline} onEnded={onEnded} kind={kind} />);
+  (files, concurrency, deadline, growthOnly) =>
+    mountReact((onEnded) => (
+      <HookList files={files} concurrency={concurrency} deadline={deadline} onEnded={onEnded} kind={kind} growthOnly={growthOnly} />
+    ));
 
 /** Links the components' stylesheet (page.css, see the import above) and waits for it. */
 function linkStylesheet(): Promise<void> {
@@ -280,9 +299,9 @@ function linkStylesheet(): Promise<void> {
   });
 }
 
-const components: Client = async (files, concurrency, deadline) => {
+const components: Client = async (files, concurrency, deadline, growthOnly) => {
   await linkStylesheet();
-  return hookClient('components')(files, concurrency, deadline);
+  return hookClient('components')(files, concurrency, deadline, growthOnly);
 };
 
 const CLIENTS: Record<ManyFilesClient, Client> = {
@@ -296,13 +315,13 @@ const CLIENTS: Record<ManyFilesClient, Client> = {
   components,
 };
 
-window.benchManyFiles = async ({ client, count, bytes, concurrency, timeoutMs }) => {
+window.benchManyFiles = async ({ client, count, bytes, concurrency, timeoutMs, growthOnly = false }) => {
   const data = new Uint8Array(bytes);
   crypto.getRandomValues(data);
   const files = Array.from({ length: count }, (_, index) => new File([data], `file-${index}.bin`, { type: 'application/octet-stream' }));
   const started = performance.now();
   filesWholeAt = undefined;
-  const { done, failed } = await CLIENTS[client](files, concurrency, started + timeoutMs);
+  const { done, failed } = await CLIENTS[client](files, concurrency, started + timeoutMs, growthOnly);
   const ms = performance.now() - started;
   // The last tasks may still be queued for the observer: a macrotask lets them arrive.
   await new Promise((resolve) => setTimeout(resolve, 0));

@@ -8,6 +8,13 @@
  *
  * With `MANY_FILES_BEFORE_CLIENT=<another build of packages/upload-client>` (its `dist/` built), the tracker
  * and the hook list run a second time against that build (modes `*-before`), for a before/after in one run.
+ * `MANY_FILES_BEFORE_REACT=<a folder holding another build's packages/upload-react/dist>` does the same for
+ * `@upbeam/upload-react` (its `dist/` copied there is enough: its own imports resolve from this checkout's
+ * package); either or both.
+ *
+ * `runManyFilesBench({ growthOnly: true })` (`bench:growth`, opt-in) times only a batch joining the React lists:
+ * no upload runs (the hook's uploads go to a stand-in that never settles), so the list's growth is measured
+ * without the network's noise: how long until `files` is whole, and the tasks over 50 ms meanwhile.
  */
 import os from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +46,7 @@ export interface ManyFilesMode {
   id: string;
   label: string;
   client: ManyFilesClient;
-  /** The page's build: `after` (this checkout) or `before` (`MANY_FILES_BEFORE_CLIENT`). */
+  /** The page's build: `after` (this checkout) or `before` (`MANY_FILES_BEFORE_CLIENT`, `MANY_FILES_BEFORE_REACT`). */
   build: 'after' | 'before';
 }
 
@@ -74,6 +81,12 @@ const MODES: ManyFilesMode[] = [
 const BEFORE_MODES: ManyFilesMode[] = [
   { id: 'tracker-before', label: '`UploadTracker`, nothing rendered (before)', client: 'tracker', build: 'before' },
   { id: 'hook-list-before', label: '`useS3Upload`, memoized rows (before)', client: 'hook-list', build: 'before' },
+  {
+    id: 'hook-list-cv-before',
+    label: '`useS3Upload`, memoized rows with CSS `content-visibility: auto` (before)',
+    client: 'hook-list-cv',
+    build: 'before',
+  },
   { id: 'components-before', label: '`UploadList` of `@upbeam/upload-react/components` (before)', client: 'components', build: 'before' },
 ];
 
@@ -124,15 +137,30 @@ export interface ManyFilesResultFile extends ResultMeta {
   cells: ManyFilesCell[];
 }
 
-/** Resolves `@upbeam/upload-client` (and its subpaths) to another build's `dist/`. */
-function clientBuildPlugin(packageDir: string): Plugin {
+const PACKAGES_DIR = join(BENCH_DIR, '..', 'packages');
+
+/**
+ * Resolves a package of this workspace (and its subpaths) to another build's `dist/`, in `builds` by package
+ * folder name (`upload-client`, `upload-react`). That build's own imports resolve as they would from this
+ * checkout's package folder, so a copied `dist/` is enough.
+ */
+function beforeBuildPlugin(builds: Record<string, string>): Plugin {
+  const folders = Object.entries(builds);
   return {
-    name: 'before-client',
+    name: 'before-build',
     setup(build) {
-      build.onResolve({ filter: /^@upbeam\/upload-client(\/[\w-]+)?$/ }, ({ path }) => {
-        const subpath = path.slice('@upbeam/upload-client'.length).replace(/^\//, '') || 'index';
-        return { path: join(packageDir, 'dist', `${subpath}.js`) };
-      });
+      for (const [folder, packageDir] of folders) {
+        const name = `@upbeam/${folder}`;
+        build.onResolve({ filter: new RegExp(`^${name}(/[\\w-]+)?$`) }, ({ path }) => {
+          const subpath = path.slice(name.length).replace(/^\//, '') || 'index';
+          return { path: join(packageDir, 'dist', `${subpath}.js`) };
+        });
+        build.onResolve({ filter: /^[^./]/ }, async ({ path, importer, kind, pluginData }) => {
+          if (pluginData === 'before-build' || !importer.startsWith(join(packageDir, 'dist'))) return undefined;
+          const resolved = await build.resolve(path, { kind, resolveDir: join(PACKAGES_DIR, folder), pluginData: 'before-build' });
+          return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, external: resolved.external };
+        });
+      }
     },
   };
 }
@@ -144,8 +172,8 @@ async function runOnce(
   run: Omit<ManyFilesRun, 'client'>,
   profileName?: string,
 ): Promise<ManyFilesSample> {
-  const target = await startS3rverTarget(server.origin, S3RVER_VERSION);
-  server.setTarget(target);
+  const target = run.growthOnly ? undefined : await startS3rverTarget(server.origin, S3RVER_VERSION);
+  if (target) server.setTarget(target);
   const page = await browser.newPage(`${server.origin}/${mode.build}/`);
   try {
     for (let waited = 0; !(await page.evaluate<boolean>(`typeof window.benchManyFiles === 'function'`).catch(() => false)); waited += 50) {
@@ -170,7 +198,7 @@ async function runOnce(
     return { error: error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error) };
   } finally {
     await page.close().catch(() => {});
-    await target.close().catch(() => {});
+    await target?.close().catch(() => {});
   }
 }
 
@@ -225,25 +253,34 @@ export function describeManyFilesSample(sample: ManyFilesSample): string {
   );
 }
 
-export async function runManyFilesBench(): Promise<ManyFilesResultFile> {
+/** The React clients, the only ones whose list grows (`growthOnly` runs these). */
+const GROWING_CLIENTS: ManyFilesClient[] = ['hook-list', 'hook-list-cv', 'ids-list', 'components'];
+
+export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: boolean } = {}): Promise<ManyFilesResultFile> {
   const started = performance.now();
-  const counts = envNumbers('MANY_FILES_COUNTS') ?? [1000, 5000];
-  const concurrencies = envNumbers('MANY_FILES_CONCURRENCY') ?? [3, 6];
-  const rounds = Number(process.env.MANY_FILES_ROUNDS ?? 2);
-  const beforeClient = process.env.MANY_FILES_BEFORE_CLIENT;
+  const counts = envNumbers('MANY_FILES_COUNTS') ?? (growthOnly ? [5000] : [1000, 5000]);
+  // Growth-only: the files "in flight" only wait (nothing is sent), so one concurrency is enough.
+  const concurrencies = growthOnly ? [3] : (envNumbers('MANY_FILES_CONCURRENCY') ?? [3, 6]);
+  const rounds = Number(process.env.MANY_FILES_ROUNDS ?? (growthOnly ? 6 : 2));
+  const beforeBuilds: Record<string, string> = {};
+  if (process.env.MANY_FILES_BEFORE_CLIENT) beforeBuilds['upload-client'] = process.env.MANY_FILES_BEFORE_CLIENT;
+  if (process.env.MANY_FILES_BEFORE_REACT) beforeBuilds['upload-react'] = process.env.MANY_FILES_BEFORE_REACT;
+  const before = Object.keys(beforeBuilds).length > 0;
   const only = process.env.MANY_FILES_MODES?.split(',').map((id) => id.trim());
   const profiled = new Set(process.env.MANY_FILES_PROFILE?.split(',').map((id) => id.trim()) ?? []);
-  const modes = [...MODES, ...(beforeClient ? BEFORE_MODES : [])].filter((mode) => !only || only.includes(mode.id) || FLOOR_MODES.includes(mode.id));
+  const modes = [...MODES, ...(before ? BEFORE_MODES : [])].filter((mode) =>
+    growthOnly ? GROWING_CLIENTS.includes(mode.client) && (!only || only.includes(mode.id)) : !only || only.includes(mode.id) || FLOOR_MODES.includes(mode.id),
+  );
   const entry = join(BENCH_DIR, 'src', 'many-files', 'page.tsx');
   await buildPage({ entry, outDir: join(PAGES_DIR, 'after') });
-  if (beforeClient) await buildPage({ entry, outDir: join(PAGES_DIR, 'before'), plugins: [clientBuildPlugin(beforeClient)] });
+  if (before) await buildPage({ entry, outDir: join(PAGES_DIR, 'before'), plugins: [beforeBuildPlugin(beforeBuilds)] });
   const server = await startPageServer(PAGES_DIR);
   const browser = await launchCdpBrowser();
   const cells: ManyFilesCell[] = [];
   const loads: number[] = [];
   try {
     for (const mode of modes) {
-      const sample = await runOnce(browser, server, mode, { count: WARM_UP_FILES, bytes: FILE_BYTES, concurrency: 3, timeoutMs: 60_000 });
+      const sample = await runOnce(browser, server, mode, { count: WARM_UP_FILES, bytes: FILE_BYTES, concurrency: 3, timeoutMs: 60_000, growthOnly });
       if (sample.error) console.log(`[many-files] warm-up ${mode.id}: FAILED ${sample.error}`);
     }
     for (const count of counts) {
@@ -255,7 +292,7 @@ export async function runManyFilesBench(): Promise<ManyFilesResultFile> {
             const load = Math.round(os.loadavg()[0]! * 10) / 10;
             loads.push(load);
             const profileName = profiled.has(mode.id) ? `many-files-${count}-c${concurrency}-${mode.id}-round${round + 1}` : undefined;
-            const run = { count, bytes: FILE_BYTES, concurrency, timeoutMs: TIMEOUT_MS };
+            const run = { count, bytes: FILE_BYTES, concurrency, timeoutMs: TIMEOUT_MS, growthOnly };
             const sample = { ...(await runOnce(browser, server, mode, run, profileName)), load };
             byMode.get(mode.id)!.push(sample);
             console.log(`[many-files] ${count} files, ${concurrency} at once, round ${round + 1}/${rounds} ${mode.id}: ${describeManyFilesSample(sample)}`);
@@ -281,17 +318,21 @@ export async function runManyFilesBench(): Promise<ManyFilesResultFile> {
     const result: ManyFilesResultFile = {
       machine: describeMachine(['react', 'react-dom'], { '@20minutes/s3rver': S3RVER_VERSION, chromium: browser.version }),
       seconds: (performance.now() - started) / 1000,
-      settings:
-        'headless Debian chromium over a bare DevTools pipe, page and storage (s3rver, objects in /dev/shm, a fresh one per run) on ' +
-        'different 127.0.0.1 ports (CORS); files made in the page from one random buffer; time from the files handed to the ' +
-        `client to the last one ended; ${rounds} round${rounds === 1 ? '' : 's'}, modes taking turns; each run bounded to ${TIMEOUT_MS / 1000} s ` +
-        `(what is left then is cancelled, and files/s counts what was stored); load average (1 min, 2 = both cores busy) during ` +
-        `the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads).toFixed(1)}`,
+      settings: growthOnly
+        ? 'headless Debian chromium over a bare DevTools pipe; files made in the page from one random buffer, handed to the hook ' +
+          'once the page is idle; no upload (a stand-in that never settles); time from the files handed to the hook to the first ' +
+          `render whose \`files\` held them all; ${rounds} round${rounds === 1 ? '' : 's'}, modes taking turns; load average ` +
+          `(1 min, 2 = both cores busy) during the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads).toFixed(1)}`
+        : 'headless Debian chromium over a bare DevTools pipe, page and storage (s3rver, objects in /dev/shm, a fresh one per run) on ' +
+          'different 127.0.0.1 ports (CORS); files made in the page from one random buffer; time from the files handed to the ' +
+          `client to the last one ended; ${rounds} round${rounds === 1 ? '' : 's'}, modes taking turns; each run bounded to ${TIMEOUT_MS / 1000} s ` +
+          `(what is left then is cancelled, and files/s counts what was stored); load average (1 min, 2 = both cores busy) during ` +
+          `the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads).toFixed(1)}`,
       fileBytes: FILE_BYTES,
       modes,
       cells,
     };
-    await saveResult('many-files', result);
+    await saveResult(growthOnly ? 'many-files-growth' : 'many-files', result);
     return result;
   }
 }

@@ -42,9 +42,9 @@ export interface UseS3Upload<ServerData = unknown> {
    * status, url?, result?, error? }`; `status` is `queued`, `uploading`, `paused`, `done`, `error` or `aborted`.
    * Updated at most once per animation frame; a file that did not change is the same object as in the
    * previous array, so a `memo` row given the file skips it. A batch of many files added at once joins it
-   * some rows a frame: 100 first, then as many as took about 25 ms to render and lay out (20 to 1,000 a
-   * frame), so that no render mounts thousands of rows in one task; `addFiles` returns them all at once,
-   * and `summary` counts them all.
+   * some rows a frame: 100 first, then as many as fit in a frame of about 35 ms beside what the rows already
+   * shown cost (20 to 1,000 a frame), so that no render mounts thousands of rows in one task; `addFiles`
+   * returns them all at once, and `summary` counts them all.
    */
   files: readonly TrackedFile<ServerData>[];
   /**

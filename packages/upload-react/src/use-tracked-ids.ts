@@ -21,8 +21,8 @@ export interface TrackedIdsStore {
  * files, a progress event then renders the one row whose file changed, and never the whole list.
  *
  * As `useS3Upload`'s `files`, a batch of thousands of files added at once reaches the list some ids a frame
- * (100 first, then as many as took about 25 ms to render and lay out, 20 to 1,000), so that no render mounts
- * thousands of rows in one task; removals show at once.
+ * (100 first, then as many as fit in a frame of about 35 ms beside what the rows already shown cost, 20 to
+ * 1,000), so that no render mounts thousands of rows in one task; removals show at once.
  *
  * @param tracker - The `tracker` returned by `useS3Upload`.
  * @returns The ids (`TrackedFile.id`), the same array until the list changes (or grows by its next rows);

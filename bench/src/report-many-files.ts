@@ -14,8 +14,11 @@ const list = (values: string[]) => {
 
 const times = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(2)}x`);
 
+/** A mode's label in `result`, by its id. */
+const modeLabel = (result: ManyFilesResultFile) => (id: string) => result.modes.find((mode) => mode.id === id)?.label ?? id;
+
 export function manyFilesSection(result: ManyFilesResultFile, add: (...text: string[]) => void, headline: string[]): void {
-  const label = (id: string) => result.modes.find((mode) => mode.id === id)?.label ?? id;
+  const label = modeLabel(result);
   const groups = [...new Set(result.cells.map((cell) => `${cell.count}:${cell.concurrency}`))].map((key) => {
     const [count, concurrency] = key.split(':').map(Number) as [number, number];
     return { count, concurrency, cells: result.cells.filter((cell) => cell.count === count && cell.concurrency === concurrency) };
@@ -85,7 +88,7 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
 
 /** The section of the opt-in growth-only run (`bench:growth`): a batch joining each React list, no upload. */
 export function manyFilesGrowthSection(result: ManyFilesResultFile, add: (...text: string[]) => void): void {
-  const label = (id: string) => result.modes.find((mode) => mode.id === id)?.label ?? id;
+  const label = modeLabel(result);
   add(
     '## 3c. A batch joining a list, with no upload',
     '',

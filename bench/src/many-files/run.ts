@@ -254,7 +254,7 @@ export function describeManyFilesSample(sample: ManyFilesSample): string {
 }
 
 /** The React clients, the only ones whose list grows (`growthOnly` runs these). */
-const GROWING_CLIENTS: ManyFilesClient[] = ['hook-list', 'hook-list-cv', 'ids-list', 'components'];
+const GROWING_CLIENTS: ManyFilesClient[] = ['hook-list', 'hook-list-cv', 'ids-list', 'ids-list-virtual', 'components'];
 
 export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: boolean } = {}): Promise<ManyFilesResultFile> {
   const started = performance.now();
@@ -268,9 +268,12 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
   const before = Object.keys(beforeBuilds).length > 0;
   const only = process.env.MANY_FILES_MODES?.split(',').map((id) => id.trim());
   const profiled = new Set(process.env.MANY_FILES_PROFILE?.split(',').map((id) => id.trim()) ?? []);
-  const modes = [...MODES, ...(before ? BEFORE_MODES : [])].filter((mode) =>
-    growthOnly ? GROWING_CLIENTS.includes(mode.client) && (!only || only.includes(mode.id)) : !only || only.includes(mode.id) || FLOOR_MODES.includes(mode.id),
-  );
+  // Growth-only runs have no floor (nothing is uploaded); upload runs always have both floors.
+  const wanted = (mode: ManyFilesMode) =>
+    growthOnly
+      ? GROWING_CLIENTS.includes(mode.client) && (!only || only.includes(mode.id))
+      : !only || only.includes(mode.id) || FLOOR_MODES.includes(mode.id);
+  const modes = [...MODES, ...(before ? BEFORE_MODES : [])].filter(wanted);
   const entry = join(BENCH_DIR, 'src', 'many-files', 'page.tsx');
   await buildPage({ entry, outDir: join(PAGES_DIR, 'after') });
   if (before) await buildPage({ entry, outDir: join(PAGES_DIR, 'before'), plugins: [beforeBuildPlugin(beforeBuilds)] });

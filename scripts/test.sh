@@ -11,7 +11,7 @@
 #
 #   scripts/test.sh           the three runs above (the machine's Node must be >= 20.19)
 #   scripts/test.sh --full    only the full run, on the Node on PATH (for a CI version matrix)
-#   scripts/test.sh --quick   only the unit and integration suites, on the Node on PATH
+#   scripts/test.sh --quick   only the build, then the unit and integration suites, on the Node on PATH
 #
 # Each run writes its vitest report to test-results/vitest-node<MAJOR>.json (.ci/run sums them). Every step
 # and run is made even when an earlier one failed (but for the checks after a failed build); the exit status
@@ -91,6 +91,13 @@ quick_run() {
   step "vitest unit+integration on Node $1" run_vitest "$1" --project unit --project integration || true
 }
 
+# The quick suite on its own (`--quick`, e.g. on a fresh clone): the suites import the packages' dist/, which
+# in the default mode the full run has built first.
+build_and_quick_run() {
+  step "build on Node $1" pnpm run build || return 0
+  quick_run "$1"
+}
+
 # Runs one suite ($2: full_run or quick_run) on Node major $1, the machine's or setup's, first on PATH.
 run_on() {
   local major=$1 suite=$2 path=$PATH
@@ -107,7 +114,7 @@ case "$mode" in
     run_on 20 quick_run
     ;;
   full) run_on "$machine_major" full_run ;;
-  quick) run_on "$machine_major" quick_run ;;
+  quick) run_on "$machine_major" build_and_quick_run ;;
 esac
 
 if [ ${#failed[@]} -gt 0 ]; then

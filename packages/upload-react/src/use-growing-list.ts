@@ -3,9 +3,11 @@ import { useEffect, useMemo, useReducer, useRef } from 'react';
 
 /*
  * How a batch of thousands of files added at once reaches the page: some more rows a frame, so that no
- * render mounts thousands of rows in one task (a `useSyncExternalStore` update renders synchronously: React
- * cannot yield in it). The first step adds FIRST_STEP rows. Each step is timed, frame to frame (the render,
- * and the style and layout of the frame), and the frame's time is split in two:
+ * frame lays out thousands of new rows, and no render mounts them in one task (a `useSyncExternalStore`
+ * update, as `useTrackedIds` reads, renders synchronously: React cannot yield in it; `useS3Upload`'s
+ * transitions can, but their commit and the frame's style and layout are still one task each). The first
+ * step adds FIRST_STEP rows. Each step is timed, frame to frame (the render, and the style and layout of the
+ * frame), and the frame's time is split in two:
  * - what a row costs: the least time per added row any step took so far. It is an upper bound of a row's own
  *   cost (a frame also has work of its own), tightest while the list is short;
  * - the rest of the frame: rendering and laying out the rows already shown, and the page's other work. It
@@ -55,13 +57,20 @@ export function nextGrowth(growth: Growth, tookMs: number): Growth {
   return { step, rowMs };
 }
 
+/** Runs a state update now: how a list read from `useSyncExternalStore` grows. */
+const now = (update: () => void) => update();
+
+/** Runs a state update: at once, or in a transition of `useS3Upload` (`paced` false: as soon as the last is drawn). */
+type Schedule = (update: () => void, paced?: boolean) => void;
+
 /**
  * `list` as the page should draw it: the same array when it has at most one growth step more items than the
  * last render showed; else its first items, one step more than last shown, and the rest in the next frames
  * (one render a frame, each step sized as said above). Items removed or changed show at once; only
- * growth is spread.
+ * growth is spread. `schedule` runs the update that shows the next step (default: at once; `useS3Upload`
+ * gives its transitions' pacer, `use-transition-pacer.ts`, which runs it unpaced).
  */
-export function useGrowingList<T>(list: readonly T[]): readonly T[] {
+export function useGrowingList<T>(list: readonly T[], schedule: Schedule = now): readonly T[] {
   // Read in render, written after commit (never a render of its own): the items the last committed render
   // showed, the growth learned so far, and when the step in progress was started (a frame's time, 0 if none).
   const growth = useRef({ shown: 0, step: FIRST_STEP, rowMs: Infinity, startedAt: 0 });
@@ -76,19 +85,19 @@ export function useGrowingList<T>(list: readonly T[]): readonly T[] {
       return;
     }
     // The next rows at the next frame (or after a timer where frames do not come), whichever comes first.
-    const frame = requestAnimationFrame((now) => {
-      if (state.startedAt > 0) Object.assign(state, nextGrowth(state, now - state.startedAt));
-      state.startedAt = now;
-      grow();
+    const frame = requestAnimationFrame((frameAt) => {
+      if (state.startedAt > 0) Object.assign(state, nextGrowth(state, frameAt - state.startedAt));
+      state.startedAt = frameAt;
+      schedule(grow, false);
     });
     const timer = setTimeout(() => {
       state.startedAt = 0;
-      grow();
+      schedule(grow, false);
     }, PAUSED_FRAME_MS);
     return () => {
       cancelAnimationFrame(frame);
       clearTimeout(timer);
     };
-  }, [visible, list]);
+  }, [visible, list, schedule]);
   return visible;
 }

@@ -10,9 +10,11 @@ import {
   type RouteResultData,
 } from '@upbeam/upload-client';
 import type { AnyRoutes, RouteName, UploadResult } from '@upbeam/upload-protocol';
-import { useEffect, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { createFileInput, type FileInputProps } from './file-input';
 import { useGrowingList } from './use-growing-list';
+import { useTransitionPacer } from './use-transition-pacer';
+import { useTrackerView } from './use-tracker-view';
 import type { TrackedFileStore } from './use-tracked-file';
 import type { TrackedIdsStore } from './use-tracked-ids';
 
@@ -40,11 +42,16 @@ export interface UseS3Upload<ServerData = unknown> {
   /**
    * Tracked files, in the order added: `{ id, file, path?, progress (percent), uploaded (bytes), size (bytes),
    * status, url?, result?, error? }`; `status` is `queued`, `uploading`, `paused`, `done`, `error` or `aborted`.
-   * Updated at most once per animation frame; a file that did not change is the same object as in the
-   * previous array, so a `memo` row given the file skips it. A batch of many files added at once joins it
-   * some rows a frame: 100 first, then as many as fit in a frame of about 35 ms beside what the rows already
-   * shown cost (20 to 1,000 a frame), so that no render mounts thousands of rows in one task; `addFiles`
-   * returns them all at once, and `summary` counts them all.
+   * Rendered in a React transition, with `summary` (the same moment of both): React renders a long list in
+   * slices of about 5 ms and the page and the uploads run between them. One snapshot at a time, each drawn
+   * before the next renders; while files upload, after a render that cost `d` ms (its slices, its commit and
+   * the style and layout of its frame), the next comes `9 d` ms later at the earliest, within 1 s (the list takes
+   * about a tenth of the main thread, the uploads keep the rest); once none is queued or uploading, the last
+   * comes at once. A file that did not change is the same object as in the previous array, so a `memo` row
+   * given the file skips it. A batch of many files added at once joins it some rows a frame: 100 first, then
+   * as many as fit in a frame of about 35 ms beside what the rows already shown cost (20 to 1,000 a frame), so
+   * that no render mounts thousands of rows in one task; `addFiles` returns them all at once, and `summary`
+   * counts them all.
    */
   files: readonly TrackedFile<ServerData>[];
   /**
@@ -55,7 +62,7 @@ export interface UseS3Upload<ServerData = unknown> {
   tracker: TrackedFileStore<ServerData> & TrackedIdsStore;
   /**
    * Totals of `files` that are queued, running or done: `{ uploaded, size (bytes), progress (percent),
-   * bytesPerSecond, secondsLeft, count }` (count per status).
+   * bytesPerSecond, secondsLeft, count }` (count per status). Updated with `files`, in the same renders.
    */
   summary: UploadSummary;
   /** Empties `files`: queued files never start; running uploads go on untracked (`cancel()` first to stop them). */
@@ -115,8 +122,10 @@ export function useS3Upload<R extends AnyRoutes = AnyRoutes, N extends RouteName
 export function useS3Upload(options: UploadTrackerOptions = {}): UseS3Upload {
   const [tracker] = useState(() => new UploadTracker(options));
   useEffect(() => tracker.setOptions(options));
-  const files = useGrowingList(useSyncExternalStore(tracker.subscribe, tracker.getSnapshot, tracker.getSnapshot));
-  const summary = useSyncExternalStore(tracker.subscribe, tracker.getSummary, tracker.getSummary);
+  const schedule = useTransitionPacer();
+  const view = useTrackerView(tracker, schedule);
+  const files = useGrowingList(view.files, schedule);
+  const { summary } = view;
   const [{ FileInput, openFileDialog }] = useState(createFileInput);
   const { upload: uploadToS3, add: addFiles, reset: resetFiles, cancel, retry, remove, pause, resume } = tracker;
   return { uploadToS3, addFiles, files, tracker, summary, resetFiles, cancel, retry, remove, pause, resume, FileInput, openFileDialog };

@@ -29,6 +29,15 @@ const a = () => {};
 const b = () => {};
 const c = () => {};
 
+/** A pacer whose first transition (update `a`) rendered for `renderMs` of the fake clock, then committed. */
+async function pacerAfterOneRender(renderMs: number) {
+  const recorded = recordedPacer();
+  recorded.pacer.schedule(a);
+  await vi.advanceTimersByTimeAsync(renderMs);
+  recorded.pacer.committed();
+  return recorded;
+}
+
 describe('TransitionPacer', () => {
   it('runs one transition at a time: what is scheduled meanwhile runs, each update once, after it is drawn', async () => {
     const { pacer, transitions } = recordedPacer();
@@ -45,10 +54,8 @@ describe('TransitionPacer', () => {
   });
 
   it('a paced update waits 9 times what the last render and its frame cost (a tenth of the thread)', async () => {
-    const { pacer, transitions } = recordedPacer();
-    pacer.schedule(a);
-    await vi.advanceTimersByTimeAsync(10); // the render's slices and commit: 10 ms
-    pacer.committed();
+    // The render's slices and commit: 10 ms.
+    const { pacer, transitions } = await pacerAfterOneRender(10);
     pacer.schedule(b);
     // The frame that draws it comes within 16 ms (its style and layout take no fake time), then 90 ms of pause.
     await vi.advanceTimersByTimeAsync(89);
@@ -58,10 +65,7 @@ describe('TransitionPacer', () => {
   });
 
   it('a slow render earns a pause of at most 1 s', async () => {
-    const { pacer, transitions } = recordedPacer();
-    pacer.schedule(a);
-    await vi.advanceTimersByTimeAsync(500);
-    pacer.committed();
+    const { pacer, transitions } = await pacerAfterOneRender(500);
     pacer.schedule(b);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(transitions).toHaveLength(1);
@@ -70,10 +74,7 @@ describe('TransitionPacer', () => {
   });
 
   it('an unpaced update (the next rows of a growing list, the last snapshot) runs once the last is drawn, with the paced ones queued', async () => {
-    const { pacer, transitions } = recordedPacer();
-    pacer.schedule(a);
-    await vi.advanceTimersByTimeAsync(50);
-    pacer.committed();
+    const { pacer, transitions } = await pacerAfterOneRender(50);
     pacer.schedule(b);
     pacer.schedule(c, false);
     await vi.advanceTimersByTimeAsync(FRAME_MS + 2);
@@ -82,10 +83,7 @@ describe('TransitionPacer', () => {
 
   it('where no frame comes (a hidden tab), the next runs after 100 ms, with no pause', async () => {
     vi.stubGlobal('requestAnimationFrame', undefined);
-    const { pacer, transitions } = recordedPacer();
-    pacer.schedule(a);
-    await vi.advanceTimersByTimeAsync(50);
-    pacer.committed();
+    const { pacer, transitions } = await pacerAfterOneRender(50);
     pacer.schedule(b);
     await vi.advanceTimersByTimeAsync(99);
     expect(transitions).toHaveLength(1);

@@ -18,7 +18,7 @@ import { uploadWithProgress } from '../bundle/floor';
 import { longFramesSince, longTasksSince, type LongFrame, type LongTasks } from '../upload/long-tasks';
 
 /** The clients the page runs. */
-export type ManyFilesClient = 'floor' | 'floor-xhr-prepare' | 'tracker' | 'hook-list' | 'hook-list-cv' | 'ids-list' | 'ids-list-virtual' | 'components';
+export type ManyFilesClient = 'floor' | 'floor-xhr-prepare' | 'floor-list' | 'tracker' | 'hook-list' | 'hook-list-cv' | 'ids-list' | 'ids-list-virtual' | 'components';
 
 /** What the benchmark asks the page to do. */
 export interface ManyFilesRun {
@@ -131,6 +131,72 @@ const floorXhrPrepare = bareLoop(async (file) => {
   const { url, headers } = JSON.parse(prepared) as { url: string; headers: Record<string, string> };
   await xhrText('PUT', url, file, headers, true);
 });
+
+/** Rows a bare DOM list joins a frame (the first growth step of `use-growing-list.ts`, kept for every frame). */
+const FLOOR_LIST_STEP = 100;
+
+/**
+ * The floor of a list: the bare loop of `floor`, beside a list drawn with DOM calls and no framework. It has the
+ * hook list's markup (a summary line, then one `<li>` a file: name, `<progress>`, status word); its rows join
+ * FLOOR_LIST_STEP a frame; a row is written in its own request's progress and load events, the summary once a
+ * frame. Nothing here can be cheaper for the page: what its frames cost is the browser's style, layout and paint
+ * of such a document while it changes, the floor for any list of the same rows.
+ */
+const floorList: Client = async (files, concurrency, deadline) => {
+  const summary = document.createElement('p');
+  const list = document.createElement('ul');
+  document.getElementById('root')!.append(summary, list);
+  const percents = files.map(() => 0);
+  const statuses = files.map(() => 'queued');
+  const rows: { progress: HTMLProgressElement; status: Text }[] = [];
+  let done = 0;
+  let running = true;
+  const show = (index: number) => {
+    const row = rows[index];
+    if (!row) return;
+    row.progress.value = percents[index]!;
+    row.status.data = statuses[index]!;
+  };
+  const frame = () => {
+    const rowsBefore = rows.length;
+    const added = document.createDocumentFragment();
+    for (let index = rowsBefore; index < Math.min(files.length, rowsBefore + FLOOR_LIST_STEP); index++) {
+      const progress = Object.assign(document.createElement('progress'), { max: 100, value: percents[index]! });
+      const status = document.createTextNode(statuses[index]!);
+      const row = document.createElement('li');
+      row.append(`${files[index]!.name} `, progress, ' ', status);
+      rows.push({ progress, status });
+      added.append(row);
+    }
+    list.append(added);
+    if (rows.length === files.length) filesWholeAt ??= performance.now();
+    const percent = percents.reduce((sum, value) => sum + value, 0) / files.length;
+    summary.textContent = `${done} of ${rows.length} stored, ${percent.toFixed(0)} %`;
+    if (running) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  const indexes = new Map(files.map((file, index) => [file, index]));
+  const counts = await bareLoop(async (file) => {
+    const index = indexes.get(file)!;
+    statuses[index] = 'uploading';
+    show(index);
+    try {
+      await uploadWithProgress(file, (percent) => {
+        percents[index] = percent;
+        show(index);
+      }, ENDPOINT);
+      statuses[index] = 'done';
+      done += 1;
+    } catch (error) {
+      statuses[index] = 'error';
+      throw error;
+    } finally {
+      show(index);
+    }
+  })(files, concurrency, deadline, false);
+  running = false;
+  return counts;
+};
 
 /** The framework-free tracker, nothing rendered: resolves once no file is queued, uploading or paused. */
 const tracker: Client = (files, concurrency, deadline) =>
@@ -307,6 +373,7 @@ const components: Client = async (files, concurrency, deadline, growthOnly) => {
 const CLIENTS: Record<ManyFilesClient, Client> = {
   floor,
   'floor-xhr-prepare': floorXhrPrepare,
+  'floor-list': floorList,
   tracker,
   'hook-list': hookClient('rows'),
   'hook-list-cv': hookClient('rows-cv'),

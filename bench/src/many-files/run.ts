@@ -55,6 +55,13 @@ const MODES: ManyFilesMode[] = [
   // The same loop, its preparation request sent as Upbeam sends it (XHR, not fetch). Neither is faster every
   // round, so each round divides by the faster of the two: the ceiling is the best the browser did.
   { id: 'floor-xhr-prepare', label: 'floor: the same loop, preparing with XHR', client: 'floor-xhr-prepare', build: 'after' },
+  // The floor of a list's long tasks (not of files/s): the same loop drawing the hook list's rows with DOM calls.
+  {
+    id: 'floor-list',
+    label: 'floor of a list: the bare loop beside the same rows as the plain list, drawn with DOM calls (no framework)',
+    client: 'floor-list',
+    build: 'after',
+  },
   { id: 'tracker', label: '`UploadTracker`, nothing rendered', client: 'tracker', build: 'after' },
   { id: 'hook-list', label: '`useS3Upload`, a plain list of memoized rows', client: 'hook-list', build: 'after' },
   {

@@ -12,6 +12,7 @@ beforeEach(() => {
   vi.stubGlobal('requestAnimationFrame', (callback: (now: number) => void) =>
     setTimeout(() => callback(performance.now()), FRAME_MS - (performance.now() % FRAME_MS)),
   );
+  vi.stubGlobal('cancelAnimationFrame', (frame: ReturnType<typeof setTimeout>) => clearTimeout(frame));
 });
 afterEach(() => {
   vi.unstubAllGlobals();

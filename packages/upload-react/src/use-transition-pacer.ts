@@ -1,5 +1,6 @@
 'use client';
-import { startTransition, useEffect, useLayoutEffect, useState } from 'react';
+import { startTransition, useState } from 'react';
+import { afterNextFrame, useCommitEffect } from './next-frame';
 
 /**
  * Most of the main thread a list's renders may take, with the browser's style and layout of their frames:
@@ -13,12 +14,6 @@ const LIST_SHARE = 0.1;
 
 /** Longest pause a slow render earns, in milliseconds: a paced update still renders once a second at worst. */
 const MAX_PAUSE_MS = 1000;
-
-/** Where frames stop (a hidden tab pauses `requestAnimationFrame`): the pacer goes on after this many ms. */
-const PAUSED_FRAME_MS = 100;
-
-/** `useLayoutEffect` in the browser (the commit's time, before the frame), `useEffect` on the server (no warning). */
-const useCommitEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
 
 /**
  * Runs state updates in React transitions, one at a time, leaving the uploads most of the main thread.
@@ -85,28 +80,6 @@ export class TransitionPacer {
     this.#startedAt = performance.now();
     this.start(updates);
   }
-}
-
-/**
- * Calls `then(frameMs)` once the next frame is drawn (a task after it), with the time from the frame's start to
- * then (its callbacks, style, layout and paint), or `then(undefined)` where no frame comes within
- * `PAUSED_FRAME_MS` (a hidden tab, a test's DOM).
- */
-function afterNextFrame(then: (frameMs: number | undefined) => void): void {
-  let called = false;
-  const once = (frameMs: number | undefined) => {
-    if (called) return;
-    called = true;
-    clearTimeout(timer);
-    then(frameMs);
-  };
-  const timer = setTimeout(() => once(undefined), PAUSED_FRAME_MS);
-  if (typeof requestAnimationFrame !== 'function') return;
-  requestAnimationFrame(() => {
-    const frameAt = performance.now();
-    // The frame's style, layout and paint come after its callbacks: a task queued now runs after them.
-    setTimeout(() => once(performance.now() - frameAt), 0);
-  });
 }
 
 /** A {@link TransitionPacer} for the component's life: its `schedule` is the same function on every render. */

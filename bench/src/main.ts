@@ -3,11 +3,13 @@
  * for one benchmark (its JSON in results/ is replaced, RESULTS.md rewritten from all results), or
  * `tsx src/main.ts huge` for the opt-in upload of a file over 5 GiB, `tsx src/main.ts upload-trace` for the
  * opt-in traced uploads (long tasks by CPU time), `tsx src/main.ts many-files-growth` for the opt-in timing of a batch
- * joining the React lists with no upload (none of these is part of `all`).
+ * joining the React lists with no upload, `tsx src/main.ts frame-cost` for the opt-in cost of one frame of a long
+ * list (none of these is part of `all`).
  * Run `pnpm run build` at the root first (the root's `pnpm bench` does): the benchmarks use the built packages.
  */
 import './lib/loopback-guard';
 import { runBundleBench } from './bundle/run';
+import { runFrameCostBench } from './many-files/frame-cost';
 import { runColdStartBench } from './cold-start/run';
 import { runHugeBench } from './huge/run';
 import { runManyFilesBench } from './many-files/run';
@@ -16,7 +18,7 @@ import { writeReport } from './report';
 import { runUploadBench } from './upload/run';
 
 const which = process.argv[2] ?? 'all';
-const known = ['all', 'bundle', 'prepare', 'cold-start', 'upload', 'many-files', 'huge', 'upload-trace', 'many-files-growth', 'report'];
+const known = ['all', 'bundle', 'prepare', 'cold-start', 'upload', 'many-files', 'huge', 'upload-trace', 'many-files-growth', 'frame-cost', 'report'];
 if (!known.includes(which)) {
   console.error(`usage: tsx src/main.ts [${known.join('|')}]`);
   process.exit(2);
@@ -30,5 +32,6 @@ if (which === 'all' || which === 'many-files') await runManyFilesBench();
 if (which === 'huge') await runHugeBench();
 if (which === 'upload-trace') await runUploadBench({ trace: true });
 if (which === 'many-files-growth') await runManyFilesBench({ growthOnly: true });
+if (which === 'frame-cost') await runFrameCostBench();
 const path = await writeReport();
 console.log(`[bench] wrote ${path} in ${((performance.now() - started) / 1000).toFixed(0)} s`);

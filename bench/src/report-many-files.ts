@@ -1,4 +1,5 @@
 /** The many-files section of RESULTS.md (`many-files/run.ts`). */
+import type { FrameCostResultFile } from './many-files/frame-cost';
 import type { ManyFilesCell, ManyFilesResultFile } from './many-files/run';
 import { fmt } from './lib/stats';
 
@@ -32,6 +33,8 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
   for (const { count, concurrency, cells } of groups.filter((group) => group.count === TARGET_COUNT)) {
     const list = cells.find((cell) => cell.mode === 'hook-list');
     const listSkippingOffscreen = cells.find((cell) => cell.mode === 'hook-list-cv');
+    const containedList = cells.find((cell) => cell.mode === 'hook-list-contained');
+    const floorList = cells.find((cell) => cell.mode === 'floor-list');
     const before = cells.find((cell) => cell.mode === 'hook-list-before');
     const beforeSkippingOffscreen = cells.find((cell) => cell.mode === 'hook-list-cv-before');
     const components = cells.find((cell) => cell.mode === 'components');
@@ -41,9 +44,12 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
         `target: at least ${RATIO_TARGET}x the faster floor and no task over 50 ms): ` +
         [
           list && `a plain \`useS3Upload\` list of memoized rows at ${judged(list)}: ${met(list)}`,
-          // The same list with the one CSS rule docs/guide/many-files.md gives a plain list of thousands of rows.
           listSkippingOffscreen &&
-            `the same rows with CSS \`content-visibility: auto\` (as docs/guide/many-files.md advises) at ${judged(listSkippingOffscreen)}: ${met(listSkippingOffscreen)}`,
+            `the same rows with CSS \`content-visibility: auto\` at ${judged(listSkippingOffscreen)}: ${met(listSkippingOffscreen)}`,
+          // The two CSS rules docs/guide/many-files.md gives a plain list of thousands of rows.
+          containedList && `the same rows contained (as docs/guide/many-files.md advises) at ${judged(containedList)}: ${met(containedList)}`,
+          // Not a target: the same rows drawn by hand, the floor of what such a list's frames cost the page.
+          floorList && `the same rows drawn with DOM calls, no framework (the floor of a list's frames) at ${judged(floorList)}`,
           before && `the plain list against the before build: ${judged(before)}`,
           beforeSkippingOffscreen && `the rows with \`content-visibility\` against the before build: ${judged(beforeSkippingOffscreen)}`,
           components && `the components' \`UploadList\` at ${judged(components)}: ${met(components)}`,
@@ -62,6 +68,8 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
     'presigned PUT per file, with no rendering, run twice: preparing with `fetch`, and with XHR as Upbeam does. "ratio" is the',
     "median over the rounds of the client's files/s divided by the faster floor's in the same round (so a floor's own ratio",
     "is at most 1); long tasks are the page's tasks over 50 ms (wall time: a starved CPU lengthens them).",
+    '"floor of a list" is the floor loop beside the plain list\'s rows drawn with DOM calls (no framework, every change',
+    "written as it comes): what such a list costs the page when it draws every frame (3d has one frame's cost).",
     'Rows marked "(before)", where a run has them, run the same page against another build of `@upbeam/upload-client` or',
     '`@upbeam/upload-react` (`MANY_FILES_BEFORE_CLIENT`, `MANY_FILES_BEFORE_REACT`), in the same rounds.',
     `Settings: ${result.settings}.`,
@@ -107,6 +115,41 @@ export function manyFilesGrowthSection(result: ManyFilesResultFile, add: (...tex
     add(
       `| ${fmt(cell.count)} | ${label(cell.mode)} | ${m?.filesWholeSeconds === undefined ? 'n/a' : `${fmt(m.filesWholeSeconds, 2)} s`} | ` +
         `${m ? fmt(m.longTaskCount) : 'n/a'} | ${m ? `${fmt(m.longTaskMaxMs)} ms` : 'n/a'} | ${cell.samples.length} |`,
+    );
+  }
+  add('');
+}
+
+const FRAME_COST_MARKUPS: Record<FrameCostResultFile['cells'][number]['markup'], string> = {
+  plain: 'plain rows',
+  'content-visibility': 'rows with `content-visibility: auto`',
+  contained: 'contained rows',
+};
+
+/** The section of the opt-in frame-cost run (`bench:frame-cost`): one frame of a long list, drawn with DOM calls. */
+export function frameCostSection(result: FrameCostResultFile, add: (...text: string[]) => void): void {
+  add(
+    '## 3d. One frame of a long list, drawn with DOM calls',
+    '',
+    "What the browser's frame costs when 3b's plain list (a summary line, then a row a file) changes, with no framework",
+    'and no upload (`pnpm --filter @upbeam/bench bench:frame-cost`, opt-in; `bench/src/many-files/frame-cost-page.ts`).',
+    'The rows are plain, have CSS `content-visibility: auto`, or are contained (each row `contain: strict` at a fixed',
+    'height, the list `contain: layout style`). The list is built at once; before each timed frame one thing changes:',
+    'nothing, the summary line, one or six progress bars or status words (rows spread over the list, most out of view),',
+    'or a status word in view. A frame is timed from its start to a task',
+    "queued in its callbacks (its style, layout and paint). This is the floor under any renderer of these rows: a",
+    "React render adds to a frame's style and layout, never takes from it. Over the rounds: the median of each run's",
+    'median and 90th percentile, the longest frame of all, frames over 50 ms a run (median).',
+    `Settings: ${result.settings}.`,
+    '',
+    '| rows | list | change before each frame | frame (median) | 90th percentile | longest | frames over 50 ms a run |',
+    '| ---: | --- | --- | ---: | ---: | ---: | ---: |',
+  );
+  for (const cell of result.cells) {
+    const m = cell.median;
+    add(
+      `| ${fmt(cell.rows)} | ${FRAME_COST_MARKUPS[cell.markup]} | ${cell.change} | ` +
+        `${fmt(m.medianMs, 1)} ms | ${fmt(m.p90Ms, 1)} ms | ${fmt(m.maxMs, 1)} ms | ${fmt(m.over50)} of ${result.frames} |`,
     );
   }
   add('');

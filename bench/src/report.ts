@@ -13,7 +13,8 @@ import { fmt, kib, range, ratio } from './lib/stats';
 import type { PrepareResult, PrepareRow } from './prepare/run';
 import type { HugeResult } from './huge/run';
 import { coldStartSection } from './report-cold-start';
-import { manyFilesGrowthSection, manyFilesSection } from './report-many-files';
+import { frameCostSection, manyFilesGrowthSection, manyFilesSection } from './report-many-files';
+import type { FrameCostResultFile } from './many-files/frame-cost';
 import type { ManyFilesResultFile } from './many-files/run';
 import { hugeSection, uploadSection } from './report-upload';
 import { sendLoopTargetsSection } from './report-send-loop';
@@ -237,6 +238,7 @@ export async function writeReport(): Promise<string> {
   const upload = await loadResult<UploadResult>('upload');
   const manyFiles = await loadResult<ManyFilesResultFile>('many-files');
   const manyFilesGrowth = await loadResult<ManyFilesResultFile>('many-files-growth');
+  const frameCost = await loadResult<FrameCostResultFile>('many-files-frame-cost');
   const huge = await loadResult<HugeResult>('huge');
   const uploadTrace = await loadResult<UploadResult>('upload-trace');
   const headline: string[] = [];
@@ -257,6 +259,7 @@ export async function writeReport(): Promise<string> {
     upload && { name: 'upload', machine: upload.machine, seconds: upload.seconds },
     manyFiles && { name: 'many files', machine: manyFiles.machine, seconds: manyFiles.seconds },
     manyFilesGrowth && { name: 'a batch joining a list', machine: manyFilesGrowth.machine, seconds: manyFilesGrowth.seconds },
+    frameCost && { name: 'one frame of a long list', machine: frameCost.machine, seconds: frameCost.seconds },
     huge && { name: 'file over 5 GiB', machine: huge.machine, seconds: huge.seconds },
     uploadTrace && { name: 'traced uploads', machine: uploadTrace.machine, seconds: uploadTrace.seconds },
   ].filter((entry): entry is { name: string; machine: Machine; seconds: number } => Boolean(entry));
@@ -268,6 +271,7 @@ export async function writeReport(): Promise<string> {
   if (upload) uploadSection(upload, add, headline);
   if (manyFiles) manyFilesSection(manyFiles, add, headline);
   if (manyFilesGrowth) manyFilesGrowthSection(manyFilesGrowth, add);
+  if (frameCost) frameCostSection(frameCost, add);
   if (huge) hugeSection(huge, add, headline);
   const targets: string[] = [];
   targetsSection(bundle, upload, huge, (...text) => targets.push(...text));

@@ -6,9 +6,18 @@ import { RESULTS_DIR } from './paths';
 
 /**
  * The benchmarks of `pnpm bench`, and the opt-in ones: the upload of a file over 5 GiB, the traced uploads, a
- * batch of files joining a list with no upload.
+ * batch of files joining a list with no upload, what one frame of a long list costs.
  */
-export type BenchName = 'bundle' | 'prepare' | 'cold-start' | 'upload' | 'many-files' | 'huge' | 'upload-trace' | 'many-files-growth';
+export type BenchName =
+  | 'bundle'
+  | 'prepare'
+  | 'cold-start'
+  | 'upload'
+  | 'many-files'
+  | 'huge'
+  | 'upload-trace'
+  | 'many-files-growth'
+  | 'many-files-frame-cost';
 
 /** What every result file holds besides its data. */
 export interface ResultMeta {

@@ -12,13 +12,23 @@ import { UploadList } from '@upbeam/upload-react/components';
 // Bundled by esbuild into page.css, which the components client links before it mounts.
 import '@upbeam/upload-react/components.css';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef, type ReactNode } from 'react';
+import { memo, useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { uploadWithProgress } from '../bundle/floor';
 import { longFramesSince, longTasksSince, type LongFrame, type LongTasks } from '../upload/long-tasks';
 
 /** The clients the page runs. */
-export type ManyFilesClient = 'floor' | 'floor-xhr-prepare' | 'floor-list' | 'tracker' | 'hook-list' | 'hook-list-cv' | 'ids-list' | 'ids-list-virtual' | 'components';
+export type ManyFilesClient =
+  | 'floor'
+  | 'floor-xhr-prepare'
+  | 'floor-list'
+  | 'tracker'
+  | 'hook-list'
+  | 'hook-list-cv'
+  | 'hook-list-contained'
+  | 'ids-list'
+  | 'ids-list-virtual'
+  | 'components';
 
 /** What the benchmark asks the page to do. */
 export interface ManyFilesRun {
@@ -70,6 +80,13 @@ let filesWholeAt: number | undefined;
 
 /** A row out of view is not laid out or painted; its height is taken as one line until it has been drawn once. */
 const OFFSCREEN_SKIPPED = { contentVisibility: 'auto', containIntrinsicSize: 'auto 1.5em' } as const;
+
+/**
+ * A contained row (docs/guide/many-files.md): one line of a fixed height, whose changes lay out only itself, in a
+ * list whose changes do not lay out the page around it (bench:frame-cost, `contained`).
+ */
+const CONTAINED_ROW = { contain: 'strict', height: '1.5em', whiteSpace: 'nowrap' } as const;
+const CONTAINED_LIST = { contain: 'layout style' } as const;
 
 /**
  * Uploads `files`, `concurrency` at once, until `deadline` (a `performance.now()` time); resolves with the counts
@@ -214,12 +231,12 @@ const tracker: Client = (files, concurrency, deadline) =>
   });
 
 /**
- * One row of the hook's list, memoized: the documented way to list many files. With `skipOffscreen`, CSS
- * `content-visibility: auto` lets the browser skip the style, layout and paint of the rows out of view.
+ * One row of the hook's list, memoized: the documented way to list many files. Its `style`: none, CSS
+ * `content-visibility: auto` (the browser skips the style, layout and paint of the rows out of view), or contained.
  */
-const Row = memo(function Row({ file, skipOffscreen }: { file: TrackedFile; skipOffscreen?: boolean }) {
+const Row = memo(function Row({ file, style }: { file: TrackedFile; style?: CSSProperties }) {
   return (
-    <li style={skipOffscreen ? OFFSCREEN_SKIPPED : undefined}>
+    <li style={style}>
       {file.file.name} <progress value={file.progress} max={100} /> {file.status}
     </li>
   );
@@ -228,7 +245,7 @@ const Row = memo(function Row({ file, skipOffscreen }: { file: TrackedFile; skip
 /** One row of the ids list: reads its own file, so it renders when this file changes and the list does not. */
 const IdRow = memo(function IdRow({ tracker, id }: { tracker: UseS3Upload['tracker']; id: string }) {
   const file = useTrackedFile(tracker, id);
-  return file ? <Row file={file} skipOffscreen /> : null;
+  return file ? <Row file={file} style={OFFSCREEN_SKIPPED} /> : null;
 });
 
 /** The list of ids (`useTrackedIds`): renders again when a file is added or removed, not on progress. */
@@ -277,16 +294,16 @@ const VirtualRow = memo(function VirtualRow({ tracker, id, top }: { tracker: Use
 });
 
 /** How a React client lists the files of its `useS3Upload`. */
-type ListKind = 'rows' | 'rows-cv' | 'ids' | 'ids-virtual' | 'components';
+type ListKind = 'rows' | 'rows-cv' | 'rows-contained' | 'ids' | 'ids-virtual' | 'components';
 
 function FileList({ upload, kind }: { upload: UseS3Upload; kind: ListKind }) {
   if (kind === 'components') return <UploadList upload={upload} />;
   if (kind === 'ids') return <IdsList tracker={upload.tracker} />;
   if (kind === 'ids-virtual') return <VirtualIdsList tracker={upload.tracker} />;
   return (
-    <ul>
+    <ul style={kind === 'rows-contained' ? CONTAINED_LIST : undefined}>
       {upload.files.map((file) => (
-        <Row key={file.id} file={file} skipOffscreen={kind === 'rows-cv'} />
+        <Row key={file.id} file={file} style={kind === 'rows-cv' ? OFFSCREEN_SKIPPED : kind === 'rows-contained' ? CONTAINED_ROW : undefined} />
       ))}
     </ul>
   );
@@ -377,6 +394,7 @@ const CLIENTS: Record<ManyFilesClient, Client> = {
   tracker,
   'hook-list': hookClient('rows'),
   'hook-list-cv': hookClient('rows-cv'),
+  'hook-list-contained': hookClient('rows-contained'),
   'ids-list': hookClient('ids'),
   'ids-list-virtual': hookClient('ids-virtual'),
   components,

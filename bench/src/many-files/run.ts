@@ -71,6 +71,12 @@ const MODES: ManyFilesMode[] = [
     build: 'after',
   },
   {
+    id: 'hook-list-contained',
+    label: '`useS3Upload`, memoized rows contained (each `contain: strict` at a fixed height, the list `contain: layout style`)',
+    client: 'hook-list-contained',
+    build: 'after',
+  },
+  {
     id: 'ids-list',
     label: '`useS3Upload`, a list of ids (`useTrackedIds`), each row reading its file (`useTrackedFile`, `content-visibility: auto`)',
     client: 'ids-list',
@@ -92,6 +98,12 @@ const BEFORE_MODES: ManyFilesMode[] = [
     id: 'hook-list-cv-before',
     label: '`useS3Upload`, memoized rows with CSS `content-visibility: auto` (before)',
     client: 'hook-list-cv',
+    build: 'before',
+  },
+  {
+    id: 'hook-list-contained-before',
+    label: '`useS3Upload`, memoized rows contained (before)',
+    client: 'hook-list-contained',
     build: 'before',
   },
   { id: 'components-before', label: '`UploadList` of `@upbeam/upload-react/components` (before)', client: 'components', build: 'before' },
@@ -261,7 +273,7 @@ export function describeManyFilesSample(sample: ManyFilesSample): string {
 }
 
 /** The React clients, the only ones whose list grows (`growthOnly` runs these). */
-const GROWING_CLIENTS: ManyFilesClient[] = ['hook-list', 'hook-list-cv', 'ids-list', 'ids-list-virtual', 'components'];
+const GROWING_CLIENTS: ManyFilesClient[] = ['hook-list', 'hook-list-cv', 'hook-list-contained', 'ids-list', 'ids-list-virtual', 'components'];
 
 export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: boolean } = {}): Promise<ManyFilesResultFile> {
   const started = performance.now();

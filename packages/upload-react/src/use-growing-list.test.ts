@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { MAX_STEP, MIN_STEP, nextGrowth } from './use-growing-list';
 
 describe('nextGrowth', () => {
-  it('learns a row cost from the first timed step and fills the 35 ms frame with rows', () => {
-    // 200 rows in 70 ms: at most 0.35 ms a row, nothing else in the frame as far as can be told: 100 rows.
+  it('learns a row cost from the first timed step and fills the 35 ms budget with rows', () => {
+    // 200 rows in 70 ms: at most 0.35 ms a row, nothing else in the step as far as can be told: 100 rows.
     expect(nextGrowth({ step: 200, rowMs: Infinity }, 70)).toEqual({ step: 100, rowMs: 0.35 });
   });
 
-  it('keeps the least row cost seen, and budgets only what the rest of the frame leaves', () => {
-    // 100 rows in 25 ms with rows known to cost 0.05 ms: 20 ms of the frame is the rest (the rows already
+  it('keeps the least row cost seen, and budgets only what the rest of the step leaves', () => {
+    // 100 rows in 25 ms with rows known to cost 0.05 ms: 20 ms of the step is the rest (the rows already
     // shown), so 15 ms are left: 300 rows, more than the most a step grows (150).
     expect(nextGrowth({ step: 100, rowMs: 0.05 }, 25)).toEqual({ step: 150, rowMs: 0.05 });
     // 400 rows in 34 ms with rows known to cost 0.01 ms: 30 ms of rest leaves 5 ms, 500 rows.
@@ -17,22 +17,22 @@ describe('nextGrowth', () => {
     expect(nextGrowth({ step: 400, rowMs: 0.01 }, 36)).toEqual({ step: 300, rowMs: 0.01 });
   });
 
-  it('grows a step that took little by at most half (a frame at 60 Hz is ~17 ms whatever the rows cost)', () => {
+  it('grows a step that took little by at most half (a row costs more on a longer list than the short one taught)', () => {
     expect(nextGrowth({ step: 100, rowMs: Infinity }, 16.7).step).toBe(150);
     expect(nextGrowth({ step: 100, rowMs: Infinity }, 1).step).toBe(150);
     expect(nextGrowth({ step: 100, rowMs: Infinity }, 0).step).toBe(150);
     expect(nextGrowth({ step: 100, rowMs: 0.001 }, 17).step).toBe(150);
   });
 
-  it('falls to the smallest step where the rest of the frame leaves no room', () => {
+  it('falls to the smallest step where the rest of the step leaves no room', () => {
     expect(nextGrowth({ step: 500, rowMs: 0.01 }, 45).step).toBe(MIN_STEP);
     expect(nextGrowth({ step: 200, rowMs: Infinity }, 500).step).toBe(MIN_STEP);
     // 45 ms with 20 rows of 0.05 ms: 44 ms is the rest, no room beside it.
     expect(nextGrowth({ step: 20, rowMs: 0.05 }, 45)).toEqual({ step: MIN_STEP, rowMs: 0.05 });
   });
 
-  it('after a frame over 50 ms, takes its time per row as the cost of a row (rows cost more on a long list)', () => {
-    // 300 rows in 90 ms where rows were learned at 0.01 ms: from now on 0.3 ms a row, 117 rows a frame.
+  it('after a step over 50 ms, takes its time per row as the cost of a row (rows cost more on a long list)', () => {
+    // 300 rows in 90 ms where rows were learned at 0.01 ms: from now on 0.3 ms a row, 117 rows a step.
     expect(nextGrowth({ step: 300, rowMs: 0.01 }, 90)).toEqual({ step: 117, rowMs: 0.3 });
     // And it stays learned: 117 rows in 30 ms (at most 0.26 ms a row) with 0.3 known leaves the row cost at
     // 0.256 ms, and no rest: 137 rows.

@@ -34,7 +34,7 @@ const FRAME_BUDGET_MS = 35;
 const MOST_GROWTH = 1.5;
 /** A step over this many milliseconds is long (the Long Tasks API's threshold for a task). */
 const LONG_STEP_MS = 50;
-/** Below any row's real cost, milliseconds: keeps a frame time of 0 from dividing by 0. */
+/** Below any row's real cost, milliseconds: keeps a step time of 0 from dividing by 0. */
 const LEAST_ROW_MS = 0.001;
 
 /** What the growth has learned: the next step's rows, and what a row costs (ms; `Infinity` before a timed step). */

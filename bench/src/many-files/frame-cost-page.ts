@@ -5,6 +5,7 @@
  * is a DOM write; the frame after it is timed from its start (its callbacks, then style, layout and paint) to a
  * task queued from its first callback.
  */
+import { CONTAINED_LIST, CONTAINED_ROW, createDomRow, OFFSCREEN_SKIPPED } from './list-rows';
 
 /** What the benchmark asks: rows in the list, how they are styled, and frames timed per kind of change. */
 export interface FrameCostRun {
@@ -65,16 +66,13 @@ window.benchFrameCost = async ({ rows: count, markup, frames }) => {
   const summary = Object.assign(document.createElement('p'), { textContent: `0 of ${count} stored` });
   const list = document.createElement('ul');
   const rows = Array.from({ length: count }, (_, index) => {
-    const progress = Object.assign(document.createElement('progress'), { max: 100, value: 0 });
-    const status = document.createTextNode('queued');
-    const row = document.createElement('li');
-    if (markup === 'content-visibility') Object.assign(row.style, { contentVisibility: 'auto', containIntrinsicSize: 'auto 1.5em' });
-    if (markup === 'contained') Object.assign(row.style, { contain: 'strict', height: '1.5em' });
-    row.append(`file-${index}.bin `, progress, ' ', status);
-    return { row, progress, status };
+    const drawn = createDomRow(`file-${index}.bin`, 0, 'queued');
+    if (markup === 'content-visibility') Object.assign(drawn.row.style, OFFSCREEN_SKIPPED);
+    if (markup === 'contained') Object.assign(drawn.row.style, CONTAINED_ROW);
+    return drawn;
   });
   list.append(...rows.map(({ row }) => row));
-  if (markup === 'contained') list.style.contain = 'layout style';
+  if (markup === 'contained') Object.assign(list.style, CONTAINED_LIST);
   document.getElementById('root')!.replaceChildren(summary, list);
   for (let frame = 0; frame < 10; frame++) await frameMs();
   // The rows changed are spread over the list (most out of view), as files in flight are over a long upload.

@@ -15,6 +15,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { uploadWithProgress } from '../bundle/floor';
+import { CONTAINED_LIST, CONTAINED_ROW, createDomRow, OFFSCREEN_SKIPPED, type DomRow } from './list-rows';
 import { longFramesSince, longTasksSince, type LongFrame, type LongTasks } from '../upload/long-tasks';
 
 /** The clients the page runs. */
@@ -77,16 +78,6 @@ type Counts = Pick<ManyFilesResult, 'done' | 'failed'>;
 
 /** Set by the React clients' first render whose `files` held every file (`performance.now()`). */
 let filesWholeAt: number | undefined;
-
-/** A row out of view is not laid out or painted; its height is taken as one line until it has been drawn once. */
-const OFFSCREEN_SKIPPED = { contentVisibility: 'auto', containIntrinsicSize: 'auto 1.5em' } as const;
-
-/**
- * A contained row (docs/guide/many-files.md): one line of a fixed height, whose changes lay out only itself, in a
- * list whose changes do not lay out the page around it (bench:frame-cost, `contained`).
- */
-const CONTAINED_ROW = { contain: 'strict', height: '1.5em', whiteSpace: 'nowrap' } as const;
-const CONTAINED_LIST = { contain: 'layout style' } as const;
 
 /**
  * Uploads `files`, `concurrency` at once, until `deadline` (a `performance.now()` time); resolves with the counts
@@ -165,7 +156,7 @@ const floorList: Client = async (files, concurrency, deadline) => {
   document.getElementById('root')!.append(summary, list);
   const percents = files.map(() => 0);
   const statuses = files.map(() => 'queued');
-  const rows: { progress: HTMLProgressElement; status: Text }[] = [];
+  const rows: DomRow[] = [];
   let done = 0;
   let running = true;
   const show = (index: number) => {
@@ -178,12 +169,9 @@ const floorList: Client = async (files, concurrency, deadline) => {
     const rowsBefore = rows.length;
     const added = document.createDocumentFragment();
     for (let index = rowsBefore; index < Math.min(files.length, rowsBefore + FLOOR_LIST_STEP); index++) {
-      const progress = Object.assign(document.createElement('progress'), { max: 100, value: percents[index]! });
-      const status = document.createTextNode(statuses[index]!);
-      const row = document.createElement('li');
-      row.append(`${files[index]!.name} `, progress, ' ', status);
-      rows.push({ progress, status });
-      added.append(row);
+      const drawn = createDomRow(files[index]!.name, percents[index]!, statuses[index]!);
+      rows.push(drawn);
+      added.append(drawn.row);
     }
     list.append(added);
     if (rows.length === files.length) filesWholeAt ??= performance.now();

@@ -2,19 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { MAX_STEP, MIN_STEP, nextGrowth } from './use-growing-list';
 
 describe('nextGrowth', () => {
-  it('learns a row cost from the first timed step and fills the 35 ms budget with rows', () => {
-    // 200 rows in 70 ms: at most 0.35 ms a row, nothing else in the step as far as can be told: 100 rows.
-    expect(nextGrowth({ step: 200, rowMs: Infinity }, 70)).toEqual({ step: 100, rowMs: 0.35 });
+  it('learns a row cost from the first timed step and fills the 25 ms budget with rows', () => {
+    // 200 rows in 70 ms: at most 0.35 ms a row, nothing else in the step as far as can be told: 71 rows.
+    expect(nextGrowth({ step: 200, rowMs: Infinity }, 70)).toEqual({ step: 71, rowMs: 0.35 });
   });
 
   it('keeps the least row cost seen, and budgets only what the rest of the step leaves', () => {
-    // 100 rows in 25 ms with rows known to cost 0.05 ms: 20 ms of the step is the rest (the rows already
+    // 100 rows in 15 ms with rows known to cost 0.05 ms: 10 ms of the step is the rest (the rows already
     // shown), so 15 ms are left: 300 rows, more than the most a step grows (150).
-    expect(nextGrowth({ step: 100, rowMs: 0.05 }, 25)).toEqual({ step: 150, rowMs: 0.05 });
-    // 400 rows in 34 ms with rows known to cost 0.01 ms: 30 ms of rest leaves 5 ms, 500 rows.
-    expect(nextGrowth({ step: 400, rowMs: 0.01 }, 34)).toEqual({ step: 500, rowMs: 0.01 });
-    // 400 rows in 36 ms: 32 ms of rest leaves 3 ms, 300 rows.
-    expect(nextGrowth({ step: 400, rowMs: 0.01 }, 36)).toEqual({ step: 300, rowMs: 0.01 });
+    expect(nextGrowth({ step: 100, rowMs: 0.05 }, 15)).toEqual({ step: 150, rowMs: 0.05 });
+    // 400 rows in 24 ms with rows known to cost 0.01 ms: 20 ms of rest leaves 5 ms, 500 rows.
+    expect(nextGrowth({ step: 400, rowMs: 0.01 }, 24)).toEqual({ step: 500, rowMs: 0.01 });
+    // 400 rows in 26 ms: 22 ms of rest leaves 3 ms, 300 rows.
+    expect(nextGrowth({ step: 400, rowMs: 0.01 }, 26)).toEqual({ step: 300, rowMs: 0.01 });
   });
 
   it('grows a step that took little by at most half (a row costs more on a longer list than the short one taught)', () => {
@@ -32,11 +32,11 @@ describe('nextGrowth', () => {
   });
 
   it('after a step over 50 ms, takes its time per row as the cost of a row (rows cost more on a long list)', () => {
-    // 300 rows in 90 ms where rows were learned at 0.01 ms: from now on 0.3 ms a row, 117 rows a step.
-    expect(nextGrowth({ step: 300, rowMs: 0.01 }, 90)).toEqual({ step: 117, rowMs: 0.3 });
-    // And it stays learned: 117 rows in 30 ms (at most 0.26 ms a row) with 0.3 known leaves the row cost at
-    // 0.256 ms, and no rest: 137 rows.
-    expect(nextGrowth({ step: 117, rowMs: 0.3 }, 30).step).toBe(137);
+    // 300 rows in 90 ms where rows were learned at 0.01 ms: from now on 0.3 ms a row, 83 rows a step.
+    expect(nextGrowth({ step: 300, rowMs: 0.01 }, 90)).toEqual({ step: 83, rowMs: 0.3 });
+    // And it stays learned: 83 rows in 20 ms (at most 0.24 ms a row) with 0.3 known leaves the row cost at
+    // 0.241 ms, and no rest: 104 rows.
+    expect(nextGrowth({ step: 83, rowMs: 0.3 }, 20).step).toBe(104);
   });
 
   it('stays within the smallest and largest step', () => {

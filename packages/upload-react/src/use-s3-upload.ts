@@ -49,7 +49,7 @@ export interface UseS3Upload<ServerData = unknown> {
    * about a tenth of the main thread, the uploads keep the rest); once none is queued or uploading, the last
    * comes at once. A file that did not change is the same object as in the previous array, so a `memo` row
    * given the file skips it. A batch of many files added at once joins it some rows a frame: 100 first, then
-   * as many as fit in a frame of about 35 ms beside what the rows already shown cost (20 to 1,000 a frame), so
+   * as many as fit in about 25 ms of work beside what the rows already shown cost (20 to 1,000 a frame), so
    * that no render mounts thousands of rows in one task; `addFiles` returns them all at once, and `summary`
    * counts them all.
    */

@@ -21,7 +21,7 @@ export interface TrackedIdsStore {
  * files, a progress event then renders the one row whose file changed, and never the whole list.
  *
  * As `useS3Upload`'s `files`, a batch of thousands of files added at once reaches the list some ids a frame
- * (100 first, then as many as fit in a frame of about 35 ms beside what the rows already shown cost, 20 to
+ * (100 first, then as many as fit in about 25 ms of work beside what the rows already shown cost, 20 to
  * 1,000), so that no render mounts thousands of rows in one task; removals show at once.
  *
  * @param tracker - The `tracker` returned by `useS3Upload`.

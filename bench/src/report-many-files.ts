@@ -26,7 +26,10 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
   });
   const judged = (cell: ManyFilesCell | undefined) =>
     cell?.median
-      ? `${times(cell.median.ratioToFloor)} the floor, ${fmt(cell.median.longTaskCount)} long tasks a run (longest ${fmt(cell.median.longTaskMaxMs)} ms)`
+      ? `${times(cell.median.ratioToFloor)} the floor, ${fmt(cell.median.longTaskCount)} long tasks a run (longest ${fmt(cell.median.longTaskMaxMs)} ms)` +
+        (cell.median.cpuLongTaskCount === undefined
+          ? ''
+          : `, by CPU time ${fmt(cell.median.cpuLongTaskCount)} (longest ${fmt(cell.median.cpuLongTaskMaxMs!)} ms)`)
       : 'n/a';
   const met = (cell: ManyFilesCell | undefined) =>
     cell?.median && (cell.median.ratioToFloor ?? 0) >= RATIO_TARGET && cell.median.longTaskMaxMs <= 50 ? 'met' : '**not met**';
@@ -67,7 +70,9 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
     '(`pnpm --filter @upbeam/bench bench:many-files`). The floor is a bare XHR loop doing the same preparation request and',
     'presigned PUT per file, with no rendering, run twice: preparing with `fetch`, and with XHR as Upbeam does. "ratio" is the',
     "median over the rounds of the client's files/s divided by the faster floor's in the same round (so a floor's own ratio",
-    "is at most 1); long tasks are the page's tasks over 50 ms (wall time: a starved CPU lengthens them).",
+    "is at most 1); long tasks are the page's tasks over 50 ms (wall time: a starved CPU lengthens them); in runs traced",
+    "with `MANY_FILES_TRACE=<mode ids>`, the cell also gives the tasks whose CPU (thread) time passed 50 ms, which a",
+    'starved CPU does not lengthen.',
     '"floor of a list" is the floor loop beside the plain list\'s rows drawn with DOM calls (no framework, every change',
     "written as it comes): what such a list costs the page when it draws every frame (3d has one frame's cost).",
     'Rows marked "(before)", where a run has them, run the same page against another build of `@upbeam/upload-client` or',
@@ -85,8 +90,8 @@ export function manyFilesSection(result: ManyFilesResultFile, add: (...text: str
       const m = cell.median;
       add(
         `| ${fmt(count)} | ${concurrency} | ${label(cell.mode)} | ${m ? fmt(m.filesPerSecond, 1) : 'failed'} | ` +
-          `${times(m?.ratioToFloor)} | ${m ? fmt(m.longTaskCount) : 'n/a'} | ` +
-          `${m ? `${fmt(m.longTaskMaxMs)} ms` : 'n/a'} | ${m?.filesWholeSeconds === undefined ? '–' : `${fmt(m.filesWholeSeconds, 1)} s`} | ` +
+          `${times(m?.ratioToFloor)} | ${m ? fmt(m.longTaskCount) : 'n/a'}${m?.cpuLongTaskCount === undefined ? '' : ` (by CPU time ${fmt(m.cpuLongTaskCount)})`} | ` +
+          `${m ? `${fmt(m.longTaskMaxMs)} ms` : 'n/a'}${m?.cpuLongTaskMaxMs === undefined ? '' : ` (by CPU time ${fmt(m.cpuLongTaskMaxMs)} ms)`} | ${m?.filesWholeSeconds === undefined ? '–' : `${fmt(m.filesWholeSeconds, 1)} s`} | ` +
           `${m ? `${m.cut} of ${cell.samples.length}` : 'n/a'} |`,
       );
     }

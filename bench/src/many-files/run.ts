@@ -15,10 +15,15 @@
  * `runManyFilesBench({ growthOnly: true })` (`bench:growth`, opt-in) times only a batch joining the React lists:
  * no upload runs (the hook's uploads go to a stand-in that never settles), so the list's growth is measured
  * without the network's noise: how long until `files` is whole, and the tasks over 50 ms meanwhile.
+ * `MANY_FILES_TRACE=<mode ids>` traces those runs (chromium's `toplevel` category, `upload/page-trace.ts`): the
+ * page's main-thread tasks by CPU (thread) time beside their wall time, the measure of long tasks that a busy
+ * machine does not stretch. `MANY_FILES_BUSY_PROCESSES=<n>` runs n CPU-bound Node processes beside the browser for the whole run: the
+ * busy machine of an upload (two cores shared with the storage) without its network.
  */
 import os from 'node:os';
 import { join } from 'node:path';
 import type { Plugin } from 'esbuild';
+import { startBusyProcesses } from '../lib/busy-processes';
 import { launchCdpBrowser, type CdpBrowser } from '../lib/cdp-browser';
 import { BENCH_DIR, TMP_DIR } from '../lib/paths';
 import { describeMachine, packageVersion } from '../lib/machine';
@@ -28,7 +33,9 @@ import { buildPage, startPageServer, type PageServer } from '../upload/page-serv
 import { startS3rverTarget } from '../upload/targets';
 import type { LongFrame, LongTasks } from '../upload/long-tasks';
 import { startProfile, stopProfile, type ProfileSummary } from '../upload/page-profile';
+import { startTrace, stopTrace, type TaskTimes } from '../upload/page-trace';
 import type { ManyFilesClient, ManyFilesResult, ManyFilesRun } from './page';
+import { RUN_STARTED_MARK } from './run-started';
 
 const S3RVER_VERSION = packageVersion('@20minutes/s3rver', join(BENCH_DIR, '..', 'packages', 'local-s3'));
 const PAGES_DIR = join(TMP_DIR, 'many-files');
@@ -41,6 +48,9 @@ const TIMEOUT_MS = Number(process.env.MANY_FILES_TIMEOUT_S ?? 240) * 1000;
 
 /** Files of the uncounted warm-up run of each mode (first page, first connections, first bucket access). */
 const WARM_UP_FILES = 60;
+
+/** Upper bound of the CPU-bound processes of `MANY_FILES_BUSY_PROCESSES` (they end with the run, or by then). */
+const BUSY_MOST_SECONDS = 1800;
 
 export interface ManyFilesMode {
   id: string;
@@ -128,6 +138,8 @@ export interface ManyFilesSample {
   filesWholeSeconds?: number;
   /** With `MANY_FILES_PROFILE=<mode ids>`: where the page's main thread spent the run. */
   profile?: ProfileSummary;
+  /** With `MANY_FILES_TRACE=<mode ids>`: the page's main-thread tasks by CPU (thread) time and by wall time. */
+  taskTimes?: TaskTimes;
   error?: string;
 }
 
@@ -146,6 +158,9 @@ export interface ManyFilesCell {
     cut: number;
     /** React clients: seconds until `files` held every file (median). */
     filesWholeSeconds?: number;
+    /** Traced runs: tasks whose CPU time passed 50 ms (median per run) and the longest CPU time of all (ms). */
+    cpuLongTaskCount?: number;
+    cpuLongTaskMaxMs?: number;
   };
 }
 
@@ -189,7 +204,7 @@ async function runOnce(
   server: PageServer,
   mode: ManyFilesMode,
   run: Omit<ManyFilesRun, 'client'>,
-  profileName?: string,
+  { profileName, trace = false }: { profileName?: string; trace?: boolean } = {},
 ): Promise<ManyFilesSample> {
   const target = run.growthOnly ? undefined : await startS3rverTarget(server.origin, S3RVER_VERSION);
   if (target) server.setTarget(target);
@@ -200,7 +215,9 @@ async function runOnce(
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     if (profileName) await startProfile(page);
+    const tracing = trace ? await startTrace(page) : undefined;
     const result = await page.evaluate<ManyFilesResult>(`window.benchManyFiles(${JSON.stringify({ ...run, client: mode.client })})`);
+    const taskTimes = tracing ? await stopTrace(page, tracing, { fromMark: RUN_STARTED_MARK }) : undefined;
     const profile = profileName ? await stopProfile(page, profileName) : undefined;
     const seconds = result.ms / 1000;
     return {
@@ -212,6 +229,7 @@ async function runOnce(
       longFrames: result.longFrames,
       ...(result.filesWholeMs !== undefined && { filesWholeSeconds: result.filesWholeMs / 1000 }),
       ...(profile ? { profile } : {}),
+      ...(taskTimes ? { taskTimes } : {}),
     };
   } catch (error) {
     return { error: error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error) };
@@ -237,6 +255,7 @@ function summarize(samples: ManyFilesSample[], floor: (number | undefined)[], co
   const good = samples.filter((sample) => sample.error === undefined);
   if (good.length === 0) return undefined;
   const whole = good.flatMap((sample) => (sample.filesWholeSeconds === undefined ? [] : [sample.filesWholeSeconds]));
+  const traced = good.flatMap((sample) => (sample.taskTimes ? [sample.taskTimes] : []));
   const ratios = samples.flatMap((sample, round) => {
     const base = floor[round];
     return sample.filesPerSecond !== undefined && base ? [sample.filesPerSecond / base] : [];
@@ -248,6 +267,10 @@ function summarize(samples: ManyFilesSample[], floor: (number | undefined)[], co
     longTaskMaxMs: Math.max(...good.map((sample) => sample.longTasks!.maxMs)),
     cut: good.filter((sample) => sample.done! + sample.failed! < count).length,
     ...(whole.length > 0 && { filesWholeSeconds: median(whole) }),
+    ...(traced.length > 0 && {
+      cpuLongTaskCount: median(traced.map((times) => times.overFiftyCpu)),
+      cpuLongTaskMaxMs: Math.max(...traced.map((times) => times.maxCpuMs)),
+    }),
   };
 }
 
@@ -265,9 +288,12 @@ export function describeManyFilesSample(sample: ManyFilesSample): string {
         .map((frame) => `at ${frame.at} ms ${frame.ms} ms (script ${frame.scriptMs} [${frame.scripts.map((script) => `${script.invoker} ${script.ms}`).join(', ')}], style+layout ${frame.styleLayoutMs}, render ${frame.renderMs})`)
         .join('; ')}`
     : '';
+  const cpu = sample.taskTimes
+    ? `by CPU time ${sample.taskTimes.overFiftyCpu} over 50 ms (max ${sample.taskTimes.maxCpuMs} ms; by wall time ${sample.taskTimes.overFiftyWall}, max ${sample.taskTimes.maxWallMs} ms), `
+    : '';
   return (
     `${sample.filesPerSecond!.toFixed(1)} files/s (${sample.done} stored, ${sample.failed} failed in ${sample.seconds!.toFixed(1)} s), ` +
-    `long tasks ${sample.longTasks!.count} (max ${sample.longTasks!.maxMs} ms), ` +
+    `long tasks ${sample.longTasks!.count} (max ${sample.longTasks!.maxMs} ms), ${cpu}` +
     `${sample.filesWholeSeconds === undefined ? '' : `\`files\` whole after ${sample.filesWholeSeconds.toFixed(1)} s, `}load ${sample.load}${profile}${frames}`
   );
 }
@@ -281,12 +307,14 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
   // Growth-only: the files "in flight" only wait (nothing is sent), so one concurrency is enough.
   const concurrencies = growthOnly ? [3] : (envNumbers('MANY_FILES_CONCURRENCY') ?? [3, 6]);
   const rounds = Number(process.env.MANY_FILES_ROUNDS ?? (growthOnly ? 6 : 2));
+  const busyProcesses = Number(process.env.MANY_FILES_BUSY_PROCESSES ?? 0);
   const beforeBuilds: Record<string, string> = {};
   if (process.env.MANY_FILES_BEFORE_CLIENT) beforeBuilds['upload-client'] = process.env.MANY_FILES_BEFORE_CLIENT;
   if (process.env.MANY_FILES_BEFORE_REACT) beforeBuilds['upload-react'] = process.env.MANY_FILES_BEFORE_REACT;
   const before = Object.keys(beforeBuilds).length > 0;
   const only = process.env.MANY_FILES_MODES?.split(',').map((id) => id.trim());
   const profiled = new Set(process.env.MANY_FILES_PROFILE?.split(',').map((id) => id.trim()) ?? []);
+  const traced = new Set(process.env.MANY_FILES_TRACE?.split(',').map((id) => id.trim()) ?? []);
   // Growth-only runs have no floor (nothing is uploaded); upload runs always have both floors.
   const wanted = (mode: ManyFilesMode) =>
     growthOnly
@@ -300,6 +328,7 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
   const browser = await launchCdpBrowser();
   const cells: ManyFilesCell[] = [];
   const loads: number[] = [];
+  const stopBusy = busyProcesses > 0 ? startBusyProcesses(busyProcesses, BUSY_MOST_SECONDS) : () => {};
   try {
     for (const mode of modes) {
       const sample = await runOnce(browser, server, mode, { count: WARM_UP_FILES, bytes: FILE_BYTES, concurrency: 3, timeoutMs: 60_000, growthOnly });
@@ -315,7 +344,7 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
             loads.push(load);
             const profileName = profiled.has(mode.id) ? `many-files-${count}-c${concurrency}-${mode.id}-round${round + 1}` : undefined;
             const run = { count, bytes: FILE_BYTES, concurrency, timeoutMs: TIMEOUT_MS, growthOnly };
-            const sample = { ...(await runOnce(browser, server, mode, run, profileName)), load };
+            const sample = { ...(await runOnce(browser, server, mode, run, { profileName, trace: traced.has(mode.id) })), load };
             byMode.get(mode.id)!.push(sample);
             console.log(`[many-files] ${count} files, ${concurrency} at once, round ${round + 1}/${rounds} ${mode.id}: ${describeManyFilesSample(sample)}`);
           }
@@ -331,6 +360,7 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
     }
     return await save();
   } finally {
+    stopBusy();
     await browser.close().catch(() => {});
     await server.close().catch(() => {});
   }
@@ -343,7 +373,9 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
       settings: growthOnly
         ? 'headless Debian chromium over a bare DevTools pipe; files made in the page from one random buffer, handed to the hook ' +
           'once the page is idle; no upload (a stand-in that never settles); time from the files handed to the hook to the first ' +
-          `render whose \`files\` held them all; ${rounds} round${rounds === 1 ? '' : 's'}, modes taking turns; load average ` +
+          `render whose \`files\` held them all; ${rounds} round${rounds === 1 ? '' : 's'}, modes taking turns; ` +
+          (busyProcesses > 0 ? `${busyProcesses} CPU-bound Node process${busyProcesses === 1 ? '' : 'es'} beside the browser (a busy machine); ` : '') +
+          `load average ` +
           `(1 min, 2 = both cores busy) during the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads).toFixed(1)}`
         : 'headless Debian chromium over a bare DevTools pipe, page and storage (s3rver, objects in /dev/shm, a fresh one per run) on ' +
           'different 127.0.0.1 ports (CORS); files made in the page from one random buffer; time from the files handed to the ' +

@@ -23,6 +23,8 @@ interface TraceEvent {
   ph: string;
   pid: number;
   tid: number;
+  /** Start, microseconds of the trace's clock. */
+  ts: number;
   dur?: number;
   tdur?: number;
   args?: { name?: string };
@@ -37,14 +39,18 @@ export interface PageTrace {
 export async function startTrace(page: CdpPage): Promise<PageTrace> {
   const events: TraceEvent[] = [];
   const stop = page.on('Tracing.dataCollected', (params) => events.push(...(params.value as TraceEvent[])));
-  await page.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', '__metadata'] }, transferMode: 'ReportEvents' });
+  await page.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'blink.user_timing', '__metadata'] }, transferMode: 'ReportEvents' });
   return { events, stop };
 }
 
 const LONG_MS = 50;
 
-/** Ends the trace and sums the tasks of the renderers' main threads (`CrRendererMain`). */
-export async function stopTrace(page: CdpPage, trace: PageTrace): Promise<TaskTimes> {
+/**
+ * Ends the trace and sums the tasks of the renderers' main threads (`CrRendererMain`); with `fromMark`, only the
+ * tasks that started after the page's `performance.mark(fromMark)` (as a Long Tasks count from a time, the task
+ * that made the mark is left out).
+ */
+export async function stopTrace(page: CdpPage, trace: PageTrace, { fromMark }: { fromMark?: string } = {}): Promise<TaskTimes> {
   const complete = new Promise<void>((resolve) => {
     const stop = page.on('Tracing.tracingComplete', () => {
       stop();
@@ -57,7 +63,15 @@ export async function stopTrace(page: CdpPage, trace: PageTrace): Promise<TaskTi
   const mainThreads = new Set(
     trace.events.filter((event) => event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain').map((event) => `${event.pid}:${event.tid}`),
   );
-  const tasks = trace.events.filter((event) => event.ph === 'X' && event.name === 'ThreadControllerImpl::RunTask' && mainThreads.has(`${event.pid}:${event.tid}`));
+  const from = fromMark === undefined ? undefined : trace.events.find((event) => event.name === fromMark)?.ts;
+  if (fromMark !== undefined && from === undefined) throw new Error(`the trace has no mark ${fromMark}`);
+  const tasks = trace.events.filter(
+    (event) =>
+      event.ph === 'X' &&
+      event.name === 'ThreadControllerImpl::RunTask' &&
+      mainThreads.has(`${event.pid}:${event.tid}`) &&
+      (from === undefined || event.ts > from),
+  );
   const cpu = tasks.map((event) => (event.tdur ?? 0) / 1000);
   const wall = tasks.map((event) => (event.dur ?? 0) / 1000);
   return {

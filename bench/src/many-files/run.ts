@@ -116,6 +116,12 @@ const BEFORE_MODES: ManyFilesMode[] = [
     client: 'hook-list-contained',
     build: 'before',
   },
+  {
+    id: 'ids-list-before',
+    label: '`useS3Upload`, a list of ids, each row reading its file (`content-visibility: auto`) (before)',
+    client: 'ids-list',
+    build: 'before',
+  },
   { id: 'components-before', label: '`UploadList` of `@upbeam/upload-react/components` (before)', client: 'components', build: 'before' },
 ];
 
@@ -289,7 +295,8 @@ export function describeManyFilesSample(sample: ManyFilesSample): string {
         .join('; ')}`
     : '';
   const cpu = sample.taskTimes
-    ? `by CPU time ${sample.taskTimes.overFiftyCpu} over 50 ms (max ${sample.taskTimes.maxCpuMs} ms; by wall time ${sample.taskTimes.overFiftyWall}, max ${sample.taskTimes.maxWallMs} ms), `
+    ? `by CPU time ${sample.taskTimes.overFiftyCpu} over 50 ms (max ${sample.taskTimes.maxCpuMs} ms; by wall time ${sample.taskTimes.overFiftyWall}, ` +
+      `max ${sample.taskTimes.maxWallMs} ms; most CPU: ${(sample.taskTimes.longestByCpu ?? []).map((task) => `${task.cpuMs} of ${task.wallMs} ms`).join(', ')}), `
     : '';
   return (
     `${sample.filesPerSecond!.toFixed(1)} files/s (${sample.done} stored, ${sample.failed} failed in ${sample.seconds!.toFixed(1)} s), ` +

@@ -16,6 +16,8 @@ export interface TaskTimes {
   /** Tasks whose wall time passed 50 ms, and the longest wall time (ms): what the Long Tasks API sees. */
   overFiftyWall: number;
   maxWallMs: number;
+  /** The three tasks of most CPU time: their CPU time and wall time (ms); absent in results written before it. */
+  longestByCpu?: { cpuMs: number; wallMs: number }[];
 }
 
 interface TraceEvent {
@@ -80,5 +82,9 @@ export async function stopTrace(page: CdpPage, trace: PageTrace, { fromMark }: {
     maxCpuMs: Math.round(Math.max(0, ...cpu)),
     overFiftyWall: wall.filter((ms) => ms > LONG_MS).length,
     maxWallMs: Math.round(Math.max(0, ...wall)),
+    longestByCpu: cpu
+      .map((cpuMs, index) => ({ cpuMs: Math.round(cpuMs), wallMs: Math.round(wall[index]!) }))
+      .sort((a, b) => b.cpuMs - a.cpuMs)
+      .slice(0, 3),
   };
 }

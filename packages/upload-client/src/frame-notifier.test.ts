@@ -56,13 +56,13 @@ describe('FrameNotifier', () => {
     expect(calls()).toBe(1);
   });
 
-  it('holds back the next call by 9 times what the last one cost (the listeners take a tenth of the thread)', () => {
-    // 40 ms of work: 360 ms of pause, then the frame (16 ms).
-    expect(delayOfSecondCall(40)).toBe(360 + 16);
+  it('holds back the next call by 19 times what the last one cost (the listeners take a twentieth of the thread)', () => {
+    // 40 ms of work: 760 ms of pause, then the frame (16 ms).
+    expect(delayOfSecondCall(40)).toBe(760 + 16);
   });
 
   it('caps the pause at 1 s, however slow the listeners', () => {
-    // Measured 300 ms: uncapped, 2.7 s of pause; capped, 1 s, then the frame.
+    // Measured 300 ms: uncapped, 5.7 s of pause; capped, 1 s, then the frame.
     expect(delayOfSecondCall(300)).toBe(1_000 + 16);
   });
 

@@ -13,14 +13,14 @@ const PAUSED_FRAME_MS = 100;
 /**
  * Most of the main thread the listeners may take, with the work they start (a framework's render in the
  * microtasks after them, the browser's style and layout of the frame): after a call that took `d` ms, the
- * next comes `d * (1 / share - 1)` ms later at the earliest (9 d at a tenth, at most `MAX_PAUSE_MS`). The
- * uploads keep the rest of the thread: their next request starts in a network answer's task, which waits
- * while a render runs (with a quarter, a page drawing 5,000 rows fell well below the bare upload
- * loop's files per second: bench/RESULTS.md, "Many files"). A list cheap to draw (a few ms: the
- * components' virtualized list) still follows every frame or nearly; one that takes 40 ms to draw is drawn
- * about twice a second.
+ * next comes `d * (1 / share - 1)` ms later at the earliest (19 d at a twentieth, at most `MAX_PAUSE_MS`).
+ * The uploads keep the rest of the thread: their next request starts in a network answer's task, which waits
+ * while a render runs (with a quarter, a page drawing 5,000 rows fell well below the bare upload loop's files
+ * per second; with a tenth, a list of 5,000 rows each reading its file stayed below 0.9x of it on a machine of
+ * two cores: bench/design-measurements.md). A list cheap to draw (a few ms: the components' virtualized list)
+ * still follows every frame or nearly; one that takes 40 ms to draw is drawn about once a second.
  */
-const LISTENER_SHARE = 0.1;
+const LISTENER_SHARE = 0.05;
 
 /**
  * Longest pause a slow listener earns, in milliseconds: the listeners still hear of changes once a second

@@ -45,8 +45,8 @@ export interface UseS3Upload<ServerData = unknown> {
    * Rendered in a React transition, with `summary` (the same moment of both): React renders a long list in
    * slices of about 5 ms and the page and the uploads run between them. One snapshot at a time, each drawn
    * before the next renders; while files upload, after a render that cost `d` ms (its slices, its commit and
-   * the style and layout of its frame), the next comes `9 d` ms later at the earliest, within 1 s (the list takes
-   * about a tenth of the main thread, the uploads keep the rest); once none is queued or uploading, the last
+   * the style and layout of its frame), the next comes `19 d` ms later at the earliest, within 1 s (the list takes
+   * about a twentieth of the main thread, the uploads keep the rest); once none is queued or uploading, the last
    * comes at once. A file that did not change is the same object as in the previous array, so a `memo` row
    * given the file skips it. A batch of many files added at once joins it some rows a frame: 100 first, then
    * as many as fit in about 25 ms of work beside what the rows already shown cost (20 to 1,000 a frame), so

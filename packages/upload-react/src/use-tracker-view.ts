@@ -12,7 +12,7 @@ export interface TrackerView {
  * The tracker's files and summary, as one state updated through `schedule` (`useTransitionPacer`): a render
  * sees the files and the totals of the same moment, and the page renders a long list in a transition, a
  * snapshot at a time, rather than in one task (as `useSyncExternalStore` does). While files upload, a snapshot
- * is paced (the list keeps about a tenth of the main thread); once none is queued or uploading (all ended,
+ * is paced (the list keeps about a twentieth of the main thread); once none is queued or uploading (all ended,
  * cancelled or paused) it is drawn as soon as the last render is, so that the totals never lag behind rows
  * that read their own file (`useTrackedFile`) at the end. A snapshot that did not change renders nothing.
  */

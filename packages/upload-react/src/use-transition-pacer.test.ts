@@ -54,14 +54,15 @@ describe('TransitionPacer', () => {
     expect(transitions).toEqual([[a], [b, c]]);
   });
 
-  it('a paced update waits 9 times what the last render and its frame cost (a tenth of the thread)', async () => {
+  it('a paced update waits 19 times what the last render and its frame cost (a twentieth of the thread)', async () => {
     // The render's slices and commit: 10 ms.
     const { pacer, transitions } = await pacerAfterOneRender(10);
     pacer.schedule(b);
-    // The frame that draws it comes within 16 ms (its style and layout take no fake time), then 90 ms of pause.
-    await vi.advanceTimersByTimeAsync(89);
+    // The frame that draws it comes within 16 ms (its style and layout take no fake time; the task after it, 1 ms
+    // at most), then 19 times the 10-11 ms: 190-209 ms of pause.
+    await vi.advanceTimersByTimeAsync(189);
     expect(transitions).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(16 + 2);
+    await vi.advanceTimersByTimeAsync(16 + 19 + 2);
     expect(transitions).toEqual([[a], [b]]);
   });
 

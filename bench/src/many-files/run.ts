@@ -17,8 +17,8 @@
  * without the network's noise: how long until `files` is whole, and the tasks over 50 ms meanwhile.
  * `MANY_FILES_TRACE=<mode ids>` traces those runs (chromium's `toplevel` category, `upload/page-trace.ts`): the
  * page's main-thread tasks by CPU (thread) time beside their wall time, the measure of long tasks that a busy
- * machine does not stretch. `MANY_FILES_BUSY_PROCESSES=<n>` runs n CPU-bound Node processes beside the browser for the whole run: the
- * busy machine of an upload (two cores shared with the storage) without its network.
+ * machine does not stretch. `MANY_FILES_BUSY_PROCESSES=<n>` runs n CPU-bound Node processes beside the browser
+ * for the whole run: the busy machine of an upload (two cores shared with the storage) without its network.
  */
 import os from 'node:os';
 import { join } from 'node:path';

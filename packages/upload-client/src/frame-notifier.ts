@@ -11,14 +11,15 @@ const FRAME_MS = 16;
 const PAUSED_FRAME_MS = 100;
 
 /**
- * Most of the main thread the listeners may take, with the work they start (a framework's render in the
- * microtasks after them, the browser's style and layout of the frame): after a call that took `d` ms, the
- * next comes `d * (1 / share - 1)` ms later at the earliest (19 d at a twentieth, at most `MAX_PAUSE_MS`).
- * The uploads keep the rest of the thread: their next request starts in a network answer's task, which waits
- * while a render runs (with a quarter, a page drawing 5,000 rows fell well below the bare upload loop's files
- * per second; with a tenth, a list of 5,000 rows each reading its file stayed below 0.9x of it on a machine of
- * two cores: bench/design-measurements.md). A list cheap to draw (a few ms: the components' virtualized list)
- * still follows every frame or nearly; one that takes 40 ms to draw is drawn about once a second.
+ * Most of the main thread the listeners may take, with the work they start (a framework's render in the microtasks
+ * after them, the browser's style and layout of the frame): after a call that took `d` ms, the next comes
+ * `d * (1 / share - 1)` ms later at the earliest (19 d at a twentieth, at most `MAX_PAUSE_MS`). The uploads keep
+ * the rest of the thread: their next request starts in a network answer's task, which waits while a render runs
+ * (with a quarter, a page drawing 5,000 rows fell well below the bare upload loop's files per second; with a
+ * tenth, a list of 5,000 rows each reading its file read about 0.89x of it on a machine of two cores, with a
+ * twentieth about 0.93x: bench/design-measurements.md). A list cheap to draw (a few ms: the components'
+ * virtualized list) still follows every frame or nearly; one that takes 40 ms to draw is drawn about once a
+ * second.
  */
 const LISTENER_SHARE = 0.05;
 

@@ -3,12 +3,12 @@ import { startTransition, useState } from 'react';
 import { afterNextFrame, useCommitEffect } from './next-frame';
 
 /**
- * Most of the main thread a list's renders may take, with the browser's style and layout of their frames:
- * after a render that cost `d` ms, the next paced one starts `d * (1 / share - 1)` ms later at the earliest
- * (19 d at a twentieth, at most `MAX_PAUSE_MS`). The uploads keep the rest of the thread: their next request
- * starts in a network answer's task, which waits while the page renders. At a tenth, a plain list of 5,000
- * rows held the uploads below 0.9x the bare upload loop's files per second on a machine of two cores
- * (bench/design-measurements.md has the runs). A list that draws in a few ms still follows the uploads'
+ * Most of the main thread a list's renders may take, with the browser's style and layout of their frames: after a
+ * render that cost `d` ms, the next paced one starts `d * (1 / share - 1)` ms later at the earliest (19 d at a
+ * twentieth, at most `MAX_PAUSE_MS`). The uploads keep the rest of the thread: their next request starts in a
+ * network answer's task, which waits while the page renders. At a tenth, a plain list of 5,000 rows held the
+ * uploads at about 0.86x the bare upload loop's files per second on a machine of two cores, at a twentieth about
+ * 0.96x (bench/design-measurements.md has the runs). A list that draws in a few ms still follows the uploads'
  * progress events (20 a second); one that takes 40 ms is drawn about once a second. The same share as the
  * tracker's notifications (`frame-notifier.ts` of `@upbeam/upload-client`), which cannot see a transition's
  * render: it runs after the notification's task.

@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { startBusyProcesses } from '../lib/busy-processes';
 import { launchCdpBrowser, type CdpBrowser } from '../lib/cdp-browser';
+import { envList } from '../lib/env-list';
 import { BENCH_DIR, TMP_DIR } from '../lib/paths';
 import { describeMachine, packageVersion } from '../lib/machine';
 import { saveResult, type ResultMeta } from '../lib/results';
@@ -319,9 +320,9 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
   if (process.env.MANY_FILES_BEFORE_CLIENT) beforeBuilds['upload-client'] = process.env.MANY_FILES_BEFORE_CLIENT;
   if (process.env.MANY_FILES_BEFORE_REACT) beforeBuilds['upload-react'] = process.env.MANY_FILES_BEFORE_REACT;
   const before = Object.keys(beforeBuilds).length > 0;
-  const only = process.env.MANY_FILES_MODES?.split(',').map((id) => id.trim());
-  const profiled = new Set(process.env.MANY_FILES_PROFILE?.split(',').map((id) => id.trim()) ?? []);
-  const traced = new Set(process.env.MANY_FILES_TRACE?.split(',').map((id) => id.trim()) ?? []);
+  const only = envList('MANY_FILES_MODES');
+  const profiled = new Set(envList('MANY_FILES_PROFILE') ?? []);
+  const traced = new Set(envList('MANY_FILES_TRACE') ?? []);
   // Growth-only runs have no floor (nothing is uploaded); upload runs always have both floors.
   const wanted = (mode: ManyFilesMode) =>
     growthOnly

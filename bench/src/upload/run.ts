@@ -12,6 +12,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { launchCdpBrowser, type CdpBrowser, type CdpPage } from '../lib/cdp-browser';
 import { reapedChildrenCpuSeconds, treeCpuSeconds, treeCpuSecondsByKind } from '../lib/cpu-time';
+import { envList } from '../lib/env-list';
 import { BENCH_DIR } from '../lib/paths';
 import { describeMachine, packageVersion, toolVersion } from '../lib/machine';
 import { saveResult, type ResultMeta } from '../lib/results';
@@ -182,10 +183,6 @@ interface Plan {
   target: TargetName;
   sizes: number[];
   runs: Record<number, number>;
-}
-
-function envList(name: string): string[] | undefined {
-  return process.env[name]?.split(',').map((value) => value.trim()).filter(Boolean);
 }
 
 /**

@@ -59,7 +59,7 @@ export async function openChromiumPage(context: BrowserContext, origin: string, 
     uploadThroughput: uploadBytesPerSecond,
   });
   await page.goto(origin);
-  await page.evaluate(recordProgress, undefined);
+  await page.evaluate(recordProgress, UPLOAD_ROWS);
   return page;
 }
 
@@ -67,14 +67,21 @@ export async function openChromiumPage(context: BrowserContext, origin: string, 
 export const chromiumProgressSeen = (page: Page): Promise<number[]> => page.evaluate(readProgress, undefined);
 
 /**
- * Runs in the page: records every value of `data-progress` the page renders, in `window.progressSeen`.
- * Each change of the attribute is one commit of a new progress value. A record's new value is the next
- * record's `oldValue` for the same element (or the element's value now, for its last record): an engine may
- * deliver several changes in one callback (WebKit does), and reading the attribute then would give the last
- * value for each. An element inserted with the attribute (a row first drawn mid-upload, or already done)
- * counts its value too.
+ * The upload rows whose `data-progress` the pages record: a hand-made page's (`data-testid="upload"`, the Vue and
+ * Svelte examples) and `<Uploader>`'s (`data-upbeam="row"`, the React and Next.js examples). Not the `<Uploader>`'s
+ * overall bar: it follows the rows a render later, and its values among theirs would read as progress going back.
  */
-export function recordProgress(): void {
+export const UPLOAD_ROWS = '[data-testid="upload"], [data-upbeam="row"]';
+
+/**
+ * Runs in the page: records every value of `data-progress` that the page renders on an upload row (an element
+ * matching `rows`), in `window.progressSeen`. Each change of the attribute is one commit of a new progress value.
+ * A record's new value is the next record's `oldValue` for the same element (or the element's value now, for
+ * its last record): an engine may deliver several changes in one callback (WebKit does), and reading the
+ * attribute then would give the last value for each. A row inserted with the attribute (first drawn
+ * mid-upload, or already done) counts its value too.
+ */
+export function recordProgress(rows: string): void {
   const seen: number[] = [];
   (window as unknown as { progressSeen: number[] }).progressSeen = seen;
   new MutationObserver((records) => {
@@ -82,14 +89,15 @@ export function recordProgress(): void {
       if (record.type === 'childList') {
         for (const node of Array.from(record.addedNodes)) {
           if (!(node instanceof Element)) continue;
-          for (const element of [node, ...Array.from(node.querySelectorAll('[data-progress]'))]) {
-            const value = element.getAttribute('data-progress');
+          for (const element of [node, ...Array.from(node.querySelectorAll(rows))]) {
+            const value = element.matches(rows) ? element.getAttribute('data-progress') : null;
             if (value !== null) seen.push(Number(value));
           }
         }
         continue;
       }
       const target = record.target as Element;
+      if (!target.matches(rows)) continue;
       const next = records.slice(index + 1).find((later) => later.type === 'attributes' && later.target === target);
       const value = next ? next.oldValue : target.getAttribute('data-progress');
       if (value !== null && value !== undefined) seen.push(Number(value));

@@ -1,4 +1,4 @@
-import { readProgress, recordProgress } from './chromium-context';
+import { readProgress, recordProgress, UPLOAD_ROWS } from './chromium-context';
 import type { TestBrowser, TestPage } from './test-page';
 
 /**
@@ -33,7 +33,7 @@ export function progressRenderBudget(elapsedMs: number): number {
 
 /** A page of the examples (an upload row per file with `data-progress`), recording its progress values. */
 export interface ExamplePage extends TestPage {
-  /** Every progress value the page rendered since it opened, in order: one per React commit that changed it. */
+  /** Every progress value the page rendered on an upload row since it opened, in order: one per commit that changed it. */
   progressSeen(): Promise<number[]>;
 }
 
@@ -51,7 +51,7 @@ export async function openExamplePage(
 ): Promise<ExamplePage> {
   const page = await browser.newPage();
   await page.goto(origin);
-  await page.evaluate(recordProgress, undefined);
+  await page.evaluate(recordProgress, UPLOAD_ROWS);
   const deadline = Date.now() + RENDER_TIMEOUT_MS;
   while (!(await page.evaluate((selector) => document.querySelector(selector) !== null, readySelector))) {
     if (Date.now() > deadline) throw new Error(`${page.engine}: ${origin} did not render ${readySelector} within ${RENDER_TIMEOUT_MS} ms`);

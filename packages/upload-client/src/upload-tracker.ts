@@ -179,8 +179,9 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   /**
    * Registers a listener called after changes, at most once per animation frame (every 16 ms where there
    * is none, as in Node or a worker), and less often when the listeners are slow (after a call that took
-   * d ms, with the render it caused, the next comes 9 d later at the earliest, but within 1 s): the
-   * changes between two calls come as one. The call after the last change always comes (a finished file's `done` is never dropped).
+   * d ms, with the render it caused, the next comes 19 d later at the earliest, but within 1 s: the
+   * listeners take about a twentieth of the thread): the changes between two calls come as one. The call
+   * after the last change always comes (a finished file's `done` is never dropped).
    * Returns the unsubscribe function.
    */
   subscribe = (listener: () => void): (() => void) => {

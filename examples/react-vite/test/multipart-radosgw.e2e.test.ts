@@ -70,7 +70,9 @@ const strategies = [
 
 describe.skipIf(!connection)('example page in chromium, multipart upload, radosgw', () => {
   it.each(strategies)('$strategy: 48 MiB in 10 parts, byte-identical, progress monotone', async ({ label }) => {
-    const page = await openChromiumPage(browser.context, example.origin, -1);
+    // 16 MiB/s: the file takes ~3 s. Unbounded, radosgw stored it in well under a second and the row, drawn a few
+    // times a second, showed 0, 100 with one value or none between (2026-11-28).
+    const page = await openChromiumPage(browser.context, example.origin, 16 * MiB);
     await page.getByLabel(label).check();
     await page.setInputFiles(SELECTORS.fileInput, filePath);
     const item = page.locator(SELECTORS.upload);

@@ -27,7 +27,7 @@ function trackerWithStandInUploader() {
 const file = (name: string) => new File(['x'.repeat(100)], name);
 /**
  * Longer than the tracker's notification: a frame (or its 100 ms timer where frames do not come), after the
- * pause a slow listener earned (9 times its last call, at most 1 s; jsdom's first render is slow).
+ * pause a slow listener earned (19 times its last call, at most 1 s; jsdom's first render is slow).
  */
 const notified = () => new Promise((resolve) => setTimeout(resolve, 1_200));
 

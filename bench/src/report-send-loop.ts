@@ -84,17 +84,19 @@ export function sendLoopTargetsSection(upload: UploadResult, trace: UploadResult
     '',
     'Where the time goes: the lead-in (from the page\'s call to the first UploadPart request\'s start), the parts (first',
     "start to last end; and one part's mean time) and the tail (from the last UploadPart answer's end to the resolved",
-    'upload), ms, medians of the rounds; then, of the round of median',
+    'upload), ms, medians of the rounds. A single PUT is a timeline of one part: the lead-in to its start, the PUT, the',
+    "tail after its answer; lead-in and tail are the client's own time, the PUT is the browser's and storage's. Then, of the round of median",
     "time, the page's other requests in each (path, start after the call and duration, ms, Resource Timing) and what the",
     "page server's endpoints did during the whole upload (each request's action and time in the handler, with its storage",
     'calls and their time to the answer, ms).',
     '',
-    '| cell | client | lead-in | parts (mean part) | tail | lead-in requests | tail requests | endpoints |',
+    '| cell | client | lead-in | parts (mean part), or the PUT | tail | lead-in requests | tail requests | endpoints |',
     '| --- | --- | ---: | ---: | ---: | --- | --- | --- |',
   );
+  const pageUploads = upload.modes.filter((mode) => mode.kind === 'page');
   for (const target of targets) {
     for (const size of sizesOf(target)) {
-      for (const mode of pageMultipart) {
+      for (const mode of pageUploads) {
         const entry = cell(target, size, mode.id);
         const m = entry?.median;
         if (m?.leadInMs === undefined) continue;

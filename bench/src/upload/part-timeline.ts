@@ -4,7 +4,8 @@
  * bare XHR floor, with no probe in either client. It answers where a multipart upload loses time against
  * the floor: the gap between one part's end and the start of the part that takes its place, the lead-in
  * (the page's call to the first part's start) and the tail (the last part's answer to the resolved upload),
- * with the page's other requests in each (preparation, signing, completion, a lazily loaded chunk).
+ * with the page's other requests in each (preparation, signing, completion, a lazily loaded chunk). A single
+ * PUT of the whole file is a timeline of one part: its lead-in and tail are the client's own time around it.
  */
 
 /** How the parts of one upload followed each other. */
@@ -92,16 +93,26 @@ function resourcesSince(since: number): PerformanceResourceTiming[] {
   return (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((entry) => entry.startTime >= since);
 }
 
-/** The UploadPart requests (`partNumber=` in the URL) the page sent by XMLHttpRequest since `since`. */
+/** A single PUT of the whole file: a request by XMLHttpRequest to storage (another origin than the page's), no `uploadId`. */
+const isSinglePut = (entry: PerformanceResourceTiming) =>
+  entry.initiatorType === 'xmlhttprequest' && new URL(entry.name).origin !== location.origin && !/[?&]uploadId=/.test(entry.name);
+
+/**
+ * The UploadPart requests (`partNumber=` in the URL) the page sent by XMLHttpRequest since `since`; without
+ * any, the single PUT of the whole file, as a timeline of one part (its lead-in and tail are then the
+ * client's own time around the PUT).
+ */
 export function partSpansSince(since: number): Span[] {
-  return resourcesSince(since)
-    .filter(isPart)
-    .map((entry) => ({ start: entry.startTime, end: entry.responseEnd }));
+  const resources = resourcesSince(since);
+  const parts = resources.filter(isPart);
+  return (parts.length > 0 ? parts : resources.filter(isSinglePut)).map((entry) => ({ start: entry.startTime, end: entry.responseEnd }));
 }
 
 /** Every other request of the page since `since` (endpoint calls, scripts), named by their path. */
 export function otherSpansSince(since: number): (Span & { path: string })[] {
-  return resourcesSince(since)
-    .filter((entry) => !isPart(entry))
+  const resources = resourcesSince(since);
+  const isUpload = resources.some(isPart) ? isPart : isSinglePut;
+  return resources
+    .filter((entry) => !isUpload(entry))
     .map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime, end: entry.responseEnd }));
 }

@@ -620,7 +620,7 @@ export function describeSample(sample: UploadSample): string {
   if (sample.parts) {
     const { parts: count, gapP50Ms, gapP90Ms, gapMaxMs, slotsBusy, leadInMs, partsMs, partMeanMs, tailMs } = sample.parts;
     parts.push(
-      `${count} parts, gap p50 ${gapP50Ms} p90 ${gapP90Ms} max ${gapMaxMs} ms, slots busy ${slotsBusy}, lead-in ${leadInMs} ms, parts ${partsMs} ms (mean part ${partMeanMs} ms), tail ${tailMs} ms`,
+      `${count} part${count === 1 ? '' : 's'}, gap p50 ${gapP50Ms} p90 ${gapP90Ms} max ${gapMaxMs} ms, slots busy ${slotsBusy}, lead-in ${leadInMs} ms, parts ${partsMs} ms (mean part ${partMeanMs} ms), tail ${tailMs} ms`,
     );
   }
   if (sample.parts) {

@@ -102,6 +102,12 @@ describe('a body that ends before its Content-Length', () => {
     expect(await keysUnder('cut/')).toEqual([{ Key: 'cut/put.bin', Size: 4 * MiB }]);
   });
 
+  it("PutObject through a presigned URL of the AWS SDK (its `x-id=PutObject` query), cut off mid-body, leaves no object", async () => {
+    // `getSignedUrl(client, new PutObjectCommand(...))`, as the upload handler presigns, adds `x-id=PutObject`.
+    await cutOffPut(await presignedPath('cut-sdk/put.bin', { 'x-id': 'PutObject' }), 4 * MiB, 512 * KiB);
+    await settlesTo(() => keysUnder('cut-sdk/'), []);
+  });
+
   it('UploadPart cut off mid-body leaves no part; a whole part is stored', async () => {
     const key = 'cut/part.bin';
     const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'uploads', Key: key }));

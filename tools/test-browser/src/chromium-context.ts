@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from './engines';
+import { UPLOAD_ROWS } from './upload-rows';
 
 /**
  * Flags for headless chromium here: keep it off the network it cannot reach (background networking,
@@ -65,13 +66,6 @@ export async function openChromiumPage(context: BrowserContext, origin: string, 
 
 /** Every progress value a page of {@link openChromiumPage} rendered, in order. */
 export const chromiumProgressSeen = (page: Page): Promise<number[]> => page.evaluate(readProgress, undefined);
-
-/**
- * The upload rows whose `data-progress` the pages record: a hand-made page's (`data-testid="upload"`, the Vue and
- * Svelte examples) and `<Uploader>`'s (`data-upbeam="row"`, the React and Next.js examples). Not the `<Uploader>`'s
- * overall bar: it follows the rows a render later, and its values among theirs would read as progress going back.
- */
-export const UPLOAD_ROWS = '[data-testid="upload"], [data-upbeam="row"]';
 
 /**
  * Runs in the page: records every value of `data-progress` that the page renders on an upload row (an element

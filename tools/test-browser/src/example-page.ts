@@ -1,5 +1,6 @@
-import { readProgress, recordProgress, UPLOAD_ROWS } from './chromium-context';
+import { readProgress, recordProgress } from './chromium-context';
 import type { TestBrowser, TestPage } from './test-page';
+import { EXAMPLE_ROW, UPLOAD_ROWS } from './upload-rows';
 
 /**
  * CSS selectors of the examples' hand-made pages (Vue and Svelte render the same markup); the pages that are
@@ -7,13 +8,13 @@ import type { TestBrowser, TestPage } from './test-page';
  */
 export const EXAMPLE_SELECTORS = {
   fileInput: '[data-testid="file-input"]',
-  upload: '[data-testid="upload"]',
-  progressBar: '[data-testid="upload"] progress',
+  upload: EXAMPLE_ROW,
+  progressBar: `${EXAMPLE_ROW} progress`,
   /** The row's own Cancel button (shown while queued or uploading), not "Cancel all" nor Pause. */
-  cancel: '[data-testid="upload"] [data-testid="cancel"]',
+  cancel: `${EXAMPLE_ROW} [data-testid="cancel"]`,
   objectUrl: '[data-testid="object-url"]',
   /** The row's status as the user reads it (`Uploaded`, `Cancelled`, …); `data-status` holds the tracker's word. */
-  status: '[data-testid="upload"] [data-testid="status"]',
+  status: `${EXAMPLE_ROW} [data-testid="status"]`,
   error: '[data-testid="error"]',
   presigned: 'input[name="strategy"][value="presigned"]',
   temporaryToken: 'input[name="strategy"][value="temporary-token"]',

@@ -1,4 +1,5 @@
 import { EXAMPLE_SELECTORS } from './example-page';
+import { UPLOADER_ROW } from './upload-rows';
 
 /**
  * CSS selectors of an example page that is `<Uploader>` from `@upbeam/upload-react/components` (the React
@@ -12,20 +13,20 @@ export const UPLOADER_SELECTORS = {
   ...EXAMPLE_SELECTORS,
   fileInput: '[data-upbeam="dropzone"] [data-upbeam="input"]',
   dropZone: '[data-upbeam="dropzone"]',
-  upload: '[data-upbeam="row"]',
-  progressBar: '[data-upbeam="row"] progress',
+  upload: UPLOADER_ROW,
+  progressBar: `${UPLOADER_ROW} progress`,
   /** The row's own Cancel button (shown while queued or uploading), not "Cancel all" nor Pause. */
-  cancel: '[data-upbeam="row"] [data-action="cancel"]',
-  pause: '[data-upbeam="row"] [data-action="pause"]',
-  resume: '[data-upbeam="row"] [data-action="resume"]',
-  retry: '[data-upbeam="row"] [data-action="retry"]',
+  cancel: `${UPLOADER_ROW} [data-action="cancel"]`,
+  pause: `${UPLOADER_ROW} [data-action="pause"]`,
+  resume: `${UPLOADER_ROW} [data-action="resume"]`,
+  retry: `${UPLOADER_ROW} [data-action="retry"]`,
   /** The row's status as the user reads it (`Uploaded`, `Cancelled`, …); `data-status` holds the tracker's word. */
-  status: '[data-upbeam="row"] [data-upbeam="status"]',
+  status: `${UPLOADER_ROW} [data-upbeam="status"]`,
   /** A row's name (or relative path), within a row. */
   name: '[data-upbeam="name"]',
-  thumbnailImage: '[data-upbeam="row"] img[data-upbeam="thumbnail"]',
+  thumbnailImage: `${UPLOADER_ROW} img[data-upbeam="thumbnail"]`,
   /** A failed file's error, in words (the error's `message`). */
-  error: '[data-upbeam="row"] [data-upbeam="error"]',
+  error: `${UPLOADER_ROW} [data-upbeam="error"]`,
   summary: '[data-upbeam="summary"]',
   overallProgress: '[data-upbeam="overall"] [data-upbeam="progress"]',
 } as const;

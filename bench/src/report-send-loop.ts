@@ -34,6 +34,16 @@ export function sendLoopTargetsSection(upload: UploadResult, trace: UploadResult
     `single PUT, either strategy: >= ${FLOOR_MIN}× the bare XHR PUT in the same browser (median of the rounds' paired ratios, their range, and the median paired ratio of client CPU seconds)`,
     pairedRatios(['upbeam-presigned-put', 'upbeam-token-put'], 'floor-xhr'),
   );
+  // A bare PUT signed as the temporary-token strategy signs it (SigV4 in headers, its object headers): what a
+  // header-signed PUT costs storage and the browser, apart from the client; then the token PUT against it.
+  const headerSigned = pairedRatios(['floor-xhr-token'], 'floor-xhr');
+  add(
+    `| (beside it: the bare XHR PUT signed as the temporary-token strategy signs it, against the presigned bare XHR PUT; same rounds) | ${headerSigned.map((entry) => entry.text).join('; ') || '–'} | measured |`,
+  );
+  row(
+    `beside it, the temporary-token PUT against that bare PUT signed the same way: what the client adds (median of the rounds' paired ratios)`,
+    pairedRatios(['upbeam-token-put'], 'floor-xhr-token'),
+  );
   row(
     `multipart, either strategy: >= ${FLOOR_MIN}× the bare XHR multipart (same \`Blob.slice()\` parts, part size and concurrency)`,
     ratios(['upbeam-presigned-multipart', 'upbeam-token-multipart'], () => 'floor-xhr-multipart'),

@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { uploadWithProgress } from '../bundle/floor';
 import { floorMultipart } from './floor-multipart';
+import { floorTokenPut } from './floor-token-put';
 import { longTasksSince, type LongTasks } from './long-tasks';
 
 export type { LongTasks } from './long-tasks';
@@ -20,7 +21,7 @@ import { otherSpansSince, partSpansSince, partTimeline, type PartTimeline } from
 /** What the benchmark asks the page to do. */
 export interface PageUpload {
   /** `upbeam-unrendered`: Upbeam's `uploadFile` (the engine under the hook) with the same options, nothing drawn. */
-  client: 'upbeam' | 'upbeam-unrendered' | 'next-s3-upload' | 'floor' | 'floor-multipart';
+  client: 'upbeam' | 'upbeam-unrendered' | 'next-s3-upload' | 'floor' | 'floor-token' | 'floor-multipart';
   strategy?: 'presigned' | 'temporary-token';
   /**
    * Upbeam's multipart options (bytes, parts at once), passed as given; unset ones take the defaults. The
@@ -119,6 +120,8 @@ function Harness() {
       url = await floorMultipart(file, input.partSize!, input.queueSize!, input.progress ? onSent : undefined);
     } else if (input.client === 'next-s3-upload') {
       ({ url } = await next.uploadToS3(file, { endpoint: { request: { url: '/api/next-s3-upload' } } }));
+    } else if (input.client === 'floor-token') {
+      url = await floorTokenPut(file, '/api/upbeam', setFloorProgress);
     } else {
       url = await uploadWithProgress(file, setFloorProgress, '/api/upbeam');
     }

@@ -71,6 +71,14 @@ export const UPLOAD_MODES: UploadMode[] = [
     parts: ENGINE_PARTS,
   },
   { id: 'floor-xhr', kind: 'page', label: 'floor in the browser: 28-line XHR PUT', page: { client: 'floor' } },
+  // The same bare PUT signed as the temporary-token strategy signs it (SigV4 in headers, with its object
+  // headers): what storage and the browser do with a header-signed PUT, apart from the client.
+  {
+    id: 'floor-xhr-token',
+    kind: 'page',
+    label: 'floor in the browser: the same bare XHR PUT, prepared and signed as the temporary-token strategy (SigV4 headers)',
+    page: { client: 'floor-token' },
+  },
   {
     id: 'floor-xhr-multipart',
     kind: 'page',

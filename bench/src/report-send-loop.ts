@@ -45,8 +45,8 @@ export function sendLoopTargetsSection(upload: UploadResult, trace: UploadResult
     pairedRatios(['upbeam-token-put'], 'floor-xhr-token'),
   );
   row(
-    `multipart, either strategy: >= ${FLOOR_MIN}× the bare XHR multipart (same \`Blob.slice()\` parts, part size and concurrency)`,
-    ratios(['upbeam-presigned-multipart', 'upbeam-token-multipart'], () => 'floor-xhr-multipart'),
+    `multipart, either strategy: >= ${FLOOR_MIN}× the bare XHR multipart (same \`Blob.slice()\` parts, part size and concurrency; median of the rounds' paired ratios, as above)`,
+    pairedRatios(['upbeam-presigned-multipart', 'upbeam-token-multipart'], 'floor-xhr-multipart'),
   );
   // Beside the target, two pairs that do the same work on both sides: the hook's page draws its progress and
   // the bare floor draws nothing; on 2 cores that the storage shares, drawing costs the storage CPU.

@@ -18,7 +18,10 @@ export interface PartTimeline {
   gapP50Ms: number;
   gapP90Ms: number;
   gapMaxMs: number;
-  /** Mean parts in flight between the first part's start and the last part's end, over `queueSize` (1 = always full). */
+  /**
+   * Mean parts in flight between the first part's start and the last part's end, over `queueSize` (or over the
+   * parts, when fewer) (1 = always full).
+   */
   slotsBusy: number;
   /** Milliseconds from the first part's start to the last part's end. */
   partsMs: number;
@@ -77,7 +80,8 @@ export function partTimeline(
     gapP50Ms: round1(percentile(gaps, 0.5)),
     gapP90Ms: round1(percentile(gaps, 0.9)),
     gapMaxMs: round1(gaps[gaps.length - 1] ?? 0),
-    slotsBusy: last > first ? Math.round((inFlight / (last - first) / queueSize) * 1000) / 1000 : 1,
+    // An upload of fewer requests than parts at once (a single PUT) can fill only as many slots as it has requests.
+    slotsBusy: last > first ? Math.round((inFlight / (last - first) / Math.min(queueSize, spans.length)) * 1000) / 1000 : 1,
     partsMs: round1(last - first),
     partMeanMs: round1(inFlight / spans.length),
     leadInMs: round1(first - started),

@@ -33,7 +33,8 @@ function sendPart(url: string, body: Blob, onProgress?: (sent: number) => void):
   });
 }
 
-async function postJson<T>(url: string, body: unknown): Promise<T> {
+/** POSTs `body` as JSON to the page server; resolves its JSON answer (throws on a status over 299). */
+export async function postJson<T>(url: string, body: unknown): Promise<T> {
   const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   if (!response.ok) throw new Error(`${url} failed: ${response.status}`);
   return (await response.json()) as T;

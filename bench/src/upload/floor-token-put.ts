@@ -7,15 +7,14 @@
  */
 import type { TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
 import { createTokenSession } from '../../../packages/upload-client/src/temporary-token/token/create-token-session';
+import { postJson } from './floor-multipart';
 
 export async function floorTokenPut(file: File, endpoint: string, onProgress: (percent: number) => void): Promise<string> {
-  const response = await fetch(endpoint, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ filename: file.name, filetype: file.type, _upload: { strategy: 'temporary-token' } }),
+  const prepared = await postJson<TemporaryTokenUploadResponse>(endpoint, {
+    filename: file.name,
+    filetype: file.type,
+    _upload: { strategy: 'temporary-token' },
   });
-  if (!response.ok) throw new Error(`prepare failed: ${response.status}`);
-  const prepared = (await response.json()) as TemporaryTokenUploadResponse;
   const session = createTokenSession({ prepared, renew: () => Promise.reject(new Error('no renewal in the floor')) });
   const { url, headers } = await session.signPutObject(file.type || 'application/octet-stream');
   await new Promise<void>((resolve, reject) => {

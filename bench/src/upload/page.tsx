@@ -16,7 +16,7 @@ import { floorTokenPut } from './floor-token-put';
 import { longTasksSince, type LongTasks } from './long-tasks';
 
 export type { LongTasks } from './long-tasks';
-import { otherSpansSince, partSpansSince, partTimeline, type PartTimeline } from './part-timeline';
+import { partTimeline, requestsSince, type PartTimeline } from './part-timeline';
 
 /** What the benchmark asks the page to do. */
 export interface PageUpload {
@@ -129,7 +129,8 @@ function Harness() {
     const ms = ended - started;
     // The last tasks of the upload may still be queued for the observer: a macrotask lets them arrive.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const parts = partTimeline(partSpansSince(started), input.queueSize ?? DEFAULT_QUEUE_SIZE, started, ended, otherSpansSince(started));
+    const requests = requestsSince(started);
+    const parts = partTimeline(requests.parts, input.queueSize ?? DEFAULT_QUEUE_SIZE, started, ended, requests.others);
     return { ms, url, longTasks: longTasksSince(started), ...(parts && { parts }) };
   };
 

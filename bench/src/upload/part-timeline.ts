@@ -102,21 +102,17 @@ const isSinglePut = (entry: PerformanceResourceTiming) =>
   entry.initiatorType === 'xmlhttprequest' && new URL(entry.name).origin !== location.origin && !/[?&]uploadId=/.test(entry.name);
 
 /**
- * The UploadPart requests (`partNumber=` in the URL) the page sent by XMLHttpRequest since `since`; without
- * any, the single PUT of the whole file, as a timeline of one part (its lead-in and tail are then the
- * client's own time around the PUT).
+ * The page's requests since `since`, split once: `parts`, the UploadPart requests (`partNumber=` in the URL)
+ * sent by XMLHttpRequest, or without any the single PUT of the whole file (a timeline of one part, whose
+ * lead-in and tail are the client's own time around the PUT); `others`, every other request (endpoint calls,
+ * scripts), named by its path.
  */
-export function partSpansSince(since: number): Span[] {
-  const resources = resourcesSince(since);
-  const parts = resources.filter(isPart);
-  return (parts.length > 0 ? parts : resources.filter(isSinglePut)).map((entry) => ({ start: entry.startTime, end: entry.responseEnd }));
-}
-
-/** Every other request of the page since `since` (endpoint calls, scripts), named by their path. */
-export function otherSpansSince(since: number): (Span & { path: string })[] {
+export function requestsSince(since: number): { parts: Span[]; others: (Span & { path: string })[] } {
   const resources = resourcesSince(since);
   const isUpload = resources.some(isPart) ? isPart : isSinglePut;
-  return resources
-    .filter((entry) => !isUpload(entry))
-    .map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime, end: entry.responseEnd }));
+  const span = (entry: PerformanceResourceTiming) => ({ start: entry.startTime, end: entry.responseEnd });
+  return {
+    parts: resources.filter(isUpload).map(span),
+    others: resources.filter((entry) => !isUpload(entry)).map((entry) => ({ path: new URL(entry.name).pathname, ...span(entry) })),
+  };
 }

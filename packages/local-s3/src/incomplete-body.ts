@@ -1,12 +1,10 @@
 /// <reference path="./s3rver.d.ts" />
 /**
  * A PutObject or UploadPart whose body ends before its `Content-Length` (the connection dropped, the
- * browser cancelled) stores nothing and answers 400 `IncompleteBody`, as S3 does. s3rver writes the body
- * into the object's (or the part's) file as it arrives; whatever it made of a cut-off body, this removes it
- * once the request has ended short (`IncomingMessage.complete` false).
- *
- * Known limit: s3rver writes over the object's file as the body arrives, so a cut-off PUT to a key that
- * already held an object removes that object too (S3 would keep the old one).
+ * browser cancelled) stores nothing and answers 400 `IncompleteBody`, as S3 does, once the request has ended
+ * short (`IncomingMessage.complete` false). s3rver 4.0.4 keeps nothing of a cut-off PutObject itself (and
+ * keeps the object stored before under the key, as S3 does); it writes an UploadPart's body into the part's
+ * file as it arrives, which this removes (and puts back the part stored before under that number).
  */
 import { rename, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
@@ -28,8 +26,8 @@ function settled(request: IncomingMessage): Promise<void> {
 }
 
 /**
- * The middleware: runs s3rver's PutObject and UploadPart, then removes what they wrote of a cut-off body (and
- * puts back the part a cut-off UploadPart would have replaced).
+ * The middleware: runs s3rver's PutObject and UploadPart, then answers `IncompleteBody` for a cut-off body,
+ * removing what an UploadPart wrote of it (and putting back the part it would have replaced).
  */
 export function incompleteBodies(directory: string): S3rverMiddleware {
   return async function incompleteBody(ctx, next) {
@@ -53,7 +51,7 @@ export function incompleteBodies(directory: string): S3rverMiddleware {
     // one of the same number writes at the same time (a tab closed mid-part while another tab sends it again).
     const turn = part === undefined ? undefined : await takeTurn(part);
     try {
-      await storePart(ctx, next, { bucket: target.bucket, key: target.key }, isUploadPart, part);
+      await storePart(ctx, next, part);
     } finally {
       turn?.();
     }
@@ -77,14 +75,8 @@ async function takeTurn(part: string): Promise<() => void> {
   };
 }
 
-/** Runs s3rver's PutObject or UploadPart; removes what it wrote of a cut-off body (see {@link incompleteBodies}). */
-async function storePart(
-  ctx: Parameters<S3rverMiddleware>[0],
-  next: Parameters<S3rverMiddleware>[1],
-  target: { bucket: string; key: string },
-  isUploadPart: boolean,
-  part: string | undefined,
-): Promise<void> {
+/** Runs s3rver's PutObject or UploadPart; removes what an UploadPart wrote of a cut-off body (see {@link incompleteBodies}). */
+async function storePart(ctx: Parameters<S3rverMiddleware>[0], next: Parameters<S3rverMiddleware>[1], part: string | undefined): Promise<void> {
   const kept = part === undefined ? false : await keepAside(part);
 
   let failure: unknown;
@@ -104,8 +96,7 @@ async function storePart(
     if (kept) await putBack(part);
   }
   if (ctx.req.complete) throw failure;
-  // A part stored before is back in place; a cut-off PutObject leaves no object.
-  if (!isUploadPart) await ctx.store.deleteObject(target.bucket, target.key);
+  // A part stored before is back in place; s3rver kept nothing of a cut-off PutObject (nor lost the object before it).
   throw new S3Error(
     'IncompleteBody',
     'You did not provide the number of bytes specified by the Content-Length HTTP header.',

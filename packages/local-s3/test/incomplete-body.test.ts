@@ -4,6 +4,7 @@ import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
+  GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   ListPartsCommand,
@@ -106,6 +107,16 @@ describe('a body that ends before its Content-Length', () => {
     // `getSignedUrl(client, new PutObjectCommand(...))`, as the upload handler presigns, adds `x-id=PutObject`.
     await cutOffPut(await presignedPath('cut-sdk/put.bin', { 'x-id': 'PutObject' }), 4 * MiB, 512 * KiB);
     await settlesTo(() => keysUnder('cut-sdk/'), []);
+  });
+
+  it('a PutObject cut off mid-body over a stored object keeps the stored object, as S3 does', async () => {
+    const stored = Buffer.alloc(1000, 1);
+    await s3.send(new PutObjectCommand({ Bucket: 'uploads', Key: 'cut-over/put.bin', Body: stored }));
+    await cutOffPut(await presignedPath('cut-over/put.bin', { 'x-id': 'PutObject' }), 4 * MiB, 512 * KiB);
+    // The server handles the closed connection asynchronously: give it the time a removal would take.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const object = await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: 'cut-over/put.bin' }));
+    expect(Buffer.from(await object.Body!.transformToByteArray())).toEqual(stored);
   });
 
   it('UploadPart cut off mid-body leaves no part; a whole part is stored', async () => {

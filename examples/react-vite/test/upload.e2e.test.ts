@@ -30,6 +30,8 @@ const FILE_SIZE = 12 * 1024 * 1024 + 321;
  * once, the later parts start as the first are stored, and the bar climbs in steps.
  */
 const MULTIPART_FILE_SIZE = 32 * 1024 * 1024 + 321;
+/** A file under the temporary-token strategy's multipart threshold (5 MiB): one PutObject, bytes. */
+const SINGLE_PUT_FILE_SIZE = 1024 * 1024 + 123;
 /** Upload bandwidth through the proxy, bytes per second: ~3 s for the file. */
 const UPLOAD_BYTES_PER_SECOND = 4 * 1024 * 1024;
 
@@ -40,6 +42,8 @@ let filePath: string;
 let fileBytes: Buffer;
 let multipartPath: string;
 let multipartBytes: Buffer;
+let singlePutPath: string;
+let singlePutBytes: Buffer;
 /** The default handler, with storage reached through the proxy; what every test restores. */
 let throughProxy: UploadHandler;
 /** Answers of the preparation endpoint, in order. */
@@ -62,6 +66,9 @@ beforeAll(async () => {
   multipartBytes = randomBytes(MULTIPART_FILE_SIZE);
   multipartPath = join(fileDir, 'holiday video 4k.bin');
   await writeFile(multipartPath, multipartBytes);
+  singlePutBytes = randomBytes(SINGLE_PUT_FILE_SIZE);
+  singlePutPath = join(fileDir, 'receipt.bin');
+  await writeFile(singlePutPath, singlePutBytes);
 });
 
 afterAll(async () => {
@@ -205,6 +212,31 @@ describe.each(ENGINES)('example page in %s, embedded storage', (engine) => {
     await expect
       .poll(() => proxy.requests.slice(sent).some((request) => request.method === 'DELETE' && request.path.includes('uploadId=')))
       .toBe(true);
+  });
+
+  it("temporary-token: a single PUT asks for its credentials while the strategy's code is still loading", async () => {
+    // A browser of its own: the other tests' pages left the chunk in the HTTP cache, where no hold reaches it.
+    const fresh = await launchBrowser(engine);
+    const page = await openExamplePage(fresh, example.origin, SELECTORS.fileInput);
+    await page.click(SELECTORS.temporaryToken);
+    const asked = answers.length;
+    // The strategy's lazy chunk (Vite's name for @upbeam/upload-client's temporary-token chunk) is held.
+    const chunk = example.holdRequests((path) => /\/assets\/temporary-token-[^/]*\.js$/.test(path));
+    try {
+      await page.setInputFile(SELECTORS.fileInput, singlePutPath);
+      const { key } = (await nextAnswer(asked)) as { key: string };
+      // The endpoint answered while the chunk was still held: one round trip before the PUT, not two.
+      expect(chunk.held).toHaveLength(1);
+      chunk.release();
+      await expect.poll(() => page.attribute(SELECTORS.upload, 'data-status'), { timeout: 60_000 }).toBe('done');
+      const { bytes } = await storedObject(key);
+      expect(sha256(bytes)).toBe(sha256(singlePutBytes));
+      const puts = proxy.requests.filter((request) => request.method === 'PUT' && request.path.includes(key));
+      expect(puts.map((request) => request.path.includes('partNumber='))).toEqual([false]);
+    } finally {
+      chunk.release();
+      await fresh.close();
+    }
   });
 
   it('tracks a picked file at progress 0 before the preparation request is answered', async () => {

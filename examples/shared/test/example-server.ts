@@ -17,7 +17,20 @@ export interface RunningExample {
   settings: UploadHandlerConfig;
   /** Replaces what answers `/api/s3-upload` (to test failures and timing); `undefined` restores the default. */
   setUploadHandler(handler: UploadHandler | undefined): void;
+  /**
+   * Holds every request whose path `matches` (e.g. a lazy chunk of the page) until `release()`; `held` lists
+   * the paths waiting now. To see what the page does while a file of its own is still on the way.
+   */
+  holdRequests(matches: (path: string) => boolean): HeldRequests;
   close(): Promise<void>;
+}
+
+/** Requests that {@link RunningExample.holdRequests} holds. */
+export interface HeldRequests {
+  /** Paths of the held requests not released yet. */
+  readonly held: readonly string[];
+  /** Lets the held requests (and later ones) through; holds nothing more. */
+  release(): void;
 }
 
 /**
@@ -28,8 +41,18 @@ export async function startExample(staticRoot: string): Promise<RunningExample> 
   let upload: UploadHandler = async () => new Response(null, { status: 503 });
   let objectUrl: (key: string) => Promise<string | undefined> = async () => undefined;
   const app = createApp({ upload: (request) => upload(request), staticRoot, objectUrl: (key) => objectUrl(key) });
+  let hold: { matches: (path: string) => boolean; held: string[]; released: Promise<void> } | undefined;
+  const fetch = async (request: Request) => {
+    const path = new URL(request.url).pathname;
+    const gate = hold;
+    if (gate?.matches(path)) {
+      gate.held.push(path);
+      await gate.released;
+    }
+    return app.fetch(request);
+  };
   const server: ServerType = await new Promise((resolve) => {
-    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
+    const started = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
   });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Another port than the page: the upload is cross-origin, so the bucket's CORS rule is exercised.
@@ -46,6 +69,19 @@ export async function startExample(staticRoot: string): Promise<RunningExample> 
     settings,
     setUploadHandler(handler) {
       upload = handler ?? standard;
+    },
+    holdRequests(matches) {
+      let release!: () => void;
+      const gate = { matches, held: [] as string[], released: new Promise<void>((resolve) => (release = resolve)) };
+      hold = gate;
+      return {
+        held: gate.held,
+        release() {
+          if (hold === gate) hold = undefined;
+          gate.held.length = 0;
+          release();
+        },
+      };
     },
     async close() {
       s3.destroy();

@@ -2,6 +2,7 @@ import { FALLBACK_CONTENT_TYPE, type AnyRoutes, type RouteName, type UploadResul
 import { createAbortError } from './abort';
 import { usesMultipart } from './multipart-threshold';
 import { uploadPresigned } from './presigned/presigned-put';
+import { prepareToken } from './temporary-token/prepare-token';
 import { throttledProgress } from './progress';
 import { resolveRetrySettings } from './retry';
 import type { RouteUploadOptions, RouteUploadResult } from './routes';
@@ -21,9 +22,9 @@ import type { UploadContext, UploadOptions } from './types';
  * @returns `{ url, bucket, key, serverData? }` of the stored object.
  * @throws `AbortError` DOMException with message `Upload aborted.` when `signal` aborts (at any stage; a
  *   multipart upload is aborted on storage first, unless `leavePartsOnError`).
- * @throws {@link UploadClientError}: `INVALID_OPTIONS` before any request to the endpoint or storage (part
- *   size outside 5 MiB to 5 GiB, queue size under 1, `Exceeded 10000 parts in multipart upload`, unknown
- *   strategy, `maxAttempts` under 1); `PREPARE_FAILED` with the endpoint's error message (e.g.
+ * @throws {@link UploadClientError}: `INVALID_OPTIONS` before any request to the endpoint or storage (unknown
+ *   strategy, `maxAttempts` under 1; for a file that goes multipart: part size outside 5 MiB to 5 GiB, queue
+ *   size under 1, `Exceeded 10000 parts in multipart upload`); `PREPARE_FAILED` with the endpoint's error message (e.g.
  *   `Internal Server Error`); `INVALID_PREPARE_RESPONSE` when the endpoint's answer lacks fields;
  *   `STORAGE_ERROR` when storage refuses; `MISSING_ETAG` when the bucket's CORS rule does not expose ETag;
  *   `NETWORK_ERROR`. Failures that another attempt may cure (network errors, 408, 429, 500, 502, 503, 504,
@@ -57,7 +58,11 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
   // Any other strategy goes to the temporary-token module, which refuses what is not `temporary-token`.
   let result: UploadResult;
   if ((options.strategy ?? 'presigned') !== 'presigned') {
-    result = await (await import('./temporary-token/temporary-token')).uploadWithTemporaryToken(upload);
+    // A single PUT's credentials are asked for while the strategy's chunk loads (one round trip before the
+    // PUT, not two). A wrong strategy asks for nothing: the chunk refuses it before any request.
+    const singlePut = options.strategy === 'temporary-token' && !usesMultipart(file.size, options.multipartThreshold);
+    const [token, prepared] = await Promise.all([import('./temporary-token/temporary-token'), singlePut ? prepareToken(upload) : undefined]);
+    result = await token.uploadWithTemporaryToken(upload, prepared);
   } else if (usesMultipart(file.size, options.multipartThreshold)) {
     result = await (await import('./presigned/presigned-multipart')).uploadPresignedMultipart(upload);
   } else {

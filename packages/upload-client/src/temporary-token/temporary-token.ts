@@ -10,29 +10,16 @@ import { UploadClientError } from '../errors';
 import { runMultipart } from '../multipart-run';
 import { usesMultipart } from '../multipart-threshold';
 import { resolveMultipartSettings } from '../part-math';
-import { postToEndpoint } from '../prepare';
 import { putWholeFile } from '../single-put';
 import { singlePutChecksum } from '../single-put-checksum';
+import { prepareToken } from './prepare-token';
 import { tokenStarter, type SessionOpener, type TokenStarter } from './token-backend';
 import { createTokenSession, type TokenSession } from './token/index';
 import type { UploadContext } from '../types';
 
-/** Fields of the temporary-token answer that the engine reads. */
-const TOKEN_FIELDS = [
-  'key',
-  'bucket',
-  'region',
-  'token.Credentials.AccessKeyId',
-  'token.Credentials.SecretAccessKey',
-  'token.Credentials.SessionToken',
-] as const;
-
-const MARKER = { strategy: 'temporary-token' } as const;
-
-/** Credentials for the upload: a new key, or (`ticket`) fresh ones for the key of an earlier answer. */
-function prepare(upload: UploadContext, ticket?: string): Promise<TemporaryTokenUploadResponse> {
-  const marker = ticket ? { ...MARKER, renew: { ticket } } : MARKER;
-  return postToEndpoint<TemporaryTokenUploadResponse>(upload, { marker, fields: TOKEN_FIELDS });
+/** A token session on the credentials of `prepared`, renewed through the endpoint. */
+function sessionOn(upload: UploadContext, prepared: TemporaryTokenUploadResponse): TokenSession {
+  return createTokenSession({ prepared, renew: (renewal) => prepareToken(upload, renewal), retry: upload.options });
 }
 
 /**
@@ -40,8 +27,7 @@ function prepare(upload: UploadContext, ticket?: string): Promise<TemporaryToken
  * the key of an earlier answer; the session renews its credentials through the endpoint too.
  */
 function tokenSessionOpener(upload: UploadContext): SessionOpener {
-  return async (ticket) =>
-    createTokenSession({ prepared: await prepare(upload, ticket), renew: (renewal) => prepare(upload, renewal), retry: upload.options });
+  return async (ticket) => sessionOn(upload, await prepareToken(upload, ticket));
 }
 
 /** How this upload creates and reopens a multipart upload with temporary credentials (cancelled by its signal). */
@@ -50,33 +36,34 @@ export function tokenStarterFor(upload: UploadContext): TokenStarter {
 }
 
 /**
- * Checks the strategy (`uploadFile` sends every strategy but `presigned` here) and the multipart options
- * before any request; asks the endpoint for temporary credentials; sends the file (one PutObject below
- * `multipartThreshold`, else a multipart upload, resumed when `resume` kept one); sets the tags; then, when
- * the server limits the size or type or has a completion hook (its answer holds a `receipt`), tells it the
- * object is stored (`_upload.complete`): it checks the object (deletes one that breaks the limits) and
+ * Checks the strategy (`uploadFile` sends every strategy but `presigned` here) and, for a multipart upload,
+ * the multipart options, before any request; asks the endpoint for temporary credentials (a single PUT's
+ * may come as `prepared`: `uploadFile` asks for them while this chunk loads); sends the file (one PutObject
+ * below `multipartThreshold`, else a multipart upload, resumed when `resume` kept one); sets the tags; then,
+ * when the server limits the size or type or has a completion hook (its answer holds a `receipt`), tells it
+ * the object is stored (`_upload.complete`): it checks the object (deletes one that breaks the limits) and
  * answers its hook's `serverData`.
  *
  * @returns `{ url, bucket, key, checksum? }`, `url` the object's address (SPEC 7.4); `checksum` the object's
  *   MD5 when one was sent (the `checksum` option, else the server's answer), composite for a multipart upload.
  * @throws as `uploadFile`.
  */
-export async function uploadWithTemporaryToken(upload: UploadContext): Promise<UploadResult> {
+export async function uploadWithTemporaryToken(upload: UploadContext, prepared?: TemporaryTokenUploadResponse): Promise<UploadResult> {
   const { file, options } = upload;
   if (options.strategy !== 'temporary-token') {
     const got = String(options.strategy);
     throw new UploadClientError('INVALID_OPTIONS', `strategy must be one of: ${UPLOAD_STRATEGIES.join(', ')}. Got ${got}.`);
   }
-  const settings = resolveMultipartSettings(file.size, options);
-  const openSession = tokenSessionOpener(upload);
   let session: TokenSession;
   let checksum: ObjectChecksum | undefined;
-  if (usesMultipart(file.size, settings.multipartThreshold)) {
+  // The part options matter to a multipart upload only (as with presigned URLs, a single PUT leaves them unchecked).
+  const settings = usesMultipart(file.size, options.multipartThreshold) ? resolveMultipartSettings(file.size, options) : undefined;
+  if (settings) {
     const starter = tokenStarterFor(upload);
     ({ checksum } = await runMultipart(upload, settings, starter));
     session = starter.session!;
   } else {
-    session = await openSession();
+    session = sessionOn(upload, prepared ?? (await prepareToken(upload)));
     // The option wins (`false` too); unset, the server's answer decides (old servers ask for none).
     const hashed = await singlePutChecksum(file, options.checksum ?? session.prepared.checksum);
     // The checksum is signed with the request (SigV4 in headers), as the AWS SDK signs it.
@@ -84,7 +71,8 @@ export async function uploadWithTemporaryToken(upload: UploadContext): Promise<U
     await putWholeFile(upload, () => signing.signPutObject(upload.filetype, hashed.headers), signing.recoveryFor);
     checksum = hashed.checksum;
   }
-  if (settings.tags.length > 0) await session.putObjectTagging(settings.tags, options.signal);
+  const tags = options.tags ?? [];
+  if (tags.length > 0) await session.putObjectTagging(tags, options.signal);
   // A server with a size or type limit checks the stored object now (storage cannot bind them to
   // credentials), and runs its completion hook.
   const { key, bucket, receipt } = session.prepared;

@@ -1,0 +1,31 @@
+/**
+ * The temporary-token strategy's preparation request. Apart from the strategy's lazy chunk so that
+ * `uploadFile` can ask for a single PUT's credentials while that chunk loads: a page's first token upload
+ * then waits for one round trip before its PUT, not for the chunk's and then the endpoint's.
+ */
+import type { TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
+import { postToEndpoint } from '../prepare';
+import type { UploadContext } from '../types';
+
+/** Fields of the temporary-token answer that the engine reads. */
+const TOKEN_FIELDS = [
+  'key',
+  'bucket',
+  'region',
+  'token.Credentials.AccessKeyId',
+  'token.Credentials.SecretAccessKey',
+  'token.Credentials.SessionToken',
+] as const;
+
+const MARKER = { strategy: 'temporary-token' } as const;
+
+/**
+ * Asks the endpoint for temporary credentials: for a new object key, or (`ticket`, from an earlier answer)
+ * fresh ones for that answer's key.
+ * @throws as {@link postToEndpoint}: `INVALID_PREPARE_RESPONSE` when the answer lacks a key, bucket, region
+ *   or one of the three credentials.
+ */
+export function prepareToken(upload: UploadContext, ticket?: string): Promise<TemporaryTokenUploadResponse> {
+  const marker = ticket ? { ...MARKER, renew: { ticket } } : MARKER;
+  return postToEndpoint<TemporaryTokenUploadResponse>(upload, { marker, fields: TOKEN_FIELDS });
+}

@@ -16,6 +16,7 @@ import { envList } from '../lib/env-list';
 import { BENCH_DIR } from '../lib/paths';
 import { describeMachine, packageVersion, toolVersion } from '../lib/machine';
 import { saveResult, type ResultMeta } from '../lib/results';
+import { roundOrder } from '../lib/round-order';
 import { median } from '../lib/stats';
 import { curlMultipart, curlPut, cutParts, type CurlSample, type PartFiles } from './curl-floor';
 import type { LongTasks, PageUpload, PageUploadResult } from './page';
@@ -586,7 +587,7 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
         const roundsOf = (mode: UploadMode) => (PAIRED_MODES.has(mode.id) ? pairedRuns : runs);
         for (let round = 0; round < pairedRuns; round++) {
           const roundModes = sizeModes.filter((mode) => round < roundsOf(mode));
-          const order = roundModes.map((_, index) => roundModes[(index + round) % roundModes.length]!);
+          const order = roundOrder(roundModes, round);
           for (const mode of order) {
             const load = Math.round(os.loadavg()[0]! * 10) / 10;
             loads.push(load);
@@ -617,7 +618,7 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
         'throttling; random (incompressible) files in /dev/shm set with setInputFiles; browser time from the client call ' +
         'to its resolved promise (the preparation request included); `curl -T` time = the preparation + curl\'s time_total; ' +
         'curl multipart time = CreateMultipartUpload + presigning every part + curl\'s parts + CompleteMultipartUpload; MB = 10^6 bytes; ' +
-        'every stored object checked (HEAD size) and deleted after its run; ' +
+        'every stored object checked (HEAD size) and deleted after its run; the modes in a new order every round (a hash of round and mode); ' +
         `load average (1 min, 2 = both cores busy) during the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads)}`,
       targets: descriptions,
       modes: modes.map(({ id, label, kind, parts }) => ({ id, label, kind, ...(parts ? { parts } : {}) })),

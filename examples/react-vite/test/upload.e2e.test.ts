@@ -214,18 +214,21 @@ describe.each(ENGINES)('example page in %s, embedded storage', (engine) => {
       .toBe(true);
   });
 
-  it("temporary-token: a single PUT asks for its credentials while the strategy's code is still loading", async () => {
+  it("temporary-token: choosing the strategy loads its code, and a single PUT's credentials come while it still loads", async () => {
     // A browser of its own: the other tests' pages left the chunk in the HTTP cache, where no hold reaches it.
     const fresh = await launchBrowser(engine);
-    const page = await openExamplePage(fresh, example.origin, SELECTORS.fileInput);
-    await page.click(SELECTORS.temporaryToken);
-    const asked = answers.length;
     // The strategy's lazy chunk (Vite's name for @upbeam/upload-client's temporary-token chunk) is held.
     const chunk = example.holdRequests((path) => /\/assets\/temporary-token-[^/]*\.js$/.test(path));
     try {
+      const page = await openExamplePage(fresh, example.origin, SELECTORS.fileInput);
+      expect(chunk.held, 'a presigned page loads no token code').toHaveLength(0);
+      const asked = answers.length;
+      await page.click(SELECTORS.temporaryToken);
+      // The hook was given `strategy: 'temporary-token'`: its chunk is asked for before any file is picked.
+      await expect.poll(() => chunk.held.length).toBe(1);
       await page.setInputFile(SELECTORS.fileInput, singlePutPath);
       const { key } = (await nextAnswer(asked)) as { key: string };
-      // The endpoint answered while the chunk was still held: one round trip before the PUT, not two.
+      // The endpoint answered while the chunk was still held: the credentials do not wait for the code.
       expect(chunk.held).toHaveLength(1);
       chunk.release();
       await expect.poll(() => page.attribute(SELECTORS.upload, 'data-status'), { timeout: 60_000 }).toBe('done');

@@ -9,6 +9,15 @@ import type { RouteUploadOptions, RouteUploadResult } from './routes';
 import type { UploadContext, UploadOptions } from './types';
 
 /**
+ * Starts loading the temporary-token strategy's chunk when `options` choose that strategy, so that the first
+ * token upload of the page does not wait for it (`UploadTracker` calls it with the options it is given). Loads
+ * nothing for `presigned`. A failed load is ignored here: the upload loads it again and fails with its error.
+ */
+export function preloadStrategy(options: Pick<UploadOptions, 'strategy'>): void {
+  if (options.strategy === 'temporary-token') import('./temporary-token/temporary-token').catch(() => {});
+}
+
+/**
  * Uploads one file straight from the browser to S3-compatible storage. The server prepares the upload
  * (presigned URLs, or temporary credentials for one key); the browser then sends the file with progress:
  * one PUT below `multipartThreshold` (default 100 MiB), else a multipart upload, `queueSize` parts at once,

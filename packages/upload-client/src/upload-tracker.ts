@@ -7,7 +7,7 @@ import { usesMultipart } from './multipart-threshold';
 import { PauseController } from './pause';
 import { TransferRate } from './transfer-rate';
 import type { UploadOptions } from './types';
-import { uploadFile } from './upload-file';
+import { preloadStrategy, uploadFile } from './upload-file';
 import { DEFAULT_CONCURRENCY, UploadQueue } from './upload-queue';
 import { FrameNotifier } from './frame-notifier';
 import { TrackedFiles } from './tracked-files';
@@ -143,12 +143,15 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
 
   /**
    * @param options - Defaults for every upload (`add(files, options)` overrides them per call), `concurrency`.
+   *   Given `strategy: 'temporary-token'`, the tracker starts loading that strategy's lazy chunk at once, so that
+   *   the first upload does not wait for it.
    * @throws {@link UploadClientError} `INVALID_OPTIONS` (`concurrency must be an integer of at least 1. Got 0.`)
    *   when `concurrency` is not an integer of at least 1.
    */
   constructor(options: Omit<UploadTrackerOptions, 'route'> & Partial<RouteOption<R, N>> = {}) {
     this.#options = options;
     this.#queue = new UploadQueue(options.concurrency);
+    preloadStrategy(options);
     const { persist } = options;
     if (!persist) return;
     const host: PersistenceHost = {
@@ -170,9 +173,13 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     this.#persistence = import('./tracker-persistence').then(({ TrackerPersistence }) => new TrackerPersistence(persist, host));
   }
 
-  /** Replaces the defaults (used by the React hook when its options change); a new `concurrency` applies at once. */
+  /**
+   * Replaces the defaults (used by the React hook when its options change); a new `concurrency` applies at once,
+   * and a `strategy: 'temporary-token'` starts loading that strategy's chunk (as the constructor does).
+   */
   setOptions(options: UploadTrackerOptions): void {
     this.#options = options;
+    preloadStrategy(options);
     this.#queue.setLimit(options.concurrency ?? DEFAULT_CONCURRENCY);
   }
 

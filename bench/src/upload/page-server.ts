@@ -5,7 +5,7 @@
  * port, so every upload is cross-origin (CORS preflights included), as in production.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join, normalize } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { build, type Plugin } from 'esbuild';
@@ -62,8 +62,12 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
-/** Serves the pages under `root` (a page's folder is its path: `/` for `root` itself) and the endpoints. */
-export async function startPageServer(root = PAGE_DIR): Promise<PageServer> {
+/**
+ * Serves the pages under `root` (a page's folder is its path: `/` for `root` itself) and the endpoints.
+ * @param delayMs - Every request (the page's files and the endpoints, not storage) is answered this many
+ *   milliseconds late: an app server a round trip away, where loopback has none. Default 0.
+ */
+export async function startPageServer(root = PAGE_DIR, { delayMs = 0 }: { delayMs?: number } = {}): Promise<PageServer> {
   let target: Target | undefined;
   const upbeam = getRequestListener((request) => {
     if (!target) return new Response('no target', { status: 503 });
@@ -88,7 +92,7 @@ export async function startPageServer(root = PAGE_DIR): Promise<PageServer> {
     const current = target;
     return logged(path, request, async (logging) => (await floorMultipartApi(current, path, logging)) ?? new Response('not found', { status: 404 }));
   });
-  const server: Server = createServer((request, response) => {
+  const answer = (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     if (path === '/api/upbeam') return void upbeam(request, response);
     if (path === '/api/upbeam-unsigned-create') return void unsignedCreate(request, response);
@@ -105,6 +109,10 @@ export async function startPageServer(root = PAGE_DIR): Promise<PageServer> {
           .end(bytes),
       () => response.writeHead(404).end(),
     );
+  };
+  const server: Server = createServer((request, response) => {
+    if (delayMs > 0) setTimeout(() => answer(request, response), delayMs);
+    else answer(request, response);
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

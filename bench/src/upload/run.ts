@@ -224,6 +224,12 @@ const PAIRED_MODES = new Set([
 const PAIRED_RUNS: Record<number, number> = { 128: 30 };
 
 /**
+ * UPLOAD_PAGE_DELAY_MS: the page server answers every request (the page's files, the preparation endpoint) this
+ * many milliseconds late, as an app server a round trip away would; storage stays on loopback. Default 0.
+ */
+const PAGE_DELAY_MS = Number(process.env.UPLOAD_PAGE_DELAY_MS) || 0;
+
+/**
  * What runs: 128 MiB and 1 GiB on s3rver and radosgw; 9 rounds at 128 MiB (30 of the paired modes), 3
  * (s3rver) or 2 (radosgw) at 1 GiB. UPLOAD_TARGETS, UPLOAD_SIZES_MIB, UPLOAD_MODES and UPLOAD_RUNS (the rounds
  * of every mode) narrow it for a quick look.
@@ -536,7 +542,7 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
         if (!partFiles.has(key)) partFiles.set(key, await cutParts(path, mib * MiB, mode.parts!.partSize, fileDir));
       }
     }
-    server = await startPageServer();
+    server = await startPageServer(undefined, { delayMs: PAGE_DELAY_MS });
     browser = await launchCdpBrowser();
     for (const entry of plans) {
       const target =
@@ -619,7 +625,8 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
         'to its resolved promise (the preparation request included); `curl -T` time = the preparation + curl\'s time_total; ' +
         'curl multipart time = CreateMultipartUpload + presigning every part + curl\'s parts + CompleteMultipartUpload; MB = 10^6 bytes; ' +
         'every stored object checked (HEAD size) and deleted after its run; the modes in a new order every round (a hash of round and mode); ' +
-        `load average (1 min, 2 = both cores busy) during the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads)}`,
+        `load average (1 min, 2 = both cores busy) during the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads)}` +
+        (PAGE_DELAY_MS > 0 ? `; the page server answered every request ${PAGE_DELAY_MS} ms late (UPLOAD_PAGE_DELAY_MS)` : ''),
       targets: descriptions,
       modes: modes.map(({ id, label, kind, parts }) => ({ id, label, kind, ...(parts ? { parts } : {}) })),
       cells,

@@ -38,6 +38,11 @@ export interface PageUpload {
    * that shows its progress.
    */
   draw?: boolean;
+  /**
+   * Upbeam: the page is opened with `?strategy=<strategy>`, so that the hook is made with it (see
+   * `DECLARED_STRATEGY`); read by the benchmark, which opens the page.
+   */
+  declared?: boolean;
   /** Upbeam's `checksum` option (`'md5'`: each part hashed and sent with its Content-MD5). */
   checksum?: 'md5';
   /**
@@ -93,8 +98,15 @@ function throttledDraw(draw: (bytes: number) => void): (bytes: number) => void {
 // Room for every UploadPart of a 1 GiB file in 5 MiB parts and its signing requests (the default keeps 250).
 performance.setResourceTimingBufferSize(10_000);
 
+/**
+ * `?strategy=temporary-token` in the page's address: the hook is made with that strategy, as an app with one
+ * strategy makes it (the tracker then loads the strategy's chunk with the page, not at the first upload).
+ * Without it the strategy comes with each upload, and the hook loads nothing before one.
+ */
+const DECLARED_STRATEGY = new URLSearchParams(location.search).get('strategy') === 'temporary-token' ? 'temporary-token' : undefined;
+
 function Harness() {
-  const upbeam = useS3Upload({ endpoint: { url: '/api/upbeam' } });
+  const upbeam = useS3Upload({ endpoint: { url: '/api/upbeam' }, ...(DECLARED_STRATEGY && { strategy: DECLARED_STRATEGY }) });
   const next = usePresignedUpload();
   const [floorProgress, setFloorProgress] = useState(0);
   const [floorMultipartSent, setFloorMultipartSent] = useState<{ bytes: number; size: number }>();
@@ -106,7 +118,7 @@ function Harness() {
     const started = performance.now();
     let url: string;
     if (input.client === 'upbeam' || input.client === 'upbeam-unrendered') {
-      const { client, strategy = 'presigned', endpoint, ...multipart } = input;
+      const { client, strategy = 'presigned', endpoint, declared: _declared, ...multipart } = input;
       const options = { strategy, ...multipart, endpoint: { url: endpoint ?? '/api/upbeam' } };
       ({ url } = await (client === 'upbeam' ? upbeam.uploadToS3(file, options) : uploadFile(file, { ...options, onProgress: (progress) => (window.benchUnrenderedProgress = progress.uploaded) })));
     } else if (input.client === 'floor-multipart') {

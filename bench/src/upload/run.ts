@@ -141,6 +141,15 @@ export const UPLOAD_MODES: UploadMode[] = [
     label: 'Upbeam temporary-token, one PUT',
     page: { client: 'upbeam', strategy: 'temporary-token', multipartThreshold: ALWAYS_PUT },
   },
+  // The same, with the hook made with `strategy: 'temporary-token'` (as an app with one strategy makes it): the
+  // tracker loads the strategy's chunk with the page, not at the first upload.
+  {
+    id: 'upbeam-token-put-declared',
+    kind: 'page',
+    label: "Upbeam temporary-token, one PUT, the hook made with `strategy: 'temporary-token'`",
+    page: { client: 'upbeam', strategy: 'temporary-token', multipartThreshold: ALWAYS_PUT, declared: true },
+    optIn: true,
+  },
   {
     id: 'upbeam-token-multipart',
     kind: 'page',
@@ -377,7 +386,8 @@ export async function runInPage(
   size: number,
   { timeoutMs, profileName, trace, verify }: PageRunOptions,
 ): Promise<UploadSample> {
-  const page = await browser.newPage(server.origin);
+  const declared = mode.page?.declared ? `/?strategy=${mode.page.strategy}` : '';
+  const page = await browser.newPage(server.origin + declared);
   try {
     await waitForPage(page);
     await page.setInputFile('#file', filePath);

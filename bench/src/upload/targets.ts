@@ -9,10 +9,11 @@ import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { DeleteObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createBucket, createUploadRole, radosgwS3Client, startRadosgw, type Radosgw } from '@upbeam/ceph-rgw';
-import { startLocalS3 } from '@upbeam/local-s3';
 import { createUploadHandler, type UploadHandler } from '@upbeam/upload-server';
 import { APIRoute } from 'next-s3-upload';
-import { matchingCpuSeconds, ownCpuSeconds } from '../lib/cpu-time';
+import { startChild } from '../lib/child';
+import { matchingCpuSeconds, treeCpuSeconds } from '../lib/cpu-time';
+import { BENCH_DIR } from '../lib/paths';
 import { nextPagesRoute } from '../lib/next-pages-route';
 
 export type TargetName = 's3rver' | 'radosgw';
@@ -31,8 +32,8 @@ export interface Target {
   storedSize(key: string): Promise<number | undefined>;
   remove(key: string): Promise<void>;
   /**
-   * CPU seconds the storage has used so far: s3rver runs in the benchmark's process (with the preparation
-   * handler and the page server), radosgw in its own processes (radosgw, the Ceph monitor and OSD).
+   * CPU seconds the storage has used so far: s3rver's process, or radosgw's (radosgw, the Ceph monitor and
+   * OSD).
    */
   storageCpuSeconds(): number;
   close(): Promise<void>;
@@ -53,13 +54,19 @@ function adminOps(admin: S3Client, bucket: string) {
   };
 }
 
-/** The embedded storage (@20minutes/s3rver, in this process), objects kept under `parent` (RAM by default). */
+/**
+ * The embedded storage (@20minutes/s3rver through `@upbeam/local-s3`) in a process of its own
+ * (`s3rver-process.ts`), objects kept under `parent` (RAM by default). Apart from the benchmark's process, where
+ * the page server, the preparation handler and the DevTools driver run: their work does not pause storage's,
+ * and storage's CPU is its own. The handler reaches its STS stand-in over HTTP, as an app reaches STS.
+ */
 export async function startS3rverTarget(pageOrigin: string, version: string, parent = '/dev/shm'): Promise<Target> {
   const directory = await mkdtemp(join(parent, 'upbeam-bench-s3-'));
-  const local = await startLocalS3({ directory, allowedOrigins: [pageOrigin] });
-  const settings = local.handlerSettings;
-  // Not `local.createClient()`: its default CRC32 checksums would also sign an empty body's checksum into
-  // the floor's presigned UploadPart URLs.
+  const child = await startChild(join(BENCH_DIR, 'src', 'upload', 's3rver-process.ts'), [directory, pageOrigin]);
+  const { endpoint, bucket, region, accessKeyId, secretAccessKey } = child.ready as Record<string, string>;
+  const settings = { accessKeyId: accessKeyId!, secretAccessKey: secretAccessKey!, bucket: bucket!, region: region!, endpoint: endpoint!, forcePathStyle: true };
+  // The default CRC32 checksums of a new S3Client would also sign an empty body's checksum into the floor's
+  // presigned UploadPart URLs.
   const admin = new S3Client({
     region: settings.region,
     endpoint: settings.endpoint,
@@ -68,20 +75,21 @@ export async function startS3rverTarget(pageOrigin: string, version: string, par
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+  const pid = child.process.pid!;
   return {
     name: 's3rver',
-    description: `@20minutes/s3rver ${version} in the benchmark's process, objects in ${parent}`,
-    endpoint: local.endpoint,
-    bucket: local.bucket,
+    description: `@20minutes/s3rver ${version} in a process of its own, objects in ${parent}`,
+    endpoint: settings.endpoint,
+    bucket: settings.bucket,
     admin,
-    storageCpuSeconds: ownCpuSeconds,
-    // s3rver has no STS: the local stand-in mints key pairs it accepts.
-    upbeam: createUploadHandler({ ...settings, stsClient: local.stsClient }),
+    storageCpuSeconds: () => treeCpuSeconds(pid),
+    // s3rver has no STS: the local stand-in on its port mints key pairs it accepts.
+    upbeam: createUploadHandler({ ...settings, stsEndpoint: settings.endpoint }),
     nextS3Upload: nextPagesRoute(APIRoute.configure({ ...settings })),
-    ...adminOps(admin, local.bucket),
+    ...adminOps(admin, settings.bucket),
     async close() {
       admin.destroy();
-      await local.close();
+      await child.stop();
       await rm(directory, { recursive: true, force: true });
     },
   };

@@ -42,14 +42,14 @@ export async function startExample(staticRoot: string): Promise<RunningExample> 
   let objectUrl: (key: string) => Promise<string | undefined> = async () => undefined;
   const app = createApp({ upload: (request) => upload(request), staticRoot, objectUrl: (key) => objectUrl(key) });
   let hold: { matches: (path: string) => boolean; held: string[]; released: Promise<void> } | undefined;
-  const fetch = async (request: Request) => {
-    const path = new URL(request.url).pathname;
+  // Every argument goes through: the Node adapter passes its bindings (`incoming`, `outgoing`) after the request.
+  const fetch: typeof app.fetch = (request, ...rest) => {
     const gate = hold;
-    if (gate?.matches(path)) {
-      gate.held.push(path);
-      await gate.released;
-    }
-    return app.fetch(request);
+    if (!gate) return app.fetch(request, ...rest);
+    const path = new URL(request.url).pathname;
+    if (!gate.matches(path)) return app.fetch(request, ...rest);
+    gate.held.push(path);
+    return gate.released.then(() => app.fetch(request, ...rest));
   };
   const server: ServerType = await new Promise((resolve) => {
     const started = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));

@@ -3,7 +3,9 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as hook from '../use-s3-upload';
+import type { TrackedFile } from '@upbeam/upload-client';
 import { UploadDropzone } from './upload-dropzone';
+import { useOutcomes } from './upload-source';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -49,5 +51,32 @@ describe('a component given `upload`', () => {
     await renderDropzone(<UploadDropzone options={{ persist: true }} />);
     expect(seen.length).toBeGreaterThan(0);
     for (const options of seen) expect(options.persist).toBe(true);
+  });
+});
+
+describe("a component's outcome callbacks", () => {
+  const file = { id: 'a', file: new File(['x'], 'a.bin'), size: 1, progress: 0, uploaded: 0 } as unknown as TrackedFile;
+  const failed = { ...file, status: 'error', error: new Error('Storage refused the upload (500 InternalError).') } as TrackedFile;
+  const stored = { ...file, status: 'done', progress: 100, uploaded: 1, result: { url: 'http://127.0.0.1/b/a.bin', bucket: 'b', key: 'a.bin' } } as TrackedFile;
+
+  it('a retry that ends within one render still calls onUploadComplete (error, then done, no render between)', async () => {
+    const onUploadComplete = vi.fn();
+    const onError = vi.fn();
+    function Probe({ files }: { files: TrackedFile[] }) {
+      useOutcomes({ files }, { onUploadComplete, onError });
+      return null;
+    }
+    const root = createRoot(document.createElement('div'));
+    await act(async () => root.render(<Probe files={[failed]} />));
+    await act(async () => root.render(<Probe files={[{ ...failed }]} />));
+    expect(onError).toHaveBeenCalledTimes(1);
+    await act(async () => root.render(<Probe files={[stored]} />));
+    await act(async () => root.render(<Probe files={[{ ...stored }]} />));
+    expect(onUploadComplete).toHaveBeenCalledTimes(1);
+    expect(onUploadComplete).toHaveBeenCalledWith(stored.result, stored);
+    // Failed again after another retry: a new error, reported again.
+    await act(async () => root.render(<Probe files={[{ ...failed, error: new Error('again') }]} />));
+    expect(onError).toHaveBeenCalledTimes(2);
+    await act(async () => root.unmount());
   });
 });

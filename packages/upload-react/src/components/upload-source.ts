@@ -38,24 +38,32 @@ export function useUploadSource<R extends AnyRoutes, N extends RouteName<R>>(pro
   return props.upload ?? (own as UseS3Upload<RouteResultData<R, N>>);
 }
 
-/** Calls `onUploadComplete` and `onError` once per file that ended so (again after a retry). */
-function useOutcomes<S>(upload: UseS3Upload<S> | undefined, callbacks: { onUploadComplete?: (result: UploadResult<S>, file: TrackedFile<S>) => void; onError?: (error: unknown, file: TrackedFile<S>) => void }) {
-  const reported = useRef(new Set<string>());
+/** The outcome of a failed file whose `error` is unset. */
+const NO_ERROR_DETAIL = {};
+
+/**
+ * Calls `onUploadComplete` and `onError` once per file that ended so, and again when a retry ends it anew. A file's
+ * end is told by its outcome, the `result` or the `error` object, not by a render between its two ends: a small
+ * file retried within one paced render goes from `error` to `done` in the next list the page renders.
+ */
+export function useOutcomes<S>(upload: Pick<UseS3Upload<S>, 'files'> | undefined, callbacks: { onUploadComplete?: (result: UploadResult<S>, file: TrackedFile<S>) => void; onError?: (error: unknown, file: TrackedFile<S>) => void }) {
+  /** The outcome last reported for each file. */
+  const reported = useRef(new Map<string, unknown>());
   const latest = useRef(callbacks);
   latest.current = callbacks;
   const files = upload?.files;
   useEffect(() => {
     if (!files) return;
     for (const file of files) {
-      const ended = file.status === 'done' || file.status === 'error';
-      if (!ended) {
+      const outcome = file.status === 'done' ? file.result : file.status === 'error' ? (file.error ?? NO_ERROR_DETAIL) : undefined;
+      if (outcome === undefined) {
         reported.current.delete(file.id);
         continue;
       }
-      if (reported.current.has(file.id)) continue;
-      reported.current.add(file.id);
-      if (file.status === 'done' && file.result) latest.current.onUploadComplete?.(file.result, file);
-      if (file.status === 'error') latest.current.onError?.(file.error, file);
+      if (reported.current.get(file.id) === outcome) continue;
+      reported.current.set(file.id, outcome);
+      if (file.status === 'done') latest.current.onUploadComplete?.(file.result!, file);
+      else latest.current.onError?.(file.error, file);
     }
   }, [files]);
 }

@@ -14,9 +14,11 @@ import { floorMultipartApi } from './floor-multipart-api';
 import { logged, takeEndpointCalls, type EndpointCall } from './server-log';
 import type { Target } from './targets';
 
-const PAGE_DIR = join(TMP_DIR, 'page');
+/** Where the upload benchmark's page is built. */
+export const PAGE_DIR = join(TMP_DIR, 'page');
 
-const HTML = `<!doctype html>
+/** The page's HTML: its entry is `page.js`, beside it. */
+export const PAGE_HTML = `<!doctype html>
 <html lang="en">
   <head><meta charset="utf-8" /><title>Upbeam upload benchmark</title></head>
   <body><div id="root"></div><script type="module" src="page.js"></script></body>
@@ -50,7 +52,7 @@ export async function buildPage({ entry = join(BENCH_DIR, 'src', 'upload', 'page
     ...(plugins ? { plugins } : {}),
     logLevel: 'error',
   });
-  await writeFile(join(outDir, 'index.html'), HTML);
+  await writeFile(join(outDir, 'index.html'), PAGE_HTML);
 }
 
 export interface PageServer {

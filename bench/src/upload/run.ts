@@ -16,6 +16,7 @@ import { envList } from '../lib/env-list';
 import { BENCH_DIR } from '../lib/paths';
 import { describeMachine, packageVersion, toolVersion } from '../lib/machine';
 import { saveResult, type ResultMeta } from '../lib/results';
+import { QUIET_DEFAULTS, waitForQuietMachine, type QuietWait } from '../lib/quiet-machine';
 import { roundOrder } from '../lib/round-order';
 import { median } from '../lib/stats';
 import { curlMultipart, curlPut, cutParts, type CurlSample, type PartFiles } from './curl-floor';
@@ -24,7 +25,8 @@ import { startProfile, stopProfile, type ProfileSummary } from './page-profile';
 import type { PageRequest, PartTimeline } from './part-timeline';
 import { startTrace, stopTrace, type TaskTimes } from './page-trace';
 import type { EndpointCall } from './server-log';
-import { buildPage, startPageServer, type PageServer } from './page-server';
+import { buildPageWithVite } from './page-build-vite';
+import { startPageServer, type PageServer } from './page-server';
 import { radosgwTarget, startRadosgwProcess, startS3rverTarget, type Target, type TargetName } from './targets';
 
 const MiB = 1024 * 1024;
@@ -207,7 +209,7 @@ interface Plan {
 
 /**
  * Rounds by target and file size: a 1 GiB round takes over a minute, and radosgw keeps every object in RAM
- * until its garbage collection runs (each is deleted after its run): 2 rounds there. A 128 MiB upload
+ * (each is deleted after its run, and its RADOS objects freed before the next upload): 2 rounds there. A 128 MiB upload
  * takes under a second or two, where storage's own pace varies most between rounds: 9 rounds, for the
  * paired per-round ratios of the report (report-send-loop.ts).
  */
@@ -218,6 +220,7 @@ const RUNS: Record<TargetName, Record<number, number>> = { s3rver: { 128: 9, 102
  * PUT and multipart) run more rounds at 128 MiB: {@link PAIRED_RUNS}, where the other modes stop at
  * {@link RUNS}. The median of 9 paired rounds of one cell moved from 0.79x to 1.09x between runs of the same
  * code on 2026-11-28 (storage's pace changes in phases of several uploads); 30 narrow it (design-measurements.md).
+ * At 1 GiB, 5: two bare floors with the same work differed 0.65x in a cell of 2 rounds (radosgw, 2026-11-28).
  */
 const PAIRED_MODES = new Set([
   'curl',
@@ -230,7 +233,7 @@ const PAIRED_MODES = new Set([
   'upbeam-presigned-multipart',
   'upbeam-token-multipart',
 ]);
-const PAIRED_RUNS: Record<number, number> = { 128: 30 };
+const PAIRED_RUNS: Record<number, number> = { 128: 30, 1024: 5 };
 
 /**
  * UPLOAD_PAGE_DELAY_MS: the page server answers every request (the page's files, the preparation endpoint) this
@@ -240,7 +243,7 @@ const PAGE_DELAY_MS = Number(process.env.UPLOAD_PAGE_DELAY_MS) || 0;
 
 /**
  * What runs: 128 MiB and 1 GiB on s3rver and radosgw; 9 rounds at 128 MiB (30 of the paired modes), 3
- * (s3rver) or 2 (radosgw) at 1 GiB. UPLOAD_TARGETS, UPLOAD_SIZES_MIB, UPLOAD_MODES and UPLOAD_RUNS (the rounds
+ * (s3rver) or 2 (radosgw) at 1 GiB (5 of the paired modes). UPLOAD_TARGETS, UPLOAD_SIZES_MIB, UPLOAD_MODES and UPLOAD_RUNS (the rounds
  * of every mode) narrow it for a quick look.
  */
 function plan(defaultRuns?: number): Plan[] {
@@ -279,6 +282,8 @@ export interface UploadSample {
   completeSeconds?: number;
   /** 1-minute load average when the sample was taken (2 = both cores busy). */
   load?: number;
+  /** How long the machine took to be quiet before the upload (ms; `waitForQuietMachine`). */
+  quietWaitMs?: number;
   profile?: ProfileSummary;
   error?: string;
 }
@@ -537,12 +542,13 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
   const cells: UploadCell[] = [];
   const descriptions: Record<string, string> = {};
   const loads: number[] = [];
+  const quietWaits: QuietWait[] = [];
   try {
     const sizes = [...new Set([WARM_UP_MIB, ...plans.flatMap((entry) => entry.sizes)])];
     const files = new Map<number, string>();
     /** The curl multipart floor's part files, by file size and part size. */
     const partFiles = new Map<string, PartFiles>();
-    await buildPage();
+    await buildPageWithVite();
     for (const mib of sizes) {
       const path = join(fileDir, `bench-${mib}MiB.bin`);
       await makeFile(path, mib * MiB);
@@ -605,11 +611,17 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
           const roundModes = sizeModes.filter((mode) => round < roundsOf(mode));
           const order = roundOrder(roundModes, round);
           for (const mode of order) {
+            // What the last upload left running (radosgw freeing a deleted object, chromium closing a page)
+            // would share the 2 cores with this one.
+            await target.collectGarbage();
+            const quiet = await waitForQuietMachine();
+            quietWaits.push(quiet);
             const load = Math.round(os.loadavg()[0]! * 10) / 10;
             loads.push(load);
             const profileName = profiled.has(mode.id) ? `${target.name}-${mib}MiB-${mode.id}-round${round + 1}` : undefined;
             const sample = await runMode(mode, mib, profileName);
             sample.load = load;
+            sample.quietWaitMs = quiet.waitedMs;
             bySize.get(mode.id)!.push(sample);
             console.log(`[upload] ${target.name} ${mib} MiB round ${round + 1}/${roundsOf(mode)} ${mode.id}: ${describeSample(sample)}`);
           }
@@ -635,6 +647,7 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
         'to its resolved promise (the preparation request included); `curl -T` time = the preparation + curl\'s time_total; ' +
         'curl multipart time = CreateMultipartUpload + presigning every part + curl\'s parts + CompleteMultipartUpload; MB = 10^6 bytes; ' +
         'every stored object checked (HEAD size) and deleted after its run; the modes in a new order every round (a hash of round and mode); ' +
+        `before each upload, radosgw's garbage collection run (\`radosgw-admin gc process\`) and the machine quiet (${describeQuietWaits(quietWaits)}); ` +
         `load average (1 min, 2 = both cores busy) during the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads)}` +
         (PAGE_DELAY_MS > 0 ? `; the page server answered every request ${PAGE_DELAY_MS} ms late (UPLOAD_PAGE_DELAY_MS)` : ''),
       targets: descriptions,
@@ -652,6 +665,17 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
     }
     await rm(fileDir, { recursive: true, force: true });
   }
+}
+
+/** e.g. `under 0.25 busy cores for 250 ms: waited 0.3 s median, 4.1 s at most; 0 of 120 waits ran out at 20 s`. */
+function describeQuietWaits(waits: QuietWait[]): string {
+  if (waits.length === 0) return 'no upload ran';
+  const seconds = (ms: number) => Math.round(ms / 100) / 10;
+  const timedOut = waits.filter((wait) => wait.timedOut).length;
+  return (
+    `under ${QUIET_DEFAULTS.maxBusyCores} busy cores for ${QUIET_DEFAULTS.windowMs} ms: waited ${seconds(median(waits.map((wait) => wait.waitedMs)))} s median, ` +
+    `${seconds(Math.max(...waits.map((wait) => wait.waitedMs)))} s at most; ${timedOut} of ${waits.length} waits ran out at ${QUIET_DEFAULTS.timeoutMs / 1000} s`
+  );
 }
 
 /** e.g. `create 21.3 ms (CreateMultipartUpload 12.0), complete 30.1 ms (CompleteMultipartUpload 20.2, HeadObject 3.1)`. */

@@ -36,6 +36,11 @@ export interface Target {
    * OSD).
    */
   storageCpuSeconds(): number;
+  /**
+   * Frees now what deleted objects still hold (radosgw's garbage collection, which would otherwise run in the
+   * background during a later upload); nothing to do for s3rver, which deletes a file at once.
+   */
+  collectGarbage(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -83,6 +88,7 @@ export async function startS3rverTarget(pageOrigin: string, version: string, par
     bucket: settings.bucket,
     admin,
     storageCpuSeconds: () => treeCpuSeconds(pid),
+    collectGarbage: async () => {},
     // s3rver has no STS: the local stand-in on its port mints key pairs it accepts.
     upbeam: createUploadHandler({ ...settings, stsEndpoint: settings.endpoint }),
     nextS3Upload: nextPagesRoute(APIRoute.configure({ ...settings })),
@@ -116,11 +122,12 @@ export async function radosgwTarget(radosgw: Radosgw, pageOrigin: string, versio
   };
   return {
     name: 'radosgw',
-    description: `Ceph radosgw ${version} (memstore OSD, objects in RAM; each object deleted after its run)`,
+    description: `Ceph radosgw ${version} (memstore OSD, objects in RAM; each object deleted after its run and its RADOS objects freed before the next)`,
     endpoint: radosgw.endpoint,
     bucket,
     admin,
     storageCpuSeconds: () => matchingCpuSeconds(radosgw.dir),
+    collectGarbage: () => radosgw.collectGarbage(),
     upbeam: createUploadHandler({ ...settings, roleArn, stsEndpoint: radosgw.endpoint }),
     nextS3Upload: nextPagesRoute(APIRoute.configure({ ...settings })),
     ...adminOps(admin, bucket),

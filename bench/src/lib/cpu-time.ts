@@ -4,6 +4,7 @@
  * per byte leaves storage less of it: these figures say where an upload's time goes.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { pidsMatching } from './processes';
 
 /** Clock ticks per second of /proc's times (`getconf CLK_TCK`; 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -93,12 +94,9 @@ export function treeCpuSecondsByKind(root: number): Record<string, number> {
 /** CPU seconds of the processes whose command line contains `needle` (e.g. a Ceph cluster's config path). */
 export function matchingCpuSeconds(needle: string): number {
   let ticks = 0;
-  for (const stat of allStats()) {
-    try {
-      if (readFileSync(`/proc/${stat.pid}/cmdline`, 'utf8').includes(needle)) ticks += stat.own + stat.reaped;
-    } catch {
-      // exited meanwhile
-    }
+  for (const pid of pidsMatching(needle)) {
+    const stat = readStat(pid);
+    if (stat) ticks += stat.own + stat.reaped;
   }
   return ticks / TICKS_PER_SECOND;
 }

@@ -220,7 +220,8 @@ const RUNS: Record<TargetName, Record<number, number>> = { s3rver: { 128: 9, 102
  * PUT and multipart) run more rounds at 128 MiB: {@link PAIRED_RUNS}, where the other modes stop at
  * {@link RUNS}. The median of 9 paired rounds of one cell moved from 0.79x to 1.09x between runs of the same
  * code on 2026-11-28 (storage's pace changes in phases of several uploads); 30 narrow it (design-measurements.md).
- * At 1 GiB, 5: two bare floors with the same work differed 0.65x in a cell of 2 rounds (radosgw, 2026-11-28).
+ * At 1 GiB, 9: two bare floors with the same work differed 0.65x in a cell of 2 rounds (radosgw), and one paired
+ * ratio ranged 0.82-1.15x over 5 (s3rver; both 2026-11-28).
  */
 const PAIRED_MODES = new Set([
   'curl',
@@ -233,7 +234,7 @@ const PAIRED_MODES = new Set([
   'upbeam-presigned-multipart',
   'upbeam-token-multipart',
 ]);
-const PAIRED_RUNS: Record<number, number> = { 128: 30, 1024: 5 };
+const PAIRED_RUNS: Record<number, number> = { 128: 30, 1024: 9 };
 
 /**
  * UPLOAD_PAGE_DELAY_MS: the page server answers every request (the page's files, the preparation endpoint) this
@@ -243,7 +244,7 @@ const PAGE_DELAY_MS = Number(process.env.UPLOAD_PAGE_DELAY_MS) || 0;
 
 /**
  * What runs: 128 MiB and 1 GiB on s3rver and radosgw; 9 rounds at 128 MiB (30 of the paired modes), 3
- * (s3rver) or 2 (radosgw) at 1 GiB (5 of the paired modes). UPLOAD_TARGETS, UPLOAD_SIZES_MIB, UPLOAD_MODES and UPLOAD_RUNS (the rounds
+ * (s3rver) or 2 (radosgw) at 1 GiB (9 of the paired modes). UPLOAD_TARGETS, UPLOAD_SIZES_MIB, UPLOAD_MODES and UPLOAD_RUNS (the rounds
  * of every mode) narrow it for a quick look.
  */
 function plan(defaultRuns?: number): Plan[] {

@@ -14,6 +14,8 @@ import { APIRoute } from 'next-s3-upload';
 import { startChild } from '../lib/child';
 import { matchingCpuSeconds, treeCpuSeconds } from '../lib/cpu-time';
 import { BENCH_DIR } from '../lib/paths';
+import { renice, STORAGE_NICENESS } from '../lib/priority';
+import { pidsMatching } from '../lib/processes';
 import { nextPagesRoute } from '../lib/next-pages-route';
 
 export type TargetName = 's3rver' | 'radosgw';
@@ -81,9 +83,10 @@ export async function startS3rverTarget(pageOrigin: string, version: string, par
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
   const pid = child.process.pid!;
+  renice([pid]);
   return {
     name: 's3rver',
-    description: `@20minutes/s3rver ${version} in a process of its own, objects in ${parent}`,
+    description: `@20minutes/s3rver ${version} in a process of its own at nice ${STORAGE_NICENESS}, objects in ${parent}`,
     endpoint: settings.endpoint,
     bucket: settings.bucket,
     admin,
@@ -112,6 +115,7 @@ export async function radosgwTarget(radosgw: Radosgw, pageOrigin: string, versio
   await createBucket(radosgw, bucket, { allowedOrigins: [pageOrigin] });
   const roleArn = await createUploadRole(radosgw);
   const admin = radosgwS3Client(radosgw);
+  renice(pidsMatching(radosgw.dir));
   const settings = {
     accessKeyId: radosgw.accessKeyId,
     secretAccessKey: radosgw.secretAccessKey,
@@ -122,7 +126,7 @@ export async function radosgwTarget(radosgw: Radosgw, pageOrigin: string, versio
   };
   return {
     name: 'radosgw',
-    description: `Ceph radosgw ${version} (memstore OSD, objects in RAM; each object deleted after its run and its RADOS objects freed before the next)`,
+    description: `Ceph radosgw ${version} (memstore OSD, objects in RAM; each object deleted after its run and its RADOS objects freed before the next; radosgw, the monitor and the OSD at nice ${STORAGE_NICENESS})`,
     endpoint: radosgw.endpoint,
     bucket,
     admin,

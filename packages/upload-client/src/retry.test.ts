@@ -165,6 +165,15 @@ describe('withRetries', () => {
     return { events, settings: resolveRetrySettings({ maxAttempts, onRetry: (e) => events.push(e) }) };
   };
 
+  it('sends the first attempt at once, in the task of the call, before anything the caller starts next', async () => {
+    const { settings: s } = settings();
+    const attempt = vi.fn().mockResolvedValue('answered');
+    const run = withRetries(attempt, s);
+    // An endpoint request goes out before the chunks `uploadFile` loads beside it (upload-file.ts).
+    expect(attempt).toHaveBeenCalledTimes(1);
+    await expect(run).resolves.toBe('answered');
+  });
+
   it('retries a retryable failure and tells the listener: attempt number, wait, error', async () => {
     const { events, settings: s } = settings();
     const failure = storageError(503);

@@ -12,9 +12,11 @@ export interface LoopRequest<Signed, Result> {
   /**
    * The signed request. `fresh`: the last signature cannot succeed (expired, or the session renewed its
    * credentials or corrected its clock): sign anew. A failure here is final: signing that asks the
-   * endpoint has used its own attempts.
+   * endpoint has used its own attempts. Absent for a request with nothing to sign (`Signed` is then
+   * `undefined`): its first attempt is then sent at once, in the caller's task, before anything the caller
+   * starts next (an endpoint request before the chunks a page loads beside it).
    */
-  sign(fresh: boolean): Promise<Signed>;
+  sign?(fresh: boolean): Promise<Signed>;
   /**
    * Sends it and reads the answer.
    * @returns the result of a success.
@@ -35,7 +37,7 @@ export async function sendLoop<Signed, Result>(request: LoopRequest<Signed, Resu
   const { signal } = settings;
   let fresh = false;
   for (let attempt = 1; ; attempt++) {
-    const signed = await request.sign(fresh);
+    const signed = request.sign ? await request.sign(fresh) : (undefined as Signed);
     try {
       return await request.send(signed);
     } catch (error) {
@@ -57,5 +59,5 @@ export async function sendLoop<Signed, Result>(request: LoopRequest<Signed, Resu
  * @throws the last attempt's error; the `AbortError` `Upload aborted.` when the signal aborts.
  */
 export function withRetries<T>(attempt: () => Promise<T>, settings: RetrySettings): Promise<T> {
-  return sendLoop({ sign: async () => undefined, send: attempt }, settings);
+  return sendLoop({ send: attempt }, settings);
 }

@@ -68,9 +68,10 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
   let result: UploadResult;
   if ((options.strategy ?? 'presigned') !== 'presigned') {
     // A single PUT's credentials are asked for while the strategy's chunk loads (one round trip before the
-    // PUT, not two). A wrong strategy asks for nothing: the chunk refuses it before any request.
+    // PUT, not two), and first: the app server's answer (STS behind it) takes longer than the chunk. A wrong
+    // strategy asks for nothing: the chunk refuses it before any request.
     const singlePut = options.strategy === 'temporary-token' && !usesMultipart(file.size, options.multipartThreshold);
-    const [token, prepared] = await Promise.all([import('./temporary-token/temporary-token'), singlePut ? prepareToken(upload) : undefined]);
+    const [prepared, token] = await Promise.all([singlePut ? prepareToken(upload) : undefined, import('./temporary-token/temporary-token')]);
     result = await token.uploadWithTemporaryToken(upload, prepared);
   } else if (usesMultipart(file.size, options.multipartThreshold)) {
     result = await (await import('./presigned/presigned-multipart')).uploadPresignedMultipart(upload);

@@ -178,8 +178,9 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
    * and a `strategy: 'temporary-token'` starts loading that strategy's chunk (as the constructor does).
    */
   setOptions(options: UploadTrackerOptions): void {
+    // The hook calls this on every render: only a strategy that changed asks for its chunk.
+    if (options.strategy !== this.#options.strategy) preloadStrategy(options);
     this.#options = options;
-    preloadStrategy(options);
     this.#queue.setLimit(options.concurrency ?? DEFAULT_CONCURRENCY);
   }
 

@@ -19,6 +19,7 @@ export interface VitePageBuild {
   outDir?: string;
 }
 
+/** Bundles the page with Vite into `outDir` (emptied first), beside the shared `index.html`. */
 export async function buildPageWithVite({ entry = join(BENCH_DIR, 'src', 'upload', 'page.tsx'), outDir = PAGE_DIR }: VitePageBuild = {}): Promise<void> {
   await build({
     configFile: false,

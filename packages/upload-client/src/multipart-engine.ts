@@ -7,7 +7,7 @@
  *
  * When a part is stored, its sender sends the next part at once, in the task of the stored part's answer;
  * what the stored part changes (progress, the resume journal) waits for a new task. The answer's task then
- * holds only the work that keeps the connection busy, and the next batch of part URLs is signed before a
+ * holds only the work that keeps the connection busy, and the next part's request is signed before a
  * sender needs it (the part timelines before and after: bench/RESULTS.md, "One-off measurements behind
  * design choices").
  */
@@ -217,7 +217,9 @@ export class MultipartUpload {
     return sendLoop(
       {
         sign: async (fresh) => {
-          if (fresh) this.#signed.delete(part.partNumber);
+          // What made this signature fail (an expired URL, a corrected clock, renewed credentials) fails the
+          // ones signed with it for later parts too.
+          if (fresh) this.#signed.clear();
           const checksum: Record<string, string> = {};
           if (this.#input.checksum === 'md5') checksum['Content-MD5'] = await (await this.#partChecksums()).contentMd5(part.partNumber);
           const request = await this.#signedRequest(part.partNumber, signal, checksum);
@@ -258,15 +260,20 @@ export class MultipartUpload {
   }
 
   /**
-   * Signs the next batch once the parts signed ahead of `partNumber` are fewer than half a batch, so that no
-   * sender waits for a signing request at the end of a batch (presigned: one request per 100 parts). Not
-   * for a backend that signs one part at a time (locally).
+   * Signs ahead of the senders, so that none waits for a signature when it takes its next part:
+   * - a backend that signs in batches (presigned: one request per 100 parts) signs the next batch once the
+   *   parts signed ahead of `partNumber` are fewer than half a batch;
+   * - a backend that signs one part at a time (the token session, locally) signs the next unsigned part
+   *   within `queueSize` of `partNumber`: one part ahead per sender. Not with `checksum: 'md5'`: there the
+   *   part's Content-MD5 is signed with it, known once the part is hashed, so it is signed when sent.
    */
   #signAhead(partNumber: number, signal: AbortSignal): void {
-    const half = this.#input.backend.signBatchSize / 2;
-    if (half < 1) return;
+    const { backend, queueSize, checksum } = this.#input;
+    const oneAtATime = backend.signBatchSize === 1;
+    if (oneAtATime && checksum === 'md5') return;
+    const window = oneAtATime ? queueSize : Math.floor(backend.signBatchSize / 2);
     // #parts holds every part in part-number order: the parts after `partNumber` start at its index.
-    const unsigned = this.#parts.slice(partNumber, partNumber + half).find((part) => !part.etag && !this.#signed.has(part.partNumber));
+    const unsigned = this.#parts.slice(partNumber, partNumber + window).find((part) => !part.etag && !this.#signed.has(part.partNumber));
     // Its failure is handled where each of its parts is used (signed again then).
     if (unsigned) void this.#signBatch(unsigned.partNumber, signal, {});
   }

@@ -384,4 +384,32 @@ describe('runMultipart with the part engine', () => {
     expect(events.slice(0, 6)).toEqual(['sign 1,2,3,4', 'send 1', 'send 2', 'sign 5,6,7,8', 'send 3', 'send 4']);
     expect(calls.completed).toHaveLength(1);
   });
+
+  it('a backend that signs one part at a time (the token session) signs each sender\'s next part while its current one is sent', async () => {
+    const { backend, calls } = fakeBackend();
+    const local = { ...backend, signBatchSize: 1 };
+    const upload = { ...context({ queueSize: 2 }), file: new File([new Uint8Array(6 * 5 * MiB)], 'six-parts.bin') };
+    await runMultipart(upload, resolveMultipartSettings(6 * 5 * MiB, { multipartThreshold: 0, queueSize: 2 }), starter(local));
+    expect(calls.signed).toEqual([[1], [2], [3], [4], [5], [6]]);
+    // Parts 3 and 4 are signed while parts 1 and 2 are signed and sent; part 5 when part 3 is taken.
+    expect(events.slice(0, 6)).toEqual(['sign 1', 'sign 2', 'sign 3', 'sign 4', 'send 1', 'send 2']);
+    expect(events.indexOf('sign 5')).toBeLessThan(events.indexOf('send 3'));
+  });
+
+  it("with checksum 'md5' a backend that signs one part at a time signs each part when it is sent (its Content-MD5 with it)", async () => {
+    const { backend } = fakeBackend();
+    const signedHeaders: Record<string, string>[] = [];
+    const local: MultipartBackend = {
+      ...backend,
+      signBatchSize: 1,
+      signParts: (partNumbers, signal, headers = {}) => {
+        signedHeaders.push(...partNumbers.map((n) => headers[n] ?? {}));
+        return backend.signParts(partNumbers, signal, headers);
+      },
+    };
+    const upload = { ...context({ queueSize: 2, checksum: 'md5' }), file: new File([new Uint8Array(4 * 5 * MiB)], 'four-parts.bin') };
+    await runMultipart(upload, resolveMultipartSettings(4 * 5 * MiB, { multipartThreshold: 0, queueSize: 2 }), starter(local));
+    expect(signedHeaders).toHaveLength(4);
+    for (const headers of signedHeaders) expect(headers['Content-MD5']).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+  });
 });

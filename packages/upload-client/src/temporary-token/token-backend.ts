@@ -11,7 +11,9 @@ import type { TokenSession } from './token/token-session';
 
 /**
  * The part engine's requests of the multipart upload `uploadId`, signed by `session`. Signing is local, so
- * parts are signed one at a time, just before they are sent (with the credentials in force then).
+ * parts are signed one at a time: the engine signs each sender's next part while its current one is sent
+ * (the session renews credentials expiring within 60 s before it signs, so a request signed ahead is sent
+ * with credentials in force).
  */
 export function tokenBackend(session: TokenSession, uploadId: string): MultipartBackend {
   return {

@@ -48,6 +48,16 @@ export function sendLoopTargetsSection(upload: UploadResult, trace: UploadResult
     `multipart, either strategy: >= ${FLOOR_MIN}× the bare XHR multipart (same \`Blob.slice()\` parts, part size and concurrency; median of the rounds' paired ratios, as above)`,
     pairedRatios(['upbeam-presigned-multipart', 'upbeam-token-multipart'], 'floor-xhr-multipart'),
   );
+  // As for the PUT: a bare multipart signed as the temporary-token strategy signs it (each part's SigV4 in
+  // headers, which radosgw checks against the session token), then the token multipart against it.
+  const headerSignedParts = pairedRatios(['floor-xhr-token-multipart'], 'floor-xhr-multipart');
+  add(
+    `| (beside it: the bare XHR multipart signed as the temporary-token strategy signs it, against the presigned bare XHR multipart; same rounds) | ${headerSignedParts.map((entry) => entry.text).join('; ') || '–'} | measured |`,
+  );
+  row(
+    'beside it, the temporary-token multipart against that bare multipart signed the same way: what the client adds (median of the rounds\' paired ratios)',
+    pairedRatios(['upbeam-token-multipart'], 'floor-xhr-token-multipart'),
+  );
   // Beside the target, two pairs that do the same work on both sides: the hook's page draws its progress and
   // the bare floor draws nothing; on 2 cores that the storage shares, drawing costs the storage CPU.
   row(

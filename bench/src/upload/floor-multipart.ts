@@ -15,13 +15,15 @@ export interface FloorMultipartPlan {
 }
 
 /**
- * Sends one part; resolves its ETag. `onProgress` (bytes of the part sent) adds an upload listener, as every
- * client that shows progress has: the question whether the browser's progress events cost throughput.
+ * Sends one part (with `headers`: a part signed in headers); resolves its ETag. `onProgress` (bytes of the part
+ * sent) adds an upload listener, as every client that shows progress has: the question whether the browser's
+ * progress events cost throughput.
  */
-function sendPart(url: string, body: Blob, onProgress?: (sent: number) => void): Promise<string> {
+export function sendPart(url: string, body: Blob, onProgress?: (sent: number) => void, headers: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', url);
+    for (const name in headers) xhr.setRequestHeader(name, headers[name]!);
     if (onProgress) xhr.upload.addEventListener('progress', (event) => onProgress(event.loaded));
     xhr.onload = () => {
       const etag = xhr.getResponseHeader('ETag');

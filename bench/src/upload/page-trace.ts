@@ -5,6 +5,8 @@
  * a core is counted long. A task's thread time is what the page itself spent in it, whatever the load: the
  * measure of "no task over 50 ms" that a busy machine can still give.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CdpPage } from '../lib/cdp-browser';
 
 /** The renderer main thread's tasks during one upload, by thread (CPU) time and by wall time. */
@@ -41,7 +43,10 @@ export interface PageTrace {
 export async function startTrace(page: CdpPage): Promise<PageTrace> {
   const events: TraceEvent[] = [];
   const stop = page.on('Tracing.dataCollected', (params) => events.push(...(params.value as TraceEvent[])));
-  await page.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'blink.user_timing', '__metadata'] }, transferMode: 'ReportEvents' });
+  // UPLOAD_TRACE_CATEGORIES adds categories (`devtools.timeline,blink,loading,v8`) for a look at what the tasks do.
+  const extra = process.env.UPLOAD_TRACE_CATEGORIES?.split(',').filter(Boolean) ?? [];
+  const includedCategories = ['toplevel', 'blink.user_timing', '__metadata', ...extra];
+  await page.send('Tracing.start', { traceConfig: { includedCategories }, transferMode: 'ReportEvents' });
   return { events, stop };
 }
 
@@ -50,9 +55,9 @@ const LONG_MS = 50;
 /**
  * Ends the trace and sums the tasks of the renderers' main threads (`CrRendererMain`); with `fromMark`, only the
  * tasks that started after the page's `performance.mark(fromMark)` (as a Long Tasks count from a time, the task
- * that made the mark is left out).
+ * that made the mark is left out). `name` names the file UPLOAD_TRACE_DIR keeps.
  */
-export async function stopTrace(page: CdpPage, trace: PageTrace, { fromMark }: { fromMark?: string } = {}): Promise<TaskTimes> {
+export async function stopTrace(page: CdpPage, trace: PageTrace, { fromMark, name = 'trace' }: { fromMark?: string; name?: string } = {}): Promise<TaskTimes> {
   const complete = new Promise<void>((resolve) => {
     const stop = page.on('Tracing.tracingComplete', () => {
       stop();
@@ -62,6 +67,12 @@ export async function stopTrace(page: CdpPage, trace: PageTrace, { fromMark }: {
   await page.send('Tracing.end');
   await complete;
   trace.stop();
+  // UPLOAD_TRACE_DIR: every event of the trace kept as JSON there (one file per traced upload), to read in a tool.
+  const dir = process.env.UPLOAD_TRACE_DIR;
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name}-${Date.now()}.json`), JSON.stringify(trace.events));
+  }
   const mainThreads = new Set(
     trace.events.filter((event) => event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain').map((event) => `${event.pid}:${event.tid}`),
   );

@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { uploadWithProgress } from '../bundle/floor';
 import { floorMultipart } from './floor-multipart';
+import { floorTokenMultipart } from './floor-token-multipart';
 import { floorTokenPut } from './floor-token-put';
 import { longTasksSince, type LongTasks } from './long-tasks';
 
@@ -21,11 +22,11 @@ import { partTimeline, requestsSince, type PartTimeline } from './part-timeline'
 /** What the benchmark asks the page to do. */
 export interface PageUpload {
   /** `upbeam-unrendered`: Upbeam's `uploadFile` (the engine under the hook) with the same options, nothing drawn. */
-  client: 'upbeam' | 'upbeam-unrendered' | 'next-s3-upload' | 'floor' | 'floor-token' | 'floor-multipart';
+  client: 'upbeam' | 'upbeam-unrendered' | 'next-s3-upload' | 'floor' | 'floor-token' | 'floor-multipart' | 'floor-token-multipart';
   strategy?: 'presigned' | 'temporary-token';
   /**
    * Upbeam's multipart options (bytes, parts at once), passed as given; unset ones take the defaults. The
-   * browser multipart floor (`floor-multipart`) needs `partSize` and `queueSize`.
+   * browser multipart floors (`floor-multipart`, `floor-token-multipart`) need `partSize` and `queueSize`.
    */
   multipartThreshold?: number;
   queueSize?: number;
@@ -132,6 +133,8 @@ function Harness() {
       url = await floorMultipart(file, input.partSize!, input.queueSize!, input.progress ? onSent : undefined);
     } else if (input.client === 'next-s3-upload') {
       ({ url } = await next.uploadToS3(file, { endpoint: { request: { url: '/api/next-s3-upload' } } }));
+    } else if (input.client === 'floor-token-multipart') {
+      url = await floorTokenMultipart(file, '/api/upbeam', input.partSize!, input.queueSize!);
     } else if (input.client === 'floor-token') {
       url = await floorTokenPut(file, '/api/upbeam', setFloorProgress);
     } else {

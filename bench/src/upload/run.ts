@@ -89,6 +89,15 @@ export const UPLOAD_MODES: UploadMode[] = [
     page: { client: 'floor-multipart', ...ENGINE_PARTS },
     parts: ENGINE_PARTS,
   },
+  // The same bare multipart prepared and signed as the temporary-token strategy (SigV4 in headers, each part
+  // signed just before it is sent): what storage and the browser do with header-signed parts, apart from the client.
+  {
+    id: 'floor-xhr-token-multipart',
+    kind: 'page',
+    label: 'floor in the browser: the same bare XHR multipart, prepared and signed as the temporary-token strategy (SigV4 headers)',
+    page: { client: 'floor-token-multipart', ...ENGINE_PARTS },
+    parts: ENGINE_PARTS,
+  },
   {
     id: 'floor-xhr-multipart-progress',
     kind: 'page',
@@ -229,6 +238,7 @@ const PAIRED_MODES = new Set([
   'floor-xhr',
   'floor-xhr-token',
   'floor-xhr-multipart',
+  'floor-xhr-token-multipart',
   'upbeam-presigned-put',
   'upbeam-token-put',
   'upbeam-presigned-multipart',
@@ -433,7 +443,7 @@ export async function runInPage(
     );
     const storageCpuSeconds = target.storageCpuSeconds() - cpuBefore.storage;
     const profile = profileName ? await stopProfile(page, profileName) : undefined;
-    const taskTimes = tracing ? await stopTrace(page, tracing) : undefined;
+    const taskTimes = tracing ? await stopTrace(page, tracing, { name: `${target.name}-${size / MiB}MiB-${mode.id}` }) : undefined;
     heapPeak = Math.max(heapPeak, await heapNow(page).catch(() => 0));
     const key = keyOf(result.url, target.bucket);
     try {

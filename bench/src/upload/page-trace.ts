@@ -22,7 +22,8 @@ export interface TaskTimes {
   longestByCpu?: { cpuMs: number; wallMs: number }[];
 }
 
-interface TraceEvent {
+/** One event of a chromium trace (the Trace Event Format). */
+export interface TraceEvent {
   name: string;
   ph: string;
   pid: number;

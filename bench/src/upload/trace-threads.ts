@@ -11,17 +11,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { median } from '../lib/stats';
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string };
-}
+import type { TraceEvent } from './page-trace';
 
 /** Columns: a label and whether a thread (its process's name, its own name) belongs to it. */
 const COLUMNS: [string, (process: string, thread: string) => boolean][] = [

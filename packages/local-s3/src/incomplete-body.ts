@@ -10,6 +10,7 @@ import { rename, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { S3rverMiddleware } from '@20minutes/s3rver';
+import { takeTurn } from './part-turns';
 import { requestTarget } from './request-target';
 import { S3Error } from './s3rver-internals';
 
@@ -55,23 +56,6 @@ export function incompleteBodies(directory: string): S3rverMiddleware {
     } finally {
       turn?.();
     }
-  };
-}
-
-/** Uploads waiting for, or holding, each part's file: the promise ends when the last one queued is done. */
-const partTurns = new Map<string, Promise<void>>();
-
-/** Waits for the uploads of this part's file queued before; the function returned ends this one's turn. */
-async function takeTurn(part: string): Promise<() => void> {
-  const before = partTurns.get(part) ?? Promise.resolve();
-  let end!: () => void;
-  const mine = new Promise<void>((resolve) => (end = resolve));
-  const queued = before.then(() => mine);
-  partTurns.set(part, queued);
-  await before;
-  return () => {
-    end();
-    if (partTurns.get(part) === queued) partTurns.delete(part);
   };
 }
 

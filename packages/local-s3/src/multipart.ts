@@ -10,11 +10,13 @@
  *
  * and makes UploadPart and CompleteMultipartUpload answer 404 NoSuchUpload for an upload that was aborted
  * or never existed, as S3 does: s3rver would re-create the folder of an aborted upload for a part still in
- * flight, leaving an orphan on disk. Signatures and CORS headers are checked and set as s3rver does.
+ * flight, leaving an orphan on disk. CompleteMultipartUpload waits for the part uploads of its upload in
+ * progress (part-turns.ts). Signatures and CORS headers are checked and set as s3rver does.
  */
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { S3rverContext, S3rverMiddleware } from '@20minutes/s3rver';
+import { takeUploadTurns } from './part-turns';
 import { corsAndSignature, noSuchUpload, requestTarget, type RequestTarget } from './request-target';
 import { accounts, S3Error } from './s3rver-internals';
 
@@ -77,8 +79,15 @@ export function multipartCalls(directory: string): S3rverMiddleware {
         return;
       }
       case 'POST': {
-        await assertUpload(target, uploadId);
-        return next();
+        const folder = await assertUpload(target, uploadId);
+        // CompleteMultipartUpload reads every part: it waits for the part uploads in progress (a late duplicate
+        // holds its number's stored part aside until its body has arrived), and they for it.
+        const release = await takeUploadTurns(folder);
+        try {
+          return await next();
+        } finally {
+          release();
+        }
       }
       default:
         return next();

@@ -186,4 +186,32 @@ describe('two uploads of one part number at once', () => {
       throw error;
     }
   });
+
+  it('CompleteMultipartUpload while a late duplicate of a stored part arrives waits for it, then completes with the stored part', async () => {
+    const key = 'cut/complete-during-duplicate.bin';
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'uploads', Key: key }));
+    try {
+      const { ETag } = await s3.send(new UploadPartCommand({ Bucket: 'uploads', Key: key, UploadId, PartNumber: 1, Body: Buffer.alloc(5 * MiB, 1) }));
+      // A duplicate of part 1 (a closed tab's attempt, released late): 1 MiB of 5 sent, its connection still open,
+      // the stored part moved aside meanwhile.
+      const { hostname, port } = new URL(storage.endpoint);
+      const socket = connect(Number(port), hostname);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(`PUT ${await presignedPath(key, { partNumber: '1', uploadId: UploadId! })} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Length: ${5 * MiB}\r\n\r\n`);
+      await new Promise((resolve) => socket.write(Buffer.alloc(MiB, 7), resolve));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The completion comes while the duplicate is open; then the duplicate is cut off.
+      const completed = s3.send(
+        new CompleteMultipartUploadCommand({ Bucket: 'uploads', Key: key, UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag }] } }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      socket.resetAndDestroy();
+      await completed;
+      const object = await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: key }));
+      expect(Buffer.from(await object.Body!.transformToByteArray()).equals(Buffer.alloc(5 * MiB, 1))).toBe(true);
+    } catch (error) {
+      await s3.send(new AbortMultipartUploadCommand({ Bucket: 'uploads', Key: key, UploadId })).catch(() => {});
+      throw error;
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -63,17 +63,23 @@ async function presignedPath(key: string, query: Record<string, string> = {}): P
 }
 
 /**
- * Sends a PUT that declares `declared` bytes, writes `sent` of them, then resets the connection.
- * Resolves once the server has seen the connection close.
+ * Opens a PUT that declares `declared` bytes and writes `sent` of them, its connection left open (reset it to
+ * cut the body off). Resolves once the server has had time to write what arrived, as it does before a
+ * browser's connection drops.
  */
-async function cutOffPut(path: string, declared: number, sent: number): Promise<void> {
+async function partialPut(path: string, declared: number, sent: number): Promise<Socket> {
   const { hostname, port } = new URL(storage.endpoint);
   const socket = connect(Number(port), hostname);
   await new Promise((resolve) => socket.once('connect', resolve));
   socket.write(`PUT ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Length: ${declared}\r\n\r\n`);
   await new Promise((resolve) => socket.write(Buffer.alloc(sent, 7), resolve));
-  // Let the server write what arrived, as it does before a browser's connection drops.
   await new Promise((resolve) => setTimeout(resolve, 200));
+  return socket;
+}
+
+/** Sends a PUT that declares `declared` bytes, writes `sent` of them, then resets the connection. Resolves once it closed. */
+async function cutOffPut(path: string, declared: number, sent: number): Promise<void> {
+  const socket = await partialPut(path, declared, sent);
   socket.resetAndDestroy();
   await new Promise((resolve) => socket.once('close', resolve));
 }
@@ -167,13 +173,8 @@ describe('two uploads of one part number at once', () => {
     const key = 'cut/two-tabs.bin';
     const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'uploads', Key: key }));
     try {
-      const { hostname, port } = new URL(storage.endpoint);
       // The first upload of part 1: 1 MiB of 5 sent, its connection still open.
-      const socket = connect(Number(port), hostname);
-      await new Promise((resolve) => socket.once('connect', resolve));
-      socket.write(`PUT ${await presignedPath(key, { partNumber: '1', uploadId: UploadId! })} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Length: ${5 * MiB}\r\n\r\n`);
-      await new Promise((resolve) => socket.write(Buffer.alloc(MiB, 7), resolve));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      const socket = await partialPut(await presignedPath(key, { partNumber: '1', uploadId: UploadId! }), 5 * MiB, MiB);
       // The second, whole, starts while the first is open; then the first is cut off.
       const whole = s3.send(new UploadPartCommand({ Bucket: 'uploads', Key: key, UploadId, PartNumber: 1, Body: Buffer.alloc(5 * MiB, 1) }));
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -194,12 +195,7 @@ describe('two uploads of one part number at once', () => {
       const { ETag } = await s3.send(new UploadPartCommand({ Bucket: 'uploads', Key: key, UploadId, PartNumber: 1, Body: Buffer.alloc(5 * MiB, 1) }));
       // A duplicate of part 1 (a closed tab's attempt, released late): 1 MiB of 5 sent, its connection still open,
       // the stored part moved aside meanwhile.
-      const { hostname, port } = new URL(storage.endpoint);
-      const socket = connect(Number(port), hostname);
-      await new Promise((resolve) => socket.once('connect', resolve));
-      socket.write(`PUT ${await presignedPath(key, { partNumber: '1', uploadId: UploadId! })} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Length: ${5 * MiB}\r\n\r\n`);
-      await new Promise((resolve) => socket.write(Buffer.alloc(MiB, 7), resolve));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      const socket = await partialPut(await presignedPath(key, { partNumber: '1', uploadId: UploadId! }), 5 * MiB, MiB);
       // The completion comes while the duplicate is open; then the duplicate is cut off.
       const completed = s3.send(
         new CompleteMultipartUploadCommand({ Bucket: 'uploads', Key: key, UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag }] } }),

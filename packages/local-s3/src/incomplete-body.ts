@@ -10,7 +10,7 @@ import { rename, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { S3rverMiddleware } from '@20minutes/s3rver';
-import { takeTurn } from './part-turns';
+import { aside, takeTurn } from './part-turns';
 import { requestTarget } from './request-target';
 import { S3Error } from './s3rver-internals';
 
@@ -86,9 +86,6 @@ async function storePart(ctx: Parameters<S3rverMiddleware>[0], next: Parameters<
     'You did not provide the number of bytes specified by the Content-Length HTTP header.',
   );
 }
-
-/** Where a stored part waits while a new body for its number arrives. */
-const aside = (path: string) => `${path}.kept`;
 
 /** Moves a stored part (and its MD5) aside; false when there is none. */
 async function keepAside(part: string): Promise<boolean> {

@@ -7,6 +7,9 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
+/** Where a stored part waits while a new body for its number arrives (incomplete-body.ts). */
+export const aside = (path: string) => `${path}.kept`;
+
 /** Requests waiting for, or holding, each part's file: the promise ends when the last one queued is done. */
 const turns = new Map<string, Promise<void>>();
 
@@ -30,7 +33,8 @@ export async function takeTurn(path: string): Promise<() => void> {
  */
 export async function takeUploadTurns(folder: string): Promise<() => void> {
   const names = await readdir(folder).catch(() => [] as string[]);
-  const parts = new Set(names.flatMap((name) => /^(\d+)(\.kept)?$/.exec(name)?.[1] ?? []));
+  // A part's file, or the same moved aside: `3` and `3.kept` (not `3.md5`).
+  const parts = new Set(names.map((name) => name.replace(aside(''), '')).filter((name) => /^\d+$/.test(name)));
   const ends = await Promise.all([...parts].map((part) => takeTurn(join(folder, part))));
   return () => {
     for (const end of ends) end();

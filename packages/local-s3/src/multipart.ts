@@ -10,8 +10,8 @@
  *
  * and makes UploadPart and CompleteMultipartUpload answer 404 NoSuchUpload for an upload that was aborted
  * or never existed, as S3 does: s3rver would re-create the folder of an aborted upload for a part still in
- * flight, leaving an orphan on disk. CompleteMultipartUpload waits for the part uploads of its upload in
- * progress (part-turns.ts). Signatures and CORS headers are checked and set as s3rver does.
+ * flight, leaving an orphan on disk. CompleteMultipartUpload and AbortMultipartUpload wait for the part uploads
+ * of their upload in progress, and for each other (part-turns.ts). Signatures and CORS headers are checked and set as s3rver does.
  */
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -56,7 +56,15 @@ export function multipartCalls(directory: string): S3rverMiddleware {
     switch (ctx.method) {
       case 'DELETE': {
         await corsAndSignature(ctx, target);
-        await rm(await assertUpload(target, uploadId), { recursive: true, force: true });
+        const folder = await assertUpload(target, uploadId);
+        // Not while a completion reads the parts (s3rver's read of a removed part throws where nobody listens),
+        // nor while a part's body arrives; they wait for it in turn.
+        const release = await takeUploadTurns(folder);
+        try {
+          await rm(folder, { recursive: true, force: true });
+        } finally {
+          release();
+        }
         ctx.status = 204;
         return;
       }
@@ -84,6 +92,8 @@ export function multipartCalls(directory: string): S3rverMiddleware {
         // holds its number's stored part aside until its body has arrived), and they for it.
         const release = await takeUploadTurns(folder);
         try {
+          // Aborted while this waited for its turn.
+          if (await isGone(folder)) throw noSuchUpload(uploadId);
           return await next();
         } finally {
           release();

@@ -211,3 +211,45 @@ describe('two uploads of one part number at once', () => {
     }
   });
 });
+
+describe('AbortMultipartUpload at the same time as another request of its upload', () => {
+  it('during CompleteMultipartUpload: one of the two wins, the other answers NoSuchUpload, and the server goes on answering', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const key = `cut/abort-during-complete-${round}.bin`;
+      const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'uploads', Key: key }));
+      const Parts = await Promise.all(
+        [1, 2, 3].map(async (PartNumber) => {
+          const { ETag } = await s3.send(new UploadPartCommand({ Bucket: 'uploads', Key: key, UploadId, PartNumber, Body: Buffer.alloc(5 * MiB, PartNumber) }));
+          return { PartNumber, ETag };
+        }),
+      );
+      const [completed, aborted] = await Promise.allSettled([
+        s3.send(new CompleteMultipartUploadCommand({ Bucket: 'uploads', Key: key, UploadId, MultipartUpload: { Parts } })),
+        s3.send(new AbortMultipartUploadCommand({ Bucket: 'uploads', Key: key, UploadId })),
+      ]);
+      // Either the completion came first (the object is whole; the abort finds the upload completed and S3 answers
+      // it 204 or NoSuchUpload) or the abort did (no object; the completion answers NoSuchUpload).
+      const stored = await keysUnder(key);
+      if (completed.status === 'fulfilled') {
+        expect(stored).toEqual([{ Key: key, Size: 15 * MiB }]);
+      } else {
+        expect(aborted.status).toBe('fulfilled');
+        expect((completed.reason as { name?: string }).name).toBe('NoSuchUpload');
+        expect(stored).toEqual([]);
+      }
+    }
+  }, 60_000);
+
+  it('while a late duplicate of a stored part arrives: the upload is gone and nothing of it is left once the duplicate is cut off', async () => {
+    const key = 'cut/abort-during-duplicate.bin';
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'uploads', Key: key }));
+    await s3.send(new UploadPartCommand({ Bucket: 'uploads', Key: key, UploadId, PartNumber: 1, Body: Buffer.alloc(5 * MiB, 1) }));
+    const socket = await partialPut(await presignedPath(key, { partNumber: '1', uploadId: UploadId! }), 5 * MiB, MiB);
+    const aborted = s3.send(new AbortMultipartUploadCommand({ Bucket: 'uploads', Key: key, UploadId }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.resetAndDestroy();
+    await aborted;
+    await expect(s3.send(new ListPartsCommand({ Bucket: 'uploads', Key: key, UploadId }))).rejects.toMatchObject({ name: 'NoSuchUpload' });
+    expect(await keysUnder(key)).toEqual([]);
+  });
+});

@@ -62,8 +62,12 @@ export function targetsSection(
       `| (the browser's own ceiling, same rounds: the bare XHR floors against curl's, then Upbeam against the bare XHR floors) | ${browserFloor.map((entry) => entry.text).join('; ') || '–'} | measured |`,
     );
     // On a machine whose cores the client and the storage share, an upload cannot take less wall time than
-    // the CPU seconds both spend on it over the cores: the best ratio a client's CPU use leaves it.
+    // the CPU seconds both spend on it over the cores: the best ratio a client's CPU use leaves it. With the
+    // cores split (the client on one, the servers on the rest), neither can take less than its own CPU seconds
+    // over its own cores.
     const cores = upload.machine.cores;
+    const split = upload.cores !== undefined;
+    const shortest = (client: number, storage: number) => (split ? Math.max(client, storage / (cores - 1)) : (client + storage) / cores);
     const cpuBound: string[] = [];
     for (const [mode, floorFor] of [
       ['upbeam-presigned-put', () => 'curl'],
@@ -75,13 +79,13 @@ export function targetsSection(
           const floorId = floorFor(mode);
           const floor = floorId && mbps(target, size, floorId);
           if (!m?.clientCpuSeconds || m.storageCpuSeconds === undefined || !floor) continue;
-          const shortestSeconds = (m.clientCpuSeconds + m.storageCpuSeconds) / cores;
+          const shortestSeconds = shortest(m.clientCpuSeconds, m.storageCpuSeconds);
           cpuBound.push(`${mode.replace('upbeam-', '')} ${target} ${size} MiB at most ${times((size * MiB) / 1e6 / shortestSeconds / floor)}`);
         }
       }
     }
     add(
-      `| (the CPU bound on ${cores} cores: (chromium's + storage's CPU seconds) / cores is the shortest time the upload can take; the best ratio to the target's floor that leaves) | ${cpuBound.join('; ') || '–'} | measured |`,
+      `| (the CPU bound on ${cores} cores: ${split ? `the client on core ${upload.cores!.client}, storage on core ${upload.cores!.servers}: the larger of chromium's CPU seconds and storage's over its cores` : "(chromium's + storage's CPU seconds) / cores"} is the shortest time the upload can take; the best ratio to the target's floor that leaves) | ${cpuBound.join('; ') || '–'} | measured |`,
     );
     const checksumCost = ratios(['upbeam-presigned-put-md5', 'upbeam-presigned-multipart-md5'], (mode) => mode.replace(/-md5$/, ''));
     add(

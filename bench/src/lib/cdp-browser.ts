@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@upbeam/test-browser';
+import { onClientCores } from './cores';
 
 type Params = Record<string, unknown>;
 
@@ -36,17 +37,9 @@ export interface CdpBrowser {
 
 export async function launchCdpBrowser(): Promise<CdpBrowser> {
   const profile = await mkdtemp(join(tmpdir(), 'upbeam-bench-chromium-'));
-  const child: ChildProcess = spawn(
-    CHROMIUM_PATH,
-    [
-      '--headless',
-      '--remote-debugging-pipe',
-      `--user-data-dir=${profile}`,
-      ...CHROMIUM_ARGS,
-      'about:blank',
-    ],
-    { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
-  );
+  // On the client's core where the upload benchmark splits them (taskset runs chromium in its own process).
+  const [file, args] = onClientCores(CHROMIUM_PATH, ['--headless', '--remote-debugging-pipe', `--user-data-dir=${profile}`, ...CHROMIUM_ARGS, 'about:blank']);
+  const child: ChildProcess = spawn(file, args, { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
   const writer = child.stdio[3] as Writable;
   const reader = child.stdio[4] as Readable;
   let nextId = 1;

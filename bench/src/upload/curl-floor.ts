@@ -20,6 +20,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { onClientCores } from '../lib/cores';
 import type { Target } from './targets';
 
 const execFileAsync = promisify(execFile);
@@ -58,8 +59,7 @@ export async function curlPut(target: Target, filePath: string, size: number, ti
   const headers = Object.entries(answer.headers).flatMap(([name, value]) => ['-H', value === '' ? `${name};` : `${name}: ${value}`]);
   // `Expect:` off: curl would otherwise wait for a 100 Continue before sending the body.
   const { stdout } = await execFileAsync(
-    'curl',
-    ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{time_total}', '-T', filePath, '-H', 'Expect:', ...headers, answer.url],
+    ...onClientCores('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{time_total}', '-T', filePath, '-H', 'Expect:', ...headers, answer.url]),
     { timeout: timeoutMs },
   );
   const [status, total] = stdout.trim().split(' ');
@@ -173,7 +173,7 @@ export async function curlMultipart(
 /** Runs one curl with `args` and the config on stdin (`-K -`); resolves its stdout lines, or rejects with stderr. */
 function runCurlConfig(args: string[], config: string, timeoutMs: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn('curl', ['-sS', '--no-progress-meter', ...args, '-K', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(...onClientCores('curl', ['-sS', '--no-progress-meter', ...args, '-K', '-']), { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));

@@ -11,6 +11,7 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { launchCdpBrowser, type CdpBrowser, type CdpPage } from '../lib/cdp-browser';
+import { coreLayoutFromEnv, useCoreLayout, type CoreLayout } from '../lib/cores';
 import { reapedChildrenCpuSeconds, treeCpuSeconds, treeCpuSecondsByKind } from '../lib/cpu-time';
 import { envList } from '../lib/env-list';
 import { BENCH_DIR } from '../lib/paths';
@@ -333,6 +334,8 @@ export interface UploadCell {
 
 export interface UploadResult extends ResultMeta {
   settings: string;
+  /** The cores of the client and of the servers (`bench/src/lib/cores.ts`); absent: every process on every core. */
+  cores?: CoreLayout;
   targets: Record<string, string>;
   modes: { id: string; label: string; kind: UploadMode['kind']; parts?: PartSettings }[];
   cells: UploadCell[];
@@ -546,6 +549,9 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
   const modes = UPLOAD_MODES.filter((mode) => (onlyModes ? onlyModes.includes(mode.id) : !mode.optIn && (!trace || isUpbeamPage(mode))));
   const traced = new Set(trace ? modes.map((mode) => mode.id) : (envList('UPLOAD_TRACE') ?? []));
   const wantsRadosgw = plans.some((entry) => entry.target === 'radosgw');
+  // Before any server starts: the processes started from here run on the servers' cores.
+  const cores = coreLayoutFromEnv();
+  useCoreLayout(cores);
   // radosgw takes ~15 s to start: it starts while the page is built and the files are written.
   const radosgwStarting = wantsRadosgw ? startRadosgwProcess() : undefined;
   radosgwStarting?.catch(() => {});
@@ -661,13 +667,17 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
       seconds: (performance.now() - started) / 1000,
       settings:
         'headless Debian chromium (same binary and flags as tools/test-browser) driven over a bare DevTools pipe (no Network domain), page and storage on different 127.0.0.1 ports (CORS), no network ' +
-        'throttling; random (incompressible) files in /dev/shm set with setInputFiles; browser time from the client call ' +
+        (cores
+          ? `throttling; the client (chromium, curl) on core ${cores.client}, the servers (storage, the app's server, the DevTools driver) on core ${cores.servers} (taskset; UPLOAD_CORES=shared for one pool); `
+          : 'throttling; every process on every core (UPLOAD_CORES=shared); ') +
+        'random (incompressible) files in /dev/shm set with setInputFiles; browser time from the client call ' +
         'to its resolved promise (the preparation request included); `curl -T` time = the preparation + curl\'s time_total; ' +
         'curl multipart time = CreateMultipartUpload + presigning every part + curl\'s parts + CompleteMultipartUpload; MB = 10^6 bytes; ' +
         'every stored object checked (HEAD size) and deleted after its run; the modes in a new order every round (a hash of round and mode); ' +
         `before each upload, radosgw's garbage collection run (\`radosgw-admin gc process\`) and the machine quiet (${describeQuietWaits(quietWaits)}); ` +
         `load average (1 min, 2 = both cores busy) during the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads)}` +
         (PAGE_DELAY_MS > 0 ? `; the page server answered every request ${PAGE_DELAY_MS} ms late (UPLOAD_PAGE_DELAY_MS)` : ''),
+      ...(cores ? { cores } : {}),
       targets: descriptions,
       modes: modes.map(({ id, label, kind, parts }) => ({ id, label, kind, ...(parts ? { parts } : {}) })),
       cells,

@@ -13,6 +13,7 @@ import { createUploadHandler, type UploadHandler } from '@upbeam/upload-server';
 import { APIRoute } from 'next-s3-upload';
 import { startChild } from '../lib/child';
 import { matchingCpuSeconds, treeCpuSeconds } from '../lib/cpu-time';
+import { pinToServerCores } from '../lib/cores';
 import { BENCH_DIR } from '../lib/paths';
 import { renice, STORAGE_NICENESS } from '../lib/priority';
 import { pidsMatching } from '../lib/processes';
@@ -84,6 +85,7 @@ export async function startS3rverTarget(pageOrigin: string, version: string, par
   });
   const pid = child.process.pid!;
   renice([pid]);
+  pinToServerCores([pid]);
   return {
     name: 's3rver',
     description: `@20minutes/s3rver ${version} in a process of its own at nice ${STORAGE_NICENESS}, objects in ${parent}`,
@@ -115,7 +117,9 @@ export async function radosgwTarget(radosgw: Radosgw, pageOrigin: string, versio
   await createBucket(radosgw, bucket, { allowedOrigins: [pageOrigin] });
   const roleArn = await createUploadRole(radosgw);
   const admin = radosgwS3Client(radosgw);
-  renice(pidsMatching(radosgw.dir));
+  const storagePids = pidsMatching(radosgw.dir);
+  renice(storagePids);
+  pinToServerCores(storagePids);
   const settings = {
     accessKeyId: radosgw.accessKeyId,
     secretAccessKey: radosgw.secretAccessKey,

@@ -1,14 +1,15 @@
 /**
- * The client's cores and the servers' cores of the upload benchmarks. In production the browser and the storage
- * are different machines; here they share 2 cores. Shared (the layout before 2026-11-28 evening), every CPU
- * second the page spends (drawing its progress, 60-90 ms per 128 MiB multipart upload) is one radosgw's 600
- * threads do not get, and a page's task waits for a core radosgw holds. Split, the client (chromium and curl)
- * runs on core 0 and the servers (storage, the app's server and the DevTools driver in the benchmark's process)
- * on the rest: an upload's time then shows what the client loses on its own core, not what it takes from
- * storage's.
+ * The client's cores and the servers' cores of the upload benchmark. In production the browser and the storage
+ * are different machines; here they share 2 cores (the default layout): every CPU second the page spends
+ * (drawing its progress: 60-90 ms per 128 MiB multipart upload) is one that radosgw's 600 threads do not get, and
+ * a page's task may wait for a core radosgw holds. With `UPLOAD_CORES=split` the client (chromium and curl) runs on
+ * core 0 and the servers (storage, the app's server and the DevTools driver in the benchmark's process) on the
+ * rest, where `taskset` is there and the machine has 2 cores or more.
  *
- * `UPLOAD_CORES=shared` keeps the shared layout; the default is split where `taskset` is there and the machine
- * has 2 cores or more.
+ * Split is not the default: on one core chromium alone is busy most of a multipart upload (0.77 s of CPU per
+ * 128 MiB, half of it the browser process reading the parts' Blobs), so the page's extra CPU costs about as much
+ * there, and a single PUT at 300 MB/s keeps the core so busy that the bare XHR floor's page saw 226 ms tasks
+ * (run D, 2026-11-28 evening: bench/design-measurements.md).
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -23,10 +24,10 @@ export interface CoreLayout {
 /** The layout the benchmark's processes follow (`useCoreLayout`); none: every process may run on every core. */
 let current: CoreLayout | undefined;
 
-/** The layout asked for by `UPLOAD_CORES` on this machine (see the module's comment). */
+/** The layout asked for by `UPLOAD_CORES=split` on this machine (see the module's comment); else none. */
 export function coreLayoutFromEnv(env = process.env): CoreLayout | undefined {
   const cores = os.cpus().length;
-  if (env.UPLOAD_CORES === 'shared' || !HAS_TASKSET || cores < 2) return undefined;
+  if (env.UPLOAD_CORES !== 'split' || !HAS_TASKSET || cores < 2) return undefined;
   return { client: '0', servers: cores === 2 ? '1' : `1-${cores - 1}` };
 }
 

@@ -668,8 +668,8 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
       settings:
         'headless Debian chromium (same binary and flags as tools/test-browser) driven over a bare DevTools pipe (no Network domain), page and storage on different 127.0.0.1 ports (CORS), no network ' +
         (cores
-          ? `throttling; the client (chromium, curl) on core ${cores.client}, the servers (storage, the app's server, the DevTools driver) on core ${cores.servers} (taskset; UPLOAD_CORES=shared for one pool); `
-          : 'throttling; every process on every core (UPLOAD_CORES=shared); ') +
+          ? `throttling; the client (chromium, curl) on core ${cores.client}, the servers (storage, the app's server, the DevTools driver) on core ${cores.servers} (taskset, UPLOAD_CORES=split); `
+          : 'throttling; every process on every core; ') +
         'random (incompressible) files in /dev/shm set with setInputFiles; browser time from the client call ' +
         'to its resolved promise (the preparation request included); `curl -T` time = the preparation + curl\'s time_total; ' +
         'curl multipart time = CreateMultipartUpload + presigning every part + curl\'s parts + CompleteMultipartUpload; MB = 10^6 bytes; ' +

@@ -11,7 +11,8 @@
  * and makes UploadPart and CompleteMultipartUpload answer 404 NoSuchUpload for an upload that was aborted
  * or never existed, as S3 does: s3rver would re-create the folder of an aborted upload for a part still in
  * flight, leaving an orphan on disk. CompleteMultipartUpload and AbortMultipartUpload wait for the part uploads
- * of their upload in progress, and for each other (part-turns.ts). Signatures and CORS headers are checked and set as s3rver does.
+ * of their upload in progress, and for each other (part-turns.ts). Signatures and CORS headers are checked and
+ * set as s3rver does.
  */
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';

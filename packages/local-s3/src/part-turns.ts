@@ -2,7 +2,8 @@
  * One request at a time on each part file of a multipart upload. An UploadPart may move the stored part of
  * its number aside while its body arrives (incomplete-body.ts), and CompleteMultipartUpload reads every part
  * file: s3rver reading a part that is aside (or removed by an AbortMultipartUpload) throws ENOENT from a stream
- * nobody listens to (the process's uncaught exception) and never answers. Each request waits for the ones queued before it on the same files.
+ * nobody listens to (the process's uncaught exception) and never answers. Each request waits for the ones queued
+ * before it on the same files.
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,7 +30,8 @@ export async function takeTurn(path: string): Promise<() => void> {
 
 /**
  * Takes the turn of every part file of the upload whose folder is `folder` (a part moved aside counts), for
- * CompleteMultipartUpload and AbortMultipartUpload: queued on all of them in the same call, so no part's upload can start between two.
+ * CompleteMultipartUpload and AbortMultipartUpload: queued on all of them in the same call, so no part's upload
+ * can start between two.
  */
 export async function takeUploadTurns(folder: string): Promise<() => void> {
   const names = await readdir(folder).catch(() => [] as string[]);

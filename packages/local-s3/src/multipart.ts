@@ -122,6 +122,20 @@ function pageSize(value: unknown): number {
 
 const owner = () => ({ ID: String(accounts.DUMMY_ACCOUNT.id), DisplayName: 'S3rver' });
 
+/**
+ * Part `n` as ListParts shows it; `undefined` when it was moved aside since the folder was read (a late duplicate
+ * of the part has started: incomplete-body.ts), as a part without its `.md5` is not listed either.
+ */
+async function storedPart(folder: string, n: number) {
+  const read = await Promise.all([stat(join(folder, String(n))), readFile(join(folder, `${n}.md5`), 'utf8')]).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (!read) return undefined;
+  const [info, md5] = read;
+  return { PartNumber: n, LastModified: info.mtime.toISOString(), ETag: JSON.stringify(md5.trim()), Size: info.size };
+}
+
 async function listParts(ctx: S3rverContext, target: RequestTarget, uploadId: string, folder: string): Promise<void> {
   const maxParts = pageSize(ctx.query['max-parts']);
   const marker = Number(ctx.query['part-number-marker'] ?? 0);
@@ -134,12 +148,8 @@ async function listParts(ctx: S3rverContext, target: RequestTarget, uploadId: st
     .filter((n) => n > marker)
     .sort((a, b) => a - b);
   const page = numbers.slice(0, maxParts);
-  const parts = await Promise.all(
-    page.map(async (n) => {
-      const [info, md5] = await Promise.all([stat(join(folder, String(n))), readFile(join(folder, `${n}.md5`), 'utf8')]);
-      return { PartNumber: n, LastModified: info.mtime.toISOString(), ETag: JSON.stringify(md5.trim()), Size: info.size };
-    }),
-  );
+  const listed = await Promise.all(page.map((n) => storedPart(folder, n)));
+  const parts = listed.filter((part) => part !== undefined);
   const truncated = numbers.length > page.length;
   ctx.body = {
     ListPartsResult: {

@@ -6,7 +6,7 @@
  * The test reads `window.manyFiles` and calls `window.manyFiles.add(count, bytes)`.
  */
 import { useS3Upload, useTrackedFile, type TrackedFile, type TrackedFileStore } from '@upbeam/upload-react';
-import { memo } from 'react';
+import { memo, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 
 /** What a row drew in one render. */
@@ -18,9 +18,11 @@ export interface RowRender {
 export interface ManyFilesPage {
   /** Renders of the component holding the hook (it maps `files`). */
   listRenders: number;
+  /** Commits of that component made while the first file added was already stored. */
+  listCommitsAfterFirstDone: number;
   /** Animation frames the page has drawn (a `requestAnimationFrame` loop from the start). */
   frames: number;
-  /** Renders of each `FileRow` and each `IdRow`, by file id. */
+  /** What each `FileRow` and each `IdRow` drew in each of its commits, by file id. */
   fileRows: Record<string, RowRender[]>;
   idRows: Record<string, RowRender[]>;
   /** Files per status, from the summary of the last render. */
@@ -37,7 +39,7 @@ declare global {
   }
 }
 
-const page: ManyFilesPage = { listRenders: 0, frames: 0, fileRows: {}, idRows: {}, count: {}, keys: [], add: () => [] };
+const page: ManyFilesPage = { listRenders: 0, listCommitsAfterFirstDone: 0, frames: 0, fileRows: {}, idRows: {}, count: {}, keys: [], add: () => [] };
 window.manyFiles = page;
 const countFrames = () => {
   page.frames += 1;
@@ -49,8 +51,10 @@ function record(rows: Record<string, RowRender[]>, file: TrackedFile): void {
   (rows[file.id] ??= []).push({ status: file.status, uploaded: file.uploaded });
 }
 
+// Each row records what it drew when React commits it: a transition's render that React starts over (a sync
+// update came meanwhile) runs a row's function again for the same commit.
 const FileRow = memo(function FileRow({ file }: { file: TrackedFile }) {
-  record(page.fileRows, file);
+  useLayoutEffect(() => record(page.fileRows, file));
   return (
     <li>
       {file.file.name} <progress value={file.progress} max={100} /> {file.status}
@@ -60,8 +64,10 @@ const FileRow = memo(function FileRow({ file }: { file: TrackedFile }) {
 
 const IdRow = memo(function IdRow({ tracker, id }: { tracker: TrackedFileStore; id: string }) {
   const file = useTrackedFile(tracker, id);
+  useLayoutEffect(() => {
+    if (file) record(page.idRows, file);
+  });
   if (!file) return null;
-  record(page.idRows, file);
   return (
     <li>
       {file.file.name} <progress value={file.progress} max={100} /> {file.status}
@@ -79,6 +85,9 @@ function randomFile(name: string, bytes: number): File {
 function Page() {
   const { files, summary, tracker, addFiles } = useS3Upload({ endpoint: { url: '/api/s3-upload' }, concurrency: 1 });
   page.listRenders += 1;
+  useLayoutEffect(() => {
+    if (files[0]?.status === 'done') page.listCommitsAfterFirstDone += 1;
+  });
   page.count = summary.count;
   page.keys = files.flatMap((file) => (file.result ? [file.result.key] : []));
   page.add = (count, bytes) => addFiles(Array.from({ length: count }, (_, index) => randomFile(`file-${index}.bin`, bytes))).map((f) => f.id);

@@ -19,6 +19,7 @@ import { bucketSlashSignature } from './bucket-slash';
 import { listPages } from './list-pages';
 import { issueLocalCredentials, LOCAL_S3_CREDENTIALS, type LocalCredentials } from './credentials';
 import { incompleteBodies } from './incomplete-body';
+import { guardStorePaths, keyCheck } from './key-check';
 import { abortIncompleteUploads } from './lifecycle';
 import { multipartCalls } from './multipart';
 import { stsStandIn } from './sts';
@@ -123,10 +124,13 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
     vhostBuckets: false,
     configureBuckets: [{ name: bucket, configs: [corsXml(options.allowedOrigins ?? ['*'])] }],
   });
+  // Keys and bucket names are names, never paths: refused when s3rver would read them as paths (key-check.ts).
+  guardStorePaths(server.store);
   // Before s3rver's router, which is its last middleware: answered here, or handed on to it.
   server.middleware.splice(
     server.middleware.length - 1,
     0,
+    keyCheck(),
     presignedHeadersSigned(),
     stsStandIn(),
     bucketSlashSignature(),

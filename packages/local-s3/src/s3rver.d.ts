@@ -17,6 +17,11 @@ declare module '@20minutes/s3rver' {
     constructor(options?: S3rverOptions);
     /** Koa's middleware list: s3rver's router is the last entry. */
     middleware: S3rverMiddleware[];
+    /** Its filesystem store: the two calls that turn a bucket and a key into a path. */
+    store: {
+      getBucketPath(bucket: string): string;
+      getResourcePath(bucket: string, key?: string, resource?: string): string;
+    };
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
     /** Creates the bucket and its configurations (`configureBuckets`), as `run()` does first. */

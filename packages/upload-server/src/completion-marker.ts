@@ -13,8 +13,14 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { base64url } from './hmac';
 import { loadS3 } from './sdk';
 
-/** Where completion markers are kept in the bucket. Object keys under it are refused at preparation. */
-export const COMPLETION_MARKER_PREFIX = '.upbeam/completions/';
+/**
+ * Where the handler keeps its own objects in the bucket: completion markers and upload records
+ * (`upload-record.ts`). Object keys under it are refused at preparation.
+ */
+export const INTERNAL_PREFIX = '.upbeam/';
+
+/** Where completion markers are kept in the bucket. */
+export const COMPLETION_MARKER_PREFIX = `${INTERNAL_PREFIX}completions/`;
 
 /**
  * How long a claim whose hook never stored an answer (the instance stopped mid-hook) blocks a new run, in

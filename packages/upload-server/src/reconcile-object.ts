@@ -3,10 +3,12 @@ import { createMarkerStore, type MarkerStore } from './completion-marker';
 import { isUploadError } from './errors';
 import type { UploadHandlerConfig } from './handler';
 import { isInternalKey, ownerOfKey, prefixedRoutes, type PrefixedRoute } from './reconcile-routes';
+import { routeScope } from './route-services';
 import type { UploadRoutes } from './routes';
 import { processEnv, resolveStorageSettings, type ResolvedStorageSettings } from './settings';
 import { createStorageClient } from './storage-client';
 import { createCompletion, type Completion } from './upload-completion';
+import { createUploadRecords } from './upload-record';
 
 /** What happened to one stored object that had no completion record. */
 export interface ReconciledObject {
@@ -23,9 +25,12 @@ export interface ReconciledObject {
    * `recorded`: a report completed it meanwhile (the hook did not run again). `refused`: the checks or the
    * hook refused it (`code`, `error`; too large or of a type not allowed: deleted, as on a report).
    * `failed`: an unexpected error (`error`; passed to `onError`): a later run tries again. `ambiguous`: under
-   * the same longest prefix as another route (`routes`): left alone.
+   * the same longest prefix as another route (`routes`): left alone. `unprepared`: no upload record of its
+   * route covers it (`error` says why: not prepared by this handler, prepared before upload records were
+   * kept, its record expired, or preparations with different contexts cover it): the hook did not run, and
+   * the object is left alone, since nothing the server decided says whose it is.
    */
-  outcome: 'unreported' | 'completed' | 'recorded' | 'refused' | 'failed' | 'ambiguous';
+  outcome: 'unreported' | 'completed' | 'recorded' | 'refused' | 'failed' | 'ambiguous' | 'unprepared';
   /** The `UploadError` code of a `refused` object (`FILE_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, the hook's). */
   code?: string;
   /** Why it was `refused` (our text or the hook's) or `failed` (`name: message` of the error). */
@@ -33,6 +38,12 @@ export interface ReconciledObject {
   /** The routes that share the key's prefix (`ambiguous`). */
   routes?: string[];
 }
+
+/** Why an object is `unprepared`, by what its records say. */
+const UNPREPARED = {
+  none: 'No upload record of this route covers the object (not prepared by this handler, prepared before upload records were kept, or its record expired): left alone.',
+  conflicting: 'Preparations of this key with different contexts cover the object: it is not known whose it is, left alone.',
+} as const;
 
 /** Whose an object is: the handler's own, a route's without a hook, routes' that share a prefix, or a route's. */
 export type ObjectOwner = { kind: 'internal' } | { kind: 'no-hook' } | { kind: 'ambiguous'; routes: string[] } | { kind: 'route'; route: PrefixedRoute };
@@ -61,7 +72,10 @@ export async function createObjectCompleter(config: UploadHandlerConfig & { rout
     let completion = completions.get(route);
     if (!completion) {
       const { onUploadComplete } = route.config;
-      completions.set(route, (completion = createCompletion({ settings, client, policy: route.config, onUploadComplete })));
+      // The route's records are signed within its scope, as its receipts: a record of another route never verifies.
+      const scope = routeScope(settings.bucket, route.config, route.name);
+      const records = createUploadRecords(client, settings.bucket, settings.secretAccessKey, scope);
+      completions.set(route, (completion = createCompletion({ settings, client, policy: route.config, onUploadComplete, records })));
     }
     return completion;
   };
@@ -77,8 +91,9 @@ export async function createObjectCompleter(config: UploadHandlerConfig & { rout
     },
     async complete(route, found) {
       try {
-        const { ran } = await completionOf(route).reconcile(found.key);
-        return { ...found, outcome: ran ? 'completed' : 'recorded' };
+        const reconciled = await completionOf(route).reconcile(found.key);
+        if ('unprepared' in reconciled) return { ...found, outcome: 'unprepared', error: UNPREPARED[reconciled.unprepared] };
+        return { ...found, outcome: reconciled.ran ? 'completed' : 'recorded' };
       } catch (error) {
         if (isUploadError(error)) return { ...found, outcome: 'refused', code: error.code, error: error.message };
         log(error);

@@ -4,7 +4,7 @@
  * prefix cannot be told apart: their objects are left alone and listed as `ambiguous`.
  */
 import type { UploadHandlerConfig } from './handler';
-import { COMPLETION_MARKER_PREFIX } from './completion-marker';
+import { INTERNAL_PREFIX } from './completion-marker';
 import { DEFAULT_KEY_PREFIX, normalizeKeyPrefix } from './object-key';
 import { assertValidRoutes, type UploadRoutes } from './routes';
 
@@ -50,9 +50,9 @@ export function ownerOfKey(key: string, routes: readonly PrefixedRoute[]): KeyOw
 }
 
 /**
- * The handler's own objects: completion markers (`.upbeam/`, reached when a prefix is `''`) and the doctor's
+ * The handler's own objects: completion markers and upload records (`.upbeam/`, reached when a prefix is `''`) and the doctor's
  * probes (`{keyPrefix}upbeam-doctor-*`, deleted by the doctor, left behind only when it was stopped).
  */
 export function isInternalKey(key: string, keyPrefix: string): boolean {
-  return key.startsWith(COMPLETION_MARKER_PREFIX.split('/')[0] + '/') || key.startsWith(`${keyPrefix}upbeam-doctor-`);
+  return key.startsWith(INTERNAL_PREFIX) || key.startsWith(`${keyPrefix}upbeam-doctor-`);
 }

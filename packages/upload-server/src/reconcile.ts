@@ -73,16 +73,21 @@ export interface ReconcileReport {
 /** Default of `maxAgeSeconds`: a day, below the 2 days after which the Security guide's lifecycle rule expires markers. */
 const MAX_AGE_SECONDS = 86_400;
 
-/** Requests one object's completion may take: its marker read, HEAD, marker read, claim, answer (or a DELETE). */
-const COMPLETION_REQUESTS = 6;
+/**
+ * Requests one object's completion may take: its marker read, HEAD, the listing and read of its upload record,
+ * marker read, claim, answer (or a DELETE), and one more.
+ */
+const COMPLETION_REQUESTS = 8;
 
 /**
  * Finds the uploads the server never heard of and completes them: lists the objects under the key prefixes
  * of the routes that have `onUploadComplete` (ListObjectsV2, in pages), skips the handler's own objects and
  * those younger than `olderThanSeconds` or older than `maxAgeSeconds`, reads each one's completion record (the marker a page's report
  * writes, `.upbeam/completions/`), and for those without one runs the route's completion as a report does:
- * HEAD, the `maxFileSize` / `allowedContentTypes` checks (a breaking object is deleted), the claim, then
- * `onUploadComplete` once with `source: 'reconcile'` and no `request`. A page that reports the same object
+ * HEAD, the `maxFileSize` / `allowedContentTypes` checks (a breaking object is deleted), the upload's record
+ * (written, signed, at preparation: `.upbeam/uploads/`; an object no record covers is `unprepared` and left
+ * alone), the claim, then `onUploadComplete` once with `source: 'reconcile'`, no `request` and the record's
+ * `context`. A page that reports the same object
  * at the same moment meets the same marker: the hook runs once either way. Dry run by default.
  *
  * The route of an object is read from its key: the route whose `keyPrefix` is the longest that starts it.

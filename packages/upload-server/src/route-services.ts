@@ -11,12 +11,13 @@ import { createRenewTickets, createTokenIssuer, type RenewTicketFields, type Tok
 import type { Tickets } from './ticket';
 import { createCompletion, type Completion } from './upload-completion';
 import { createReceipts, type Receipts } from './upload-receipt';
+import { createUploadRecords, type UploadRecords } from './upload-record';
 import type { UploadHandlerConfig } from './handler';
 
 /**
  * What one route's operations use, each built on first use and kept (settings are read on the first
  * request, not at import): storage settings and client, the presigner, the token issuer, the completion
- * store, and the receipts and tickets signed within the route's scope (`handlerScope`).
+ * store, and the receipts, tickets and upload records signed within the route's scope (`handlerScope`).
  */
 export interface RouteServices {
   /** Lifetime of presigned URLs, in seconds. */
@@ -27,6 +28,8 @@ export interface RouteServices {
   issueToken(): TokenIssuer;
   receipts(): Receipts;
   completion(): Promise<Completion>;
+  /** The route's upload records (`upload-record.ts`): written at preparation when it has `onUploadComplete`. */
+  records(): Promise<UploadRecords>;
   multipartTickets(): Tickets<MultipartTicketFields>;
   multipart(): Promise<MultipartOperations>;
   renewTickets(): Tickets<RenewTicketFields>;
@@ -38,6 +41,14 @@ function once<T>(build: () => T): () => T {
   return () => (built ??= { value: build() }).value;
 }
 
+/**
+ * The scope receipts, tickets and upload records of a route are signed within (`handlerScope`): its bucket,
+ * its `keyPrefix` as configured, and its name. The reconciliation signs and verifies in the same one.
+ */
+export function routeScope(bucket: string, config: Pick<UploadHandlerConfig, 'keyPrefix'>, route: string | undefined): string {
+  return handlerScope(bucket, config.keyPrefix ?? DEFAULT_KEY_PREFIX, route);
+}
+
 /** The services of the route `route` (undefined: a handler without routes) with these settings. */
 export function createRouteServices(config: UploadHandlerConfig, route: string | undefined): RouteServices {
   const expiresIn = config.expiresIn ?? PRESIGNED_URL_EXPIRES_IN;
@@ -47,8 +58,9 @@ export function createRouteServices(config: UploadHandlerConfig, route: string |
   // The AWS SDK is loaded on first use (`sdk.ts`): the client is an async source.
   const client = once(() => createStorageClient(settings()));
   // Receipts and tickets are signed within this route's scope: another handler or route refuses them.
-  const scope = once(() => handlerScope(settings().bucket, keyPrefix, route));
+  const scope = once(() => routeScope(settings().bucket, config, route));
   const multipartTickets = once(() => createMultipartTickets(settings().secretAccessKey, { scope: scope() }));
+  const records = once(async () => createUploadRecords(await client(), settings().bucket, settings().secretAccessKey, scope()));
   return {
     expiresIn,
     keyPrefix,
@@ -63,8 +75,9 @@ export function createRouteServices(config: UploadHandlerConfig, route: string |
     }),
     receipts: once(() => createReceipts(settings().secretAccessKey, { scope: scope() })),
     completion: once(async () =>
-      createCompletion({ settings: settings(), client: await client(), policy: config, onUploadComplete: config.onUploadComplete }),
+      createCompletion({ settings: settings(), client: await client(), policy: config, onUploadComplete: config.onUploadComplete, records: await records() }),
     ),
+    records,
     multipartTickets,
     multipart: once(async () =>
       createMultipartOperations({

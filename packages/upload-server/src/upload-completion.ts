@@ -13,14 +13,17 @@ import { createMarkerStore, idempotencyKeyOf, markerKey, statusOf, type Marker }
 import { UploadError } from './errors';
 import { loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
+import { readContext } from './upload-context';
 import { checkStoredObject, type UploadPolicySettings } from './upload-policy';
+import type { UploadRecords } from './upload-record';
 
 /**
- * What `onUploadComplete` gets: the object as storage holds it (HEAD), and who told the server of it: the
- * page's report (with its request and the route's `context`, `Context`: what its `onBeforeUpload` returned), or
- * the server itself (`reconcileUploads`, `completeNotifiedUploads`: no request, no context).
+ * What `onUploadComplete` gets: the object as storage holds it (HEAD), the route's `context` (`Context`: what
+ * its `onBeforeUpload` returned when the upload was prepared, on every path), and who told the server of it:
+ * the page's report (with its request), or the server itself (`reconcileUploads`, `completeNotifiedUploads`:
+ * no request).
  */
-export type UploadCompleteContext<Context = unknown> = StoredUpload & (ReportedUpload<Context> | ReconciledUpload);
+export type UploadCompleteContext<Context = unknown> = StoredUpload & (ReportedUpload<Context> | ReconciledUpload<Context>);
 
 /** The stored object, as a HEAD of it answers. */
 export interface StoredUpload {
@@ -35,7 +38,8 @@ export interface StoredUpload {
   /**
    * Stored user metadata (`x-amz-meta-*`, names lower-cased). On the temporary-token strategy the browser
    * sends these headers itself, and on both strategies storage applies unsigned `x-amz-meta-*` headers a
-   * browser adds: decide nothing on it that the browser should not choose.
+   * browser adds: decide nothing on it that the browser should not choose (who owns the upload: read
+   * `context`, which the server decided).
    */
   metadata: Record<string, string>;
   /** When storage stored it (HEAD `Last-Modified`). */
@@ -66,16 +70,21 @@ export interface ReportedUpload<Context = unknown> {
 /**
  * The server found the object itself with no completion record: `reconcileUploads` listed it (the page never
  * reported it: the tab was closed after the last byte), or `completeNotifiedUploads` got storage's
- * notification of it. There is no request and no session: find the owner from the key or from the `metadata`
- * your `onBeforeUpload` set. What the hook returns is stored: a page that reports later gets it.
+ * notification of it. There is no request and no session; the owner is in `context`, read from the upload's
+ * record that the server wrote, signed, when it prepared the upload (`.upbeam/uploads/`): an object no record
+ * of the route covers never runs the hook. What the hook returns is stored: a page that reports later gets it.
  */
-export interface ReconciledUpload {
+export interface ReconciledUpload<Context = unknown> {
   /** Who told the server: nobody, it found the object itself. */
   source: 'reconcile';
   /** No request reported it. */
   request: undefined;
-  /** No receipt carried the route's context: find the owner from the key or the object's `metadata`. */
-  context: undefined;
+  /**
+   * What `onBeforeUpload` returned when this upload was prepared, as {@link ReportedUpload.context}: read from
+   * the upload's record (on a renewed temporary-token upload, every renewal's must agree), never from the
+   * object, whose metadata the browser can write.
+   */
+  context: Context;
 }
 
 /**
@@ -117,10 +126,13 @@ export interface Completion {
   complete(key: string, request: Request, context?: unknown): Promise<CompletedUpload>;
   /**
    * The same for an object nobody reported (`reconcile.ts`): the same checks and marker, the hook gets
-   * `source: 'reconcile'`. `ran` says whether this call ran the hook (false: a report had, or no hook).
+   * `source: 'reconcile'` and the context of the upload's record. `ran` says whether this call ran the hook
+   * (false: a report had, or no hook). `unprepared`: no record of this route covers the object (`none`: not
+   * prepared by it, or prepared before records were kept, or the record expired; `conflicting`: records of
+   * preparations with different contexts do): the hook did not run.
    * @throws as {@link Completion.complete}.
    */
-  reconcile(key: string): Promise<{ upload: CompletedUpload; ran: boolean }>;
+  reconcile(key: string): Promise<{ upload: CompletedUpload; ran: boolean } | { unprepared: 'none' | 'conflicting' }>;
 }
 
 export interface CompletionDependencies {
@@ -128,6 +140,8 @@ export interface CompletionDependencies {
   client: S3Client;
   policy: UploadPolicySettings;
   onUploadComplete: UploadCompleteHook | undefined;
+  /** The route's upload records, read by {@link Completion.reconcile}. */
+  records: UploadRecords;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -203,7 +217,11 @@ export function createCompletion(deps: CompletionDependencies): Completion {
     throw new UploadError('COMPLETION_IN_PROGRESS', 'This upload is being completed by another request: ask again in a few seconds.');
   };
 
-  const run = async (key: string, reporter: ReportedUpload | ReconciledUpload) => {
+  /**
+   * The object at `key` as storage holds it (HEAD), once it passed the policy checks (a breaking object is
+   * deleted and the refusal thrown).
+   */
+  const checkedObject = async (key: string): Promise<StoredUpload> => {
     const { DeleteObjectCommand, HeadObjectCommand } = await loadS3();
     const head = await client.send(new HeadObjectCommand({ Bucket, Key: key, ...customerKey(settings) })).catch((error: unknown) => {
       if (statusOf(error) === 404) throw new UploadError('INVALID_REQUEST', 'Nothing is stored at this key yet.');
@@ -216,17 +234,33 @@ export function createCompletion(deps: CompletionDependencies): Completion {
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
       throw refusal;
     }
-    if (!onUploadComplete) return { upload: { key, size }, ran: false };
     const etag = head.ETag ?? '';
     const lastModified = head.LastModified;
     const idempotencyKey = await idempotencyKeyOf(Bucket, key, etag, lastModified);
-    const stored: StoredUpload = { key, size, etag, contentType, metadata: head.Metadata ?? {}, lastModified, idempotencyKey };
-    const { serverData, ran } = await runHookOnce(onUploadComplete, { ...stored, ...reporter });
+    return { key, size, etag, contentType, metadata: head.Metadata ?? {}, lastModified, idempotencyKey };
+  };
+
+  /** The hook once for `stored`, told by `reporter`, and what the completion answers. */
+  const completed = async (hook: UploadCompleteHook, stored: StoredUpload, reporter: ReportedUpload | ReconciledUpload) => {
+    const { serverData, ran } = await runHookOnce(hook, { ...stored, ...reporter });
+    const { key, size } = stored;
     return { upload: serverData === undefined ? { key, size } : { key, size, serverData }, ran };
   };
 
   return {
-    complete: async (key, request, context) => (await run(key, { source: 'page', request, context })).upload,
-    reconcile: (key) => run(key, { source: 'reconcile', request: undefined, context: undefined }),
+    async complete(key, request, context) {
+      const stored = await checkedObject(key);
+      if (!onUploadComplete) return { key, size: stored.size };
+      return (await completed(onUploadComplete, stored, { source: 'page', request, context })).upload;
+    },
+    async reconcile(key) {
+      const stored = await checkedObject(key);
+      if (!onUploadComplete) return { upload: { key, size: stored.size }, ran: false };
+      // The upload's identity is what the server decided at preparation (its record), never the object's
+      // metadata, which the browser can write.
+      const recorded = await deps.records.contextOf(key, stored.lastModified);
+      if (!recorded.found) return { unprepared: recorded.reason };
+      return completed(onUploadComplete, stored, { source: 'reconcile', request: undefined, context: readContext(recorded.context) });
+    },
   };
 }

@@ -2,7 +2,8 @@ import type { CompleteMultipartResponse, MultipartRequest, MultipartUploadRespon
 import type { RequestSource } from '../incoming-request';
 import { objectTagging } from '../object-tags';
 import { readContext } from '../upload-context';
-import { baseAnswer, decideObject, type RouteContext } from './route-context';
+import { TICKET_TTL_SECONDS } from '../ticket';
+import { baseAnswer, decideObject, recordUpload, type RouteContext } from './route-context';
 
 /**
  * `_upload.multipart`: `create` is a new upload (decided like a single PUT, its tags set by
@@ -21,12 +22,19 @@ export async function runMultipart(route: RouteContext, operation: MultipartRequ
   if (operation.action !== 'create') return (await services.multipart()).continue(operation);
   const object = await decideObject(route, body, source);
   const tagging = objectTagging(config.tags, body, config.allowObjectTagging);
-  const created = await (await services.multipart()).create({
-    ...object,
-    tagging,
-    contentType: body.filetype,
-    filesize: body.filesize,
-    partSize: operation.partSize,
-  });
+  const multipart = await services.multipart();
+  // The upload's record (with `onUploadComplete`) is written while storage creates the upload; it ends with
+  // the ticket, which serves as the receipt.
+  const [creation, recording] = await Promise.allSettled([
+    multipart.create({ ...object, tagging, contentType: body.filetype, filesize: body.filesize, partSize: operation.partSize }),
+    recordUpload(route, object, Math.floor(Date.now() / 1000) + TICKET_TTL_SECONDS),
+  ]);
+  if (creation.status === 'rejected') throw creation.reason;
+  const created = creation.value;
+  if (recording.status === 'rejected') {
+    // No upload is left behind without its record: the one just created is aborted.
+    await multipart.continue({ action: 'abort', ticket: created.ticket }).catch(() => {});
+    throw recording.reason;
+  }
   return { ...baseAnswer(services.settings(), object.key), ...created } satisfies MultipartUploadResponse;
 }

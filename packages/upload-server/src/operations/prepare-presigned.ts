@@ -2,20 +2,25 @@ import type { PresignedUploadResponse, UploadRequestBody } from '@upbeam/upload-
 import { UploadError } from '../errors';
 import { assertNextS3CanSend } from '../next-s3-marker';
 import { objectTagging } from '../object-tags';
-import { baseAnswer, type DecidedObject, type RouteContext } from './route-context';
+import { RECEIPT_TTL_SECONDS } from '../upload-receipt';
+import { baseAnswer, recordUpload, type DecidedObject, type RouteContext } from './route-context';
 
 /**
  * A presigned PUT of `object`: the URL binds the type, the declared size (with `maxFileSize`), the ACL,
- * the disposition and the tags (`x-amz-tagging`, empty without); with `onUploadComplete`, a receipt.
+ * the disposition and the tags (`x-amz-tagging`, empty without); with `onUploadComplete`, a receipt and the
+ * upload's record.
  */
-export async function preparePresigned({ config, services }: RouteContext, object: DecidedObject, body: UploadRequestBody): Promise<PresignedUploadResponse> {
+export async function preparePresigned(route: RouteContext, object: DecidedObject, body: UploadRequestBody): Promise<PresignedUploadResponse> {
+  const { config, services } = route;
   const resolved = services.settings();
   const nextS3 = Object.hasOwn(body, '_nextS3');
   if (nextS3) assertNextS3CanSend(resolved);
   const tagging = objectTagging(config.tags, body, config.allowObjectTagging);
   // next-s3-upload's client sends no header it is not told of: no tagging header for it, and no tags.
   if (nextS3 && tagging !== '') throw new UploadError('INVALID_REQUEST', "next-s3-upload's client cannot send the signed tags: use Upbeam's client.");
-  const { url, headers } = await services.presign()({
+  // The record is written while the URL is signed: the receipt below ends when it does.
+  const recorded = recordUpload(route, object, Math.floor(Date.now() / 1000) + RECEIPT_TTL_SECONDS);
+  const presigned = services.presign()({
     key: object.key,
     contentType: body.filetype,
     expiresIn: services.expiresIn,
@@ -24,6 +29,7 @@ export async function preparePresigned({ config, services }: RouteContext, objec
     metadata: object.metadata,
     tagging: nextS3 ? undefined : tagging,
   });
+  const [{ url, headers }] = await Promise.all([presigned, recorded]);
   const receipt = config.onUploadComplete ? { receipt: await services.receipts().issue(object.key, undefined, object.context) } : {};
   return { ...baseAnswer(resolved, object.key), url, headers, ...receipt };
 }

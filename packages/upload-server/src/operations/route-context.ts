@@ -5,7 +5,7 @@ import { assertValidObjectKey, defaultObjectKey } from '../object-key';
 import type { RouteServices } from '../route-services';
 import type { UploadRoute } from '../routes';
 import type { ResolvedStorageSettings } from '../settings';
-import { COMPLETION_MARKER_PREFIX } from '../completion-marker';
+import { INTERNAL_PREFIX } from '../completion-marker';
 import type { BeforeUploadContext, BeforeUploadReturn } from '../hooks';
 import type { RequestSource } from '../incoming-request';
 import { contextText } from '../upload-context';
@@ -65,14 +65,23 @@ export function carriedContext({ config }: RouteContext, returned: BeforeUploadR
   return config.onUploadComplete ? contextText(returned) : undefined;
 }
 
+/**
+ * Writes the upload's record (`upload-record.ts`) when the route has `onUploadComplete`: the completions
+ * without a page's receipt (reconcile, storage notifications) read the upload's context from it. `until`:
+ * when the upload's receipt or ticket ends, in seconds since the epoch.
+ */
+export async function recordUpload({ config, services }: RouteContext, object: DecidedObject, until: number): Promise<void> {
+  if (config.onUploadComplete) await (await services.records()).write(object.key, until, object.context);
+}
+
 /** The object a new upload will store: authorized and checked ({@link authorize}), then its key chosen. */
 export async function decideObject(route: RouteContext, body: UploadRequestBody, source: RequestSource): Promise<DecidedObject> {
   const { config, services } = route;
   const decided = await authorize(route, body, source);
   const key = decided?.key ?? (config.key ? await config.key(body, source.request) : defaultObjectKey(body.filename, services.keyPrefix));
   assertValidObjectKey(key, services.keyPrefix);
-  if (key.startsWith(COMPLETION_MARKER_PREFIX)) {
-    throw new UploadError('INVALID_OBJECT_KEY', `Object keys under "${COMPLETION_MARKER_PREFIX}" hold completion markers.`);
+  if (key.startsWith(INTERNAL_PREFIX)) {
+    throw new UploadError('INVALID_OBJECT_KEY', `Object keys under "${INTERNAL_PREFIX}" hold the handler's completion markers and upload records.`);
   }
   const contentDisposition = decided?.contentDisposition ?? defaultContentDisposition(body.filetype);
   return { key, contentDisposition, metadata: decided?.metadata, context: carriedContext(route, decided) };

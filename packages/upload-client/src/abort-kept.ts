@@ -14,13 +14,13 @@ import { tryLock } from './web-lock';
 
 /**
  * Aborts on storage the kept multipart upload of `file` (its resume journal record for `options`' endpoint
- * and strategy) and removes the record; with `leavePartsOnError`, only removes the record. Does nothing when
+ * and strategy, under `scope`) and removes the record; with `leavePartsOnError`, only removes the record. Does nothing when
  * no record is kept, or when a tab (this one or another) runs that upload: it holds the record's lock.
  * Never throws: an abort storage refuses or cannot hear leaves the parts to the lifecycle rule.
  */
-export async function abortKeptUpload(file: File, options: UploadOptions): Promise<void> {
+export async function abortKeptUpload(file: File, options: UploadOptions, scope: string | undefined): Promise<void> {
   const strategy = options.strategy ?? 'presigned';
-  const journalId = resumeJournalId(options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT, strategy, file);
+  const journalId = resumeJournalId(options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT, strategy, file, scope);
   const release = await tryLock(resumeLockName(journalId));
   if (!release) return;
   try {

@@ -15,11 +15,12 @@ export {
   type UploadSummary,
   type UploadTrackerOptions,
 } from './upload-tracker';
+export { clearKeptUploads } from './clear-kept-uploads';
 export { DEFAULT_CONCURRENCY } from './upload-queue';
 export { PauseController } from './pause';
 // Types only: the multipart constants and objectUrl are values of `@upbeam/upload-client/multipart`, so that
 // the presigned path's chunk does not carry the multipart code (see src/multipart.ts).
-export type { MultipartOptions, ObjectTag, PrepareEndpoint, UploadOptions } from './types';
+export type { MultipartOptions, ObjectTag, PrepareEndpoint, ResumeOptions, UploadOptions } from './types';
 export type { RouteOption, RouteResultData, RouteUploadOptions, RouteUploadResult } from './routes';
 export { fetchRouteRules } from './route-rules';
 export { createRouteClient, type RouteClient } from './route-client';

@@ -57,9 +57,9 @@ const NO_JOURNAL: ResumeJournal = {
  * Sends `upload.file` as a multipart upload.
  * - With `resume`, one tab of the origin at a time runs the upload of a journal record (a Web Lock named
  *   after it): the same file given in a second tab waits until the first tab is done with it or gone.
- * - With `resume`, an unfinished upload of the same file to the same endpoint is continued (only the
- *   missing parts are sent); one that turns out to be gone (`NoSuchUpload` on a part or the completion)
- *   is dropped and the file sent afresh, once.
+ * - With `resume`, an unfinished upload of the same file to the same endpoint, under the same scope, is
+ *   continued (only the missing parts are sent); one that turns out to be gone (`NoSuchUpload` on a part or
+ *   the completion) is dropped and the file sent afresh, once.
  * - A cancel aborts the upload on storage (unless `leavePartsOnError`) and forgets the record, then
  *   rejects with `AbortError` `Upload aborted.`.
  * - A failure after the retries aborts the upload likewise, except with `resume`: then parts and record
@@ -73,7 +73,8 @@ export async function runMultipart(upload: UploadContext, settings: MultipartSet
   // file waits for the first.
   const { lockResumeJournal } = await import('./resume-journal');
   const endpointUrl = options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT;
-  const { journal, release } = await lockResumeJournal(endpointUrl, starter.strategy, file, options.signal).catch((error: unknown) => {
+  const scope = settings.resume === true ? undefined : settings.resume.scope;
+  const { journal, release } = await lockResumeJournal(endpointUrl, starter.strategy, file, scope, options.signal).catch((error: unknown) => {
     throw options.signal?.aborted ? createAbortError() : error;
   });
   try {

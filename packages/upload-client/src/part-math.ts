@@ -38,7 +38,8 @@ export interface MultipartSettings {
   partSize: number;
   queueSize: number;
   leavePartsOnError: boolean;
-  resume: boolean;
+  /** `resume` as given: off (`false`), on (`true`: unscoped), or on under a scope. */
+  resume: NonNullable<MultipartOptions['resume']>;
   tags: NonNullable<MultipartOptions['tags']>;
 }
 

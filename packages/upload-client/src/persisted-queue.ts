@@ -3,6 +3,7 @@
  * options it was added with, in IndexedDB (the `queue` store beside the resume journal), so that after a
  * reload or a crash the tracker finds its files again without the user picking them; and one Web Lock per
  * kept file, held by the tab that uploads it, so that a second tab leaves it alone until the first is gone.
+ * Files are kept under the scope the app names (its user), and only a queue of that scope reads them.
  * Loaded with `import()` (with `tracker-persistence.ts`) by a tracker with `persist` only. Never throws:
  * without IndexedDB nothing is kept.
  */
@@ -20,6 +21,15 @@ export interface PersistOptions {
   maxBytes?: number;
   /** Name of the kept queue: trackers of the same name (in any tab of the origin) restore each other's files. @default 'default' */
   name?: string;
+  /**
+   * Whose queue this is: the signed-in user's id (any string that names one identity). Files are kept under
+   * their scope, and a tracker restores only those of its own scope (its resume journal records too): a file
+   * one user picked is never uploaded under another user's session on a shared browser profile, and comes
+   * back when that user signs in again. Clear a user's files on sign-out with `clearKeptUploads`. Unset (and
+   * with `persist: true`): the unscoped queue, shared by every unscoped tracker of the origin whoever is
+   * signed in (for a page without sign-in); a tracker with a scope never reads it.
+   */
+  scope?: string;
 }
 
 /** 500 MiB: the files a user would wait for again after a reload, well inside every engine's quota for an origin. */
@@ -79,24 +89,52 @@ function committed(transaction: IDBTransaction): Promise<true> {
   });
 }
 
-/** The kept queue of one name; see the module's comment. */
+/**
+ * The key of a kept file: `[name, id]` without a scope (as before scopes), `[[scope, name], id]` with one. An
+ * array sorts after every string, so no key of a scope is in an unscoped queue's range, and the files of one
+ * scope are the keys from `[[scope]]` to `[[scope, []]]` ({@link scopeQueueRange}).
+ */
+type QueueKey = [queue: string | [scope: string, name: string], id: string];
+
+/** The keys of every kept file of one scope, whatever its queue's name. */
+export function scopeQueueRange(scope: string): IDBKeyRange {
+  return IDBKeyRange.bound([[scope]], [[scope, []]]);
+}
+
+/** The scope of a kept file's key (`undefined`: unscoped). */
+export function scopeOfKey(key: IDBValidKey): string | undefined {
+  const [queue] = key as QueueKey;
+  return typeof queue === 'string' ? undefined : queue[0];
+}
+
+/** The kept queue of one name and scope; see the module's comment. */
 export class PersistedQueue {
+  /** Where the queue's keys start (see {@link QueueKey}). */
+  readonly #queue: QueueKey[0];
   readonly #name: string;
   readonly #maxBytes: number;
+  /** The scope given (see {@link PersistOptions.scope}). */
+  readonly scope: string | undefined;
   /** The locks this tab holds, per file id. */
   readonly #held = new Map<string, ReleaseLock>();
   /** Writes go one after another, in order: a file's removal never runs before its keeping. */
   #writes: Promise<unknown> = Promise.resolve();
 
   constructor(settings: true | PersistOptions) {
-    const { name = 'default', maxBytes = DEFAULT_PERSIST_MAX_BYTES } = settings === true ? {} : settings;
+    const { name = 'default', maxBytes = DEFAULT_PERSIST_MAX_BYTES, scope } = settings === true ? {} : settings;
+    this.#queue = scope === undefined ? name : [scope, name];
     this.#name = name;
     this.#maxBytes = maxBytes;
+    this.scope = scope;
   }
 
-  /** Keys are `[name, id]`: the queue's files are the keys from `[name]` (shorter sorts first) to `[name, []]` (an array sorts after every string). */
+  #key(id: string): QueueKey {
+    return [this.#queue, id];
+  }
+
+  /** The queue's files are the keys from `[queue]` (shorter sorts first) to `[queue, []]` (an array sorts after every string). */
   #range(): IDBKeyRange {
-    return IDBKeyRange.bound([this.#name], [this.#name, []]);
+    return IDBKeyRange.bound([this.#queue], [this.#queue, []]);
   }
 
   #lockName(id: string): string {
@@ -133,7 +171,7 @@ export class PersistedQueue {
         const used = (listing.result as PersistedFile[]).reduce((sum, kept) => sum + kept.file.size, 0);
         if (used + record.file.size > this.#maxBytes) return resolve('over-budget');
         try {
-          store.put(record, [this.#name, record.id]);
+          store.put(record, this.#key(record.id));
         } catch (error) {
           // DataCloneError where the engine cannot store the File: the caller reports `unavailable`.
           return reject(error);
@@ -147,7 +185,7 @@ export class PersistedQueue {
   forget(id: string): Promise<void> {
     return this.#inOrder(async () => {
       if (!this.#held.has(id)) return;
-      await inStore('queue', 'readwrite', (store) => store.delete([this.#name, id]));
+      await inStore('queue', 'readwrite', (store) => store.delete(this.#key(id)));
       this.#release(id);
     });
   }
@@ -176,7 +214,7 @@ export class PersistedQueue {
    */
   async takeOver(id: string): Promise<PersistedFile | undefined> {
     const release = await waitForLock(this.#lockName(id));
-    const kept = await inStore('queue', 'readonly', (store) => store.get([this.#name, id]) as IDBRequest<PersistedFile | undefined>);
+    const kept = await inStore('queue', 'readonly', (store) => store.get(this.#key(id)) as IDBRequest<PersistedFile | undefined>);
     if (!kept) {
       release();
       return undefined;

@@ -1,8 +1,9 @@
 /**
  * The resume journal: what the browser keeps of an unfinished multipart upload so that the same file, given
  * again to the same endpoint, continues where it stopped (after a lost network, exhausted retries, a
- * reload or a closed tab). Kept in IndexedDB, one record per endpoint, strategy and file; removed when the
- * upload completes or is aborted. The embedded s3rver has no ListParts, so the journal, not storage, is
+ * reload or a closed tab). Kept in IndexedDB, one record per endpoint, strategy and file, under the scope
+ * `resume` names (a user: see `ResumeOptions.scope`); removed when the upload completes or is aborted. The
+ * embedded s3rver has no ListParts, so the journal, not storage, is
  * the record of which parts are sent; where storage lists parts, the list is checked against it.
  * Loaded with `import()` by an upload with `resume` only (and with a tracker's `persist`): a multipart upload
  * without it never downloads the journal, its IndexedDB access nor its Web Lock.
@@ -45,23 +46,39 @@ export interface ResumeJournal {
   remove(): Promise<void>;
 }
 
-/** Which record is the file's: endpoint URL, strategy, and the file's name, size, lastModified and type. */
-export function resumeJournalId(endpointUrl: string, strategy: UploadStrategy, file: File): string {
+/**
+ * The IndexedDB key of a record: a string without a scope (as before scopes), `[scope, that string]` with one.
+ * An array sorts after every string, so the records of one scope are the keys from `[scope]` to `[scope, []]`
+ * ({@link scopeRange}), and no unscoped key is among them.
+ */
+export type ResumeJournalKey = string | [scope: string, id: string];
+
+/**
+ * Which record is the file's: endpoint URL, strategy, and the file's name, size, lastModified and type,
+ * under `scope` when one is given (a record of one scope is never read under another, nor without one).
+ */
+export function resumeJournalId(endpointUrl: string, strategy: UploadStrategy, file: File, scope?: string): ResumeJournalKey {
   // Absolute, so that `/api/s3-upload` on two sites of one browser profile never share a record.
   const endpoint = globalThis.location ? new URL(endpointUrl, globalThis.location.href).href : endpointUrl;
-  return JSON.stringify([endpoint, strategy, file.name, file.size, file.lastModified, file.type]);
+  const id = JSON.stringify([endpoint, strategy, file.name, file.size, file.lastModified, file.type]);
+  return scope === undefined ? id : [scope, id];
+}
+
+/** The keys of the records of one scope (see {@link ResumeJournalKey}). */
+export function scopeRange(scope: string): IDBKeyRange {
+  return IDBKeyRange.bound([scope], [scope, []]);
 }
 
 /** The Web Lock held by the one tab of the origin that runs (or aborts) the upload of a journal record. */
-export function resumeLockName(id: string): string {
-  return `upbeam-resume:${id}`;
+export function resumeLockName(id: ResumeJournalKey): string {
+  return `upbeam-resume:${typeof id === 'string' ? id : JSON.stringify(id)}`;
 }
 
 /**
  * The journal of the file with this id ({@link resumeJournalId}). Writes go one after another, in order, so
  * that a record never goes back to an older list of parts.
  */
-export function openResumeJournal(id: string): ResumeJournal {
+export function openResumeJournal(id: ResumeJournalKey): ResumeJournal {
   let writes: Promise<unknown> = Promise.resolve();
   const queue = <T>(work: () => Promise<T>): Promise<T> => {
     const done = writes.then(work);
@@ -76,7 +93,7 @@ export function openResumeJournal(id: string): ResumeJournal {
 }
 
 /**
- * The journal of `file` for this endpoint and strategy ({@link resumeJournalId}), once this tab holds its
+ * The journal of `file` for this endpoint, strategy and scope ({@link resumeJournalId}), once this tab holds its
  * record's Web Lock: one tab of the origin at a time runs the upload of a record, a second tab given the
  * same file waits here until the first is done with it or gone. Give the lock back with `release`.
  * @throws what `waitForLock` throws when `signal` aborts while it waits (the caller makes it its `AbortError`).
@@ -85,9 +102,10 @@ export async function lockResumeJournal(
   endpointUrl: string,
   strategy: UploadStrategy,
   file: File,
+  scope: string | undefined,
   signal: AbortSignal | undefined,
 ): Promise<{ journal: ResumeJournal; release: ReleaseLock }> {
-  const id = resumeJournalId(endpointUrl, strategy, file);
+  const id = resumeJournalId(endpointUrl, strategy, file, scope);
   const release = await waitForLock(resumeLockName(id), signal);
   return { journal: openResumeJournal(id), release };
 }

@@ -2,11 +2,13 @@
  * What a tracker with `persist` does beside its list (see `UploadTrackerOptions.persist`): it keeps each file
  * added or retried in the kept queue, forgets it when it ends or is removed, restores the kept files when it
  * gets its first listener (a restored multipart file shows its stored parts' bytes at once), and aborts the
- * kept multipart upload of a file cancelled while queued (`abort-kept.ts`). Loaded with `import()`, with the
- * kept queue, by a tracker with `persist` only: a tracker without it never downloads any of this.
+ * kept multipart upload of a file cancelled while queued (`abort-kept.ts`); a clear of its scope
+ * (`clear-kept.ts`) cancels and removes its files. Loaded with `import()`, with the kept queue, by a tracker
+ * with `persist` only (and by `clearKeptUploads`): a tracker without it never downloads any of this.
  */
 import { DEFAULT_UPLOAD_ENDPOINT } from '@upbeam/upload-protocol';
 import { abortKeptUpload } from './abort-kept';
+import { reachedByClears, type Clearable } from './clear-kept';
 import { storedBytes } from './part-math';
 import { PersistedQueue, type PersistedFile, type PersistOptions } from './persisted-queue';
 import { restoreKept } from './restore-kept';
@@ -17,6 +19,8 @@ import type { TrackedFileStatus } from './upload-summary';
 
 /** What the tracker lets its persistence do to its list. */
 export interface PersistenceHost {
+  /** The ids of the files on the list. */
+  ids(): readonly string[];
   /** The tracked file with this id, or `undefined` when the list does not hold it. */
   getFile(id: string): TrackedFile | undefined;
   /** Puts restored files on the list (`restored`, `kept`), each with its status. */
@@ -35,8 +39,11 @@ export interface PersistenceHost {
 
 const ENDED: readonly TrackedFileStatus[] = ['done', 'error', 'aborted'];
 
+/** `clearKeptUploads` loads this chunk, not one of its own. */
+export { clearKept } from './clear-kept';
+
 /** The kept queue of one tracker, wired to its list; see the module's comment. */
-export class TrackerPersistence {
+export class TrackerPersistence implements Clearable {
   readonly #queue: PersistedQueue;
   readonly #host: PersistenceHost;
   #restoring = false;
@@ -44,6 +51,17 @@ export class TrackerPersistence {
   constructor(settings: true | PersistOptions, host: PersistenceHost) {
     this.#queue = new PersistedQueue(settings);
     this.#host = host;
+    reachedByClears(this);
+  }
+
+  /** The scope of its kept queue (see `PersistOptions.scope`). */
+  get scope(): string | undefined {
+    return this.#queue.scope;
+  }
+
+  /** Cancels every file of the list and takes it off (a clear of its scope: `clearKeptUploads`). */
+  clear(): void {
+    for (const id of [...this.#host.ids()]) this.#host.remove(id);
   }
 
   /** Keeps a file just added or retried, and shows whether it is kept (unless it ended meanwhile). */
@@ -87,7 +105,7 @@ export class TrackerPersistence {
     const tracked = this.#host.getFile(id);
     if (!tracked?.multipart) return;
     const options = this.#host.optionsOf(id);
-    const journalId = resumeJournalId(options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT, options.strategy ?? 'presigned', tracked.file);
+    const journalId = resumeJournalId(options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT, options.strategy ?? 'presigned', tracked.file, this.#queue.scope);
     const record = await openResumeJournal(journalId).read();
     const now = this.#host.getFile(id);
     if (!record || !now || (now.status !== 'queued' && now.status !== 'elsewhere') || now.uploaded > 0) return;
@@ -102,6 +120,6 @@ export class TrackerPersistence {
    */
   abortKept(tracked: TrackedFile, options: UploadOptions & { uploader?: unknown }): void {
     if (!tracked.multipart || options.uploader) return;
-    void abortKeptUpload(tracked.file, options);
+    void abortKeptUpload(tracked.file, options, this.#queue.scope);
   }
 }

@@ -25,6 +25,17 @@ export interface ObjectTag {
   Value: string;
 }
 
+/** Settings of `resume` (see {@link MultipartOptions.resume}). */
+export interface ResumeOptions {
+  /**
+   * Whose records these are: the signed-in user's id (any string that names one identity). A record is kept
+   * under its scope and continued only by an upload given the same scope: a file one user began is never
+   * continued (its key, its ticket) under another user's session on a shared browser profile. Unset: the
+   * unscoped records, which an upload with a scope never reads.
+   */
+  scope?: string;
+}
+
 /** Options of a multipart upload, on either strategy. */
 export interface MultipartOptions {
   /**
@@ -75,9 +86,12 @@ export interface MultipartOptions {
    * failure after the retries then keeps the parts on storage (the upload is not aborted) so that it can
    * be resumed; a cancel still aborts it. A kept record whose upload no longer exists, or whose ticket or
    * credentials can no longer be renewed, is dropped and the upload starts afresh.
+   * `true` keeps the records unscoped: any page of the origin given the same file continues them, whoever is
+   * signed in. On a page with sign-in give `{ scope: user.id }` (see {@link ResumeOptions}), and clear them on
+   * sign-out with `clearKeptUploads`.
    * @default false
    */
-  resume?: boolean;
+  resume?: boolean | ResumeOptions;
   /**
    * Tags of the object (at most 10), sent in the preparation body: the server must allow them
    * (`allowObjectTagging`, else 403 `FORBIDDEN`). Presigned single PUT: signed into the PUT's

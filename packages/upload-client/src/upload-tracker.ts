@@ -6,7 +6,7 @@ import { newFileId } from './file-id';
 import { usesMultipart } from './multipart-threshold';
 import { PauseController } from './pause';
 import { TransferRate } from './transfer-rate';
-import type { UploadOptions } from './types';
+import type { ResumeOptions, UploadOptions } from './types';
 import { preloadStrategy, uploadFile } from './upload-file';
 import { DEFAULT_CONCURRENCY, UploadQueue } from './upload-queue';
 import { FrameNotifier } from './frame-notifier';
@@ -92,9 +92,14 @@ export interface UploadTrackerOptions extends UploadOptions {
    * for every file of such a tracker), a single PUT is sent again whole. A kept file the browser can no longer
    * read fails with `FILE_UNREADABLE`. Files leave the store when they end (`done`, `error`, `aborted`) or are
    * removed. Each kept file is held by one tab (a Web Lock): another tab of the origin restores it as
-   * `elsewhere` and takes it over only if the first tab goes. `true` for the defaults, or
-   * `{ maxBytes, name }` (see {@link PersistOptions}). Read when the tracker is made (`setOptions` cannot turn
-   * it on or off). What each engine keeps: see the docs' guide "Persistence".
+   * `elsewhere` and takes it over only if the first tab goes.
+   * On a page with sign-in, give the user's id as the scope, `{ scope: user.id }`: files are then kept under
+   * it and restored (and their journal records continued) only by a tracker of the same scope, never under
+   * another user's session on a shared browser profile; call `clearKeptUploads(user.id)` on sign-out.
+   * `true` (or no `scope`) keeps the unscoped queue, which every unscoped tracker of the origin restores
+   * whoever is signed in: for a page without sign-in. Also `{ maxBytes, name }` (see {@link PersistOptions}).
+   * Read when the tracker is made (`setOptions` cannot turn it on or off, nor change its scope: make a new
+   * tracker for another user). What each engine keeps: see the docs' guide "Persistence".
    * @default false
    */
   persist?: boolean | PersistOptions;
@@ -140,6 +145,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   readonly #rate = new TransferRate();
   /** With `persist`: the kept queue and its wiring to the list, loaded with `import()` when the tracker is made. */
   readonly #persistence: Promise<TrackerPersistence> | undefined;
+  /** With `persist`: the `resume` of every upload, under the kept queue's scope. */
+  readonly #resume: ResumeOptions | undefined;
 
   /**
    * @param options - Defaults for every upload (`add(files, options)` overrides them per call), `concurrency`.
@@ -154,7 +161,9 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     preloadStrategy(options);
     const { persist } = options;
     if (!persist) return;
+    this.#resume = { scope: persist === true ? undefined : persist.scope };
     const host: PersistenceHost = {
+      ids: this.getIds,
       getFile: this.getFile,
       add: (files) => {
         this.#files.append(
@@ -377,8 +386,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     try {
       const result = await upload(tracked.file, {
         ...merged,
-        // A kept multipart upload continues from its journal after a reload.
-        ...(this.#persistence ? { resume: true } : {}),
+        // A kept multipart upload continues from its journal after a reload (its scope's journal only).
+        ...(this.#resume && { resume: this.#resume }),
         ...(entry.path === undefined ? {} : { filename: entry.path }),
         signal: running.abort.signal,
         pauseController: running.pause,

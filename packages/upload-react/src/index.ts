@@ -17,6 +17,7 @@ export {
 } from './use-drop-zone';
 export type { FileRejection, FileRejectionCode, FileRules } from '@upbeam/upload-client/drop-zone';
 export {
+  clearKeptUploads,
   isAbortError,
   isUploadClientError,
   PauseController,
@@ -27,6 +28,7 @@ export {
   type FileWithPath,
   type Persistence,
   type PersistOptions,
+  type ResumeOptions,
   type TrackedFile,
   type UploadSummary,
   type UploadTrackerOptions,

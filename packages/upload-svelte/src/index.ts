@@ -7,6 +7,7 @@ export { createS3Upload, type S3Upload, type S3UploadOptions } from './create-s3
 export { createDropZone, type DropZone, type DropZoneInputProps, type DropZoneRootProps } from './create-drop-zone';
 export type { DropZoneOptions, DroppedFile, FileRejection, FileRejectionCode, FileRules } from '@upbeam/upload-client/drop-zone';
 export {
+  clearKeptUploads,
   isAbortError,
   isUploadClientError,
   UploadClientError,
@@ -16,6 +17,7 @@ export {
   type FileWithPath,
   type Persistence,
   type PersistOptions,
+  type ResumeOptions,
   type TrackedFile,
   type UploadSummary,
   type UploadTrackerOptions,

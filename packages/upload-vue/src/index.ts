@@ -7,6 +7,7 @@ export { useS3Upload, type UseS3Upload, type UseS3UploadOptions } from './use-s3
 export { useDropZone, type DropZoneInputProps, type DropZoneRootProps, type UseDropZone } from './use-drop-zone';
 export type { DropZoneOptions, DroppedFile, FileRejection, FileRejectionCode, FileRules } from '@upbeam/upload-client/drop-zone';
 export {
+  clearKeptUploads,
   isAbortError,
   isUploadClientError,
   UploadClientError,
@@ -16,6 +17,7 @@ export {
   type FileWithPath,
   type Persistence,
   type PersistOptions,
+  type ResumeOptions,
   type TrackedFile,
   type UploadSummary,
   type UploadTrackerOptions,

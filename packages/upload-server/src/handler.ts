@@ -1,11 +1,11 @@
-import type { RouteRulesResponse, UploadRequestBody } from '@upbeam/upload-protocol';
+import type { UploadRequestBody } from '@upbeam/upload-protocol';
 import { errorToAnswer } from './errors';
 import type { BeforeUploadHook } from './hooks';
 import { fetchIncoming, withIncomingEntry, type IncomingHandler } from './incoming-request';
 import { ok, toResponse } from './json-answer';
 import { readUploadRequest, type BodyAdmission } from './request-body';
 import { createRouteEndpoint } from './route-endpoint';
-import { assertValidRoutes, pickRoute, publicRules, type UploadRoutes } from './routes';
+import { assertValidRoutes, listedRules, pickRoute, type UploadRoutes } from './routes';
 import type { Env, StorageSettings } from './settings';
 import type { TokenSettings } from './temporary-token';
 import type { UploadCompleteHook } from './upload-completion';
@@ -40,8 +40,8 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * (HEAD: `{ key, size, etag, contentType, metadata, lastModified, idempotencyKey, source: 'page', request }`, and
    * `context`: what `onBeforeUpload` returned at preparation but its `key`, `metadata` and
    * `contentDisposition`, carried signed in the receipt or ticket, at most 1 KiB of JSON), or when
-   * `reconcileUploads` / `completeNotifiedUploads` find it unreported (`source: 'reconcile'`, no `request`, no
-   * `context`); what it
+   * `reconcileUploads` / `completeNotifiedUploads` find it unreported (`source: 'reconcile'`, no `request`, the
+   * `context` read from the upload's record, written signed at preparation under `.upbeam/uploads/`); what it
    * returns (JSON, at most 64 KiB) reaches the browser's result as `serverData`. With it, every preparation
    * answer carries a `receipt` (a multipart upload's `ticket` serves as one) and the client reports
    * completion. Once: a marker object `.upbeam/completions/{idempotencyKey}.json` claimed with
@@ -49,7 +49,8 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * storage that ignores `If-None-Match` on PUT (s3rver), two reports at the same moment can both run it:
    * dedupe on `idempotencyKey` there. An `UploadError` thrown answers its 4xx (the object is kept); anything
    * else is logged and answered 500, and a later report runs the hook again. Needs `s3:GetObject`,
-   * `s3:PutObject` and `s3:DeleteObject` on the bucket for the server's credentials.
+   * `s3:PutObject` and `s3:DeleteObject` on the bucket for the server's credentials; each preparation writes
+   * the upload's record (one PUT, in parallel with the signing; a failed write fails the preparation).
    */
   onUploadComplete?: UploadCompleteHook;
   /**
@@ -132,7 +133,6 @@ function createAnswering(config: UploadHandlerConfig & { routes?: UploadRoutes }
   assertValidRoutes(routes);
   const endpoints = new Map(Object.entries(routes).map(([name, route]) => [name, createRouteEndpoint({ ...shared, ...route }, name)]));
   const names: ReadonlySet<string> = new Set(endpoints.keys());
-  const rules: RouteRulesResponse = { routes: Object.fromEntries(Object.entries(routes).map(([name, route]) => [name, publicRules(route)])) };
   /** A large body is read on when its ticket is one of any route's; the route then checks it is its own. */
   const admitLargeBody: BodyAdmission = async (head) => {
     for (const endpoint of endpoints.values()) if (await endpoint.admitLargeBody(head)) return true;
@@ -140,7 +140,7 @@ function createAnswering(config: UploadHandlerConfig & { routes?: UploadRoutes }
   };
   return async (incoming) => {
     try {
-      if (incoming.method === 'GET') return ok(rules);
+      if (incoming.method === 'GET') return ok(await listedRules(routes, () => incoming.request));
       const body = await readUploadRequest(incoming, admitLargeBody);
       return await endpoints.get(pickRoute(body, names))!.handle(body, incoming);
     } catch (error) {

@@ -96,6 +96,26 @@ describe('createUploadHandler({ routes })', () => {
     expect((await plain(new Request('http://127.0.0.1/api/s3-upload'))).status).toBe(405);
   });
 
+  it('keeps a route out of the GET of rules: always (listed: false), or for the requests its function refuses; it still prepares', async () => {
+    const admin = (request: Request) => request.headers.get('x-role') === 'admin';
+    const hidden = createUploadHandler({
+      ...settings,
+      routes: {
+        avatar: { allowedContentTypes: ['image/*'] },
+        internal: { listed: false, allowedContentTypes: ['application/pdf'] },
+        admin: { listed: admin, maxFileSize: 10 },
+        broken: { listed: () => { throw new Error('no session store'); } },
+      },
+    });
+    const rulesFor = async (headers: Record<string, string> = {}) =>
+      Object.keys(((await (await hidden(new Request('http://127.0.0.1/api/s3-upload', { headers }))).json()) as { routes: object }).routes);
+    expect(await rulesFor()).toEqual(['avatar']);
+    expect(await rulesFor({ 'x-role': 'admin' })).toEqual(['avatar', 'admin']);
+    // Listing is not authorization: a request naming the route is prepared (onBeforeUpload decides who may).
+    const prepared = await hidden(post({ filename: 'a.pdf', filetype: 'application/pdf', filesize: 10, _upload: { strategy: 'temporary-token' }, route: 'internal' }));
+    expect(prepared.status).not.toBe(404);
+  });
+
   it('refuses route names that are not 1-64 of [A-Za-z0-9_-] when created', () => {
     expect(() => createUploadHandler({ ...settings, routes: { 'a b': {} } })).toThrow(/Route name "a b"/);
     expect(() => createUploadHandler({ ...settings, routes: {} })).toThrow(/at least one route/);

@@ -1,4 +1,4 @@
-import { UPLOAD_STRATEGIES, type RouteRules, type UploadStrategy } from '@upbeam/upload-protocol';
+import { UPLOAD_STRATEGIES, type RouteRules, type RouteRulesResponse, type UploadStrategy } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
 import type { BeforeUploadHook, BeforeUploadReturn } from './hooks';
 import type { HookContext } from './upload-context';
@@ -15,10 +15,19 @@ import type { ObjectAcl } from './settings';
  */
 export interface UploadRoute<ServerData = unknown, Context extends BeforeUploadReturn = any> extends UploadPolicySettings {
   /**
-   * Most files the page adds in one batch (`addFiles`, a drop). Checked by the client before any request;
-   * the server cannot see it (each file is prepared on its own). Unset: no limit.
+   * Most files the page adds in one batch (`addFiles`, a drop). A rule of the page only: the client checks it
+   * before any request, and the server cannot (each file is prepared on its own request, and a user can call
+   * the endpoint without the page): it limits nothing a user could not do with several batches. Unset: no limit.
    */
   maxFiles?: number;
+  /**
+   * Whether the endpoint's GET lists this route's public rules (types, size, `maxFiles`, strategies). `false`:
+   * never (an admin-only route stays unknown to other users; a page using it gets its rules another way);
+   * a function: listed for the GETs it answers `true` for (e.g. the admin's session; a throw counts as
+   * `false`). The route prepares uploads either way: authorize in `onBeforeUpload`.
+   * @default true
+   */
+  listed?: boolean | ((request: Request) => boolean | Promise<boolean>);
   /** Strategies this route prepares; another answers 400 `INVALID_REQUEST`. @default both */
   strategies?: UploadStrategy[];
   /** As the handler's `keyPrefix`, for this route's keys. @default the handler's */
@@ -111,6 +120,28 @@ export function assertValidRoutes(routes: UploadRoutes): void {
       }
     }
   }
+}
+
+/** Whether the GET of rules for `request` lists `route` (its `listed`; a throwing function: no). */
+async function isListed(route: UploadRoute, request: () => Request): Promise<boolean> {
+  const { listed = true } = route;
+  if (typeof listed !== 'function') return listed;
+  try {
+    return (await listed(request())) === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The GET of rules for `request`: each route's public rules ({@link publicRules}), but those its `listed`
+ * keeps out for this request.
+ */
+export async function listedRules(routes: UploadRoutes, request: () => Request): Promise<RouteRulesResponse> {
+  const entries = await Promise.all(
+    Object.entries(routes).map(async ([name, route]) => ((await isListed(route, request)) ? [[name, publicRules(route)] as const] : [])),
+  );
+  return { routes: Object.fromEntries(entries.flat()) };
 }
 
 /** The public part of a route: what the GET of rules answers. */

@@ -57,8 +57,9 @@ export function recordKey(record: EventRecord): string | undefined {
 /**
  * Completes the uploads a storage notification tells of, as {@link reconcileUploads} does for those it lists:
  * for each `ObjectCreated:*` record of the handler's bucket, the route is read from the key and its completion
- * runs (HEAD, the `maxFileSize` / `allowedContentTypes` checks, the completion marker, `onUploadComplete` once
- * with `source: 'reconcile'`). Nothing in the notification is trusted but the key: the object is read from
+ * runs (HEAD, the `maxFileSize` / `allowedContentTypes` checks, the upload's record, the completion marker,
+ * `onUploadComplete` once with `source: 'reconcile'` and the record's `context`; an object no record of its
+ * route covers is `unprepared` and left alone). Nothing in the notification is trusted but the key: the object is read from
  * storage, so a forged notification can at most complete a stored object sooner than a reconciliation would.
  * Still, put a secret in the push endpoint's URL and check it first.
  *

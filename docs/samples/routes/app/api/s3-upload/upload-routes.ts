@@ -10,14 +10,13 @@ export const routes = defineRoutes({
     onBeforeUpload: async ({ request }) => {
       const user = await getUser(request);
       if (!user) throw new UploadError('UNAUTHORIZED', 'Sign in to upload.');
-      // userId: the context of onUploadComplete; the metadata is stored with the object.
-      return { userId: user.id, metadata: { 'user-id': user.id } };
+      // userId: the context of onUploadComplete, signed by the server (the browser cannot change it).
+      return { userId: user.id };
     },
-    onUploadComplete: async ({ key, source, context, metadata }) => {
-      // A page's report carries the context ({ userId: string }); an upload found by reconcileUploads has
-      // no page behind it (source 'reconcile'), only the object's metadata.
-      const userId = source === 'page' ? context.userId : metadata['user-id'];
-      await db.users.update(userId, { avatarKey: key });
+    onUploadComplete: async ({ key, context }) => {
+      // The page's report and the server's own finds (reconcileUploads, storage events) carry the same
+      // context. Never read the owner from the object's metadata: the browser can write it.
+      await db.users.update(context.userId, { avatarKey: key });
       return { avatarKey: key };
     },
   }),

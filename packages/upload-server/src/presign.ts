@@ -65,8 +65,10 @@ interface ObjectBase {
   prefix: string;
 }
 
-/** One request to presign: `PUT` of `key` with `query` and `headers` (lower-case names). */
+/** One request to presign: `PUT` (or `method`) of `key` with `query` and `headers` (lower-case names). */
 export interface UrlSignRequest {
+  /** @default 'PUT' */
+  method?: 'PUT' | 'HEAD' | 'DELETE' | undefined;
   key: string;
   query: Record<string, string>;
   headers: Record<string, string>;
@@ -170,7 +172,7 @@ export function createUrlSigner(settings: ResolvedStorageSettings, client: Stora
     const { where, sign } = ready ?? (await resolve());
     const path = `${where.prefix}${escapeUriPath(input.key)}`;
     return sign(
-      { method: 'PUT', protocol: where.protocol, hostname: where.hostname, port: where.port, path, query: input.query, headers: input.headers },
+      { method: input.method ?? 'PUT', protocol: where.protocol, hostname: where.hostname, port: where.port, path, query: input.query, headers: input.headers },
       {
         expiresIn: input.expiresIn,
         signableHeaders: input.signed,

@@ -13,6 +13,7 @@ import { createCompletion, type Completion } from './upload-completion';
 import { createReceipts, type Receipts } from './upload-receipt';
 import { createUploadRecords, type UploadRecords } from './upload-record';
 import type { UploadHandlerConfig } from './handler';
+import { createUnsignedHeaderGate, gated } from './unsigned-header-gate';
 
 /**
  * What one route's operations use, each built on first use and kept (settings are read on the first
@@ -60,13 +61,18 @@ export function createRouteServices(config: UploadHandlerConfig, route: string |
   // Receipts and tickets are signed within this route's scope: another handler or route refuses them.
   const scope = once(() => routeScope(settings().bucket, config, route));
   const multipartTickets = once(() => createMultipartTickets(settings().secretAccessKey, { scope: scope() }));
+  const presigner = once(() => createPresigner(settings(), client));
+  const unsignedHeaderGate = once(() =>
+    createUnsignedHeaderGate(settings(), { client, presign: presigner(), keyPrefix, enabled: config.checkUnsignedHeaders ?? true }),
+  );
   const records = once(async () => createUploadRecords(await client(), settings().bucket, settings().secretAccessKey, scope()));
   return {
     expiresIn,
     keyPrefix,
     settings,
     // The presigned PUT asks for the S3 client only when the bucket's address needs the SDK's endpoint rules.
-    presign: once(() => createPresigner(settings(), client)),
+    // Every presigned URL waits for the check that storage refuses headers it did not sign (once per process).
+    presign: once(() => gated(presigner(), unsignedHeaderGate())),
     issueToken: once(() => {
       const sts = resolveStsSettings(config, env());
       // Provider preset (providers.ts): refuses providers without STS, fills in a known STS endpoint.
@@ -83,7 +89,7 @@ export function createRouteServices(config: UploadHandlerConfig, route: string |
       createMultipartOperations({
         bucket: settings().bucket,
         storage: createMultipartStorage(settings(), await client()),
-        presignPart: createPartPresigner(settings(), client),
+        presignPart: gated(createPartPresigner(settings(), client), unsignedHeaderGate()),
         tickets: multipartTickets(),
         expiresIn,
       }),

@@ -64,6 +64,18 @@ export interface StorageSettings extends ProviderSettings {
    *   `endpoint` (unknown storage: s3rver, for one, verifies nothing)
    */
   checksum?: 'md5' | false;
+  /**
+   * Before it hands out its first presigned URL, the handler checks once per process (per endpoint, bucket and
+   * access key) that storage refuses headers a presigned URL did not sign: it sends its own bucket a presigned
+   * PUT with an added `x-amz-copy-source` and one with an added `x-amz-object-lock-legal-hold`, and refuses the
+   * presigned strategy (500, logged through `onError` with the fix) while storage would copy another object or
+   * hold one (Ceph radosgw without the bucket policy of `unsignedHeaderBucketPolicy`). Costs 4 small requests
+   * (2 round trips and a DELETE) on the first presigned preparation; writes and deletes an object of 20 bytes
+   * under `keyPrefix` (`upbeam-doctor-*`). Not made for AWS S3 itself (no `endpoint`), which refuses unsigned
+   * `x-amz-*` headers. `false` skips it: only for storage that the doctor's `presigned-headers` check passed.
+   * @default true
+   */
+  checkUnsignedHeaders?: boolean;
 }
 
 /** Canned ACLs the handler can sign into presigned PUTs ({@link StorageSettings.objectAcl}). */

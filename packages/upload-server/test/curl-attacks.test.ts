@@ -1,5 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { DeleteBucketPolicyCommand, GetObjectCommand, HeadObjectCommand, PutBucketPolicyCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteBucketPolicyCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  PutBucketPolicyCommand,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { IAMClient, UpdateAssumeRolePolicyCommand } from '@aws-sdk/client-iam';
 import {
   chainableRoleTrustPolicy,
@@ -13,8 +23,11 @@ import {
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { diagnoseUploadConfig, unsignedHeaderBucketPolicy, type Finding } from '../src/doctor/index';
-import { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from '../src/index';
+import { createUploadHandler, isUploadError, type UploadHandler, type UploadHandlerConfig } from '../src/index';
 import { COMPLETION_MARKER_PREFIX } from '../src/completion-marker';
+import { createPresigner } from '../src/presign';
+import { resolveStorageSettings } from '../src/settings';
+import { UNSIGNED_HEADER_RECHECK_MS } from '../src/unsigned-header-gate';
 
 // The six holes of the 2026-11-24 review, each as the attacker's requests with curl would make them (here
 // Node's fetch and the AWS SDK with the browser's credentials), against a real Ceph radosgw 16.2 and the
@@ -76,50 +89,103 @@ describe.each(storages)('hole 1: a presigned PUT URL runs a CopyObject with the 
   let storage: Storage;
   let admin: S3Client;
   beforeAll(async () => {
-    storage = await start();
+    // radosgw as it creates a bucket: without the security guide's bucket policy (issue 42, hole 2).
+    storage = name === 'radosgw' ? await createTestBucket(connection!, 'attacks', { allowedOrigins: ['*'], refuseCopies: false }) : await start();
     admin = storage.createClient();
     await admin.send(new PutObjectCommand({ Bucket: storage.bucket, Key: 'private-data/secrets/db.env', Body: 'DB_PASSWORD=hunter2' }));
   });
   afterAll(async () => {
+    vi.useRealTimers();
     admin?.destroy();
     await storage?.close();
   });
 
   /** The attack: a URL signed for 0 bytes of image/png, sent with an added x-amz-copy-source and no body. */
-  async function copyThroughUrl(): Promise<{ status: number; key: string }> {
-    const prepared = await post(createUploadHandler(appConfig(storage)), presigned('image/png', 0));
-    expect(prepared.status).toBe(200);
-    const response = await fetch(prepared.body.url, {
+  async function copyThrough(url: string, headers: Record<string, string>): Promise<number> {
+    const response = await fetch(url, {
       method: 'PUT',
-      headers: { ...prepared.body.headers, 'x-amz-copy-source': `${storage.bucket}/private-data/secrets/db.env`, 'x-amz-metadata-directive': 'REPLACE' },
+      headers: { ...headers, 'x-amz-copy-source': `${storage.bucket}/private-data/secrets/db.env`, 'x-amz-metadata-directive': 'REPLACE' },
       body: '',
     });
     await response.body?.cancel();
-    return { status: response.status, key: prepared.body.key };
+    return response.status;
+  }
+
+  async function copyThroughUrl(): Promise<{ status: number; key: string }> {
+    const prepared = await post(createUploadHandler(appConfig(storage)), presigned('image/png', 0));
+    expect(prepared.status).toBe(200);
+    return { status: await copyThrough(prepared.body.url, prepared.body.headers), key: prepared.body.key };
+  }
+
+  /** Every key in the bucket: the handler's probe leaves none behind. */
+  async function keys(): Promise<string[]> {
+    const listed = await admin.send(new ListObjectsV2Command({ Bucket: storage.bucket }));
+    return (listed.Contents ?? []).map((object) => object.Key!).sort();
   }
 
   if (name === 'local-s3') {
+    it('the handler asks storage once for concurrent first preparations (4 requests), then never again; it leaves nothing behind', async () => {
+      const fetches = vi.spyOn(globalThis, 'fetch');
+      try {
+        const handler = createUploadHandler(appConfig(storage));
+        const answers = await Promise.all(Array.from({ length: 5 }, () => post(handler, presigned('image/png', 10))));
+        expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+        // The canary PUT, the PUT with x-amz-copy-source, the PUT with a legal hold, the canary's DELETE.
+        expect(fetches).toHaveBeenCalledTimes(4);
+        await post(createUploadHandler(appConfig(storage)), presigned('image/png', 10));
+        expect(fetches).toHaveBeenCalledTimes(4);
+      } finally {
+        fetches.mockRestore();
+      }
+      expect((await keys()).filter((key) => key.includes('upbeam-doctor-'))).toEqual([]);
+    });
     it('local-s3 refuses an unsigned x-amz-copy-source on a presigned PUT (403, as AWS): nothing is stored', async () => {
       const { status, key } = await copyThroughUrl();
       expect(status).toBe(403);
       expect(await textAt(admin, storage.bucket, key)).toBeUndefined();
       expect(byCheck(await diagnoseUploadConfig({ ...storage.handlerSettings, env: {} }), 'presigned-headers').status).toBe('ok');
     });
+
     return;
   }
 
-  it('radosgw applies it (the attack) and the doctor fails; the security guide\'s bucket policy refuses it (403); uploads still work', async () => {
+  it('radosgw without the bucket policy: the handler hands out no presigned URL (500, logged with the policy to apply) and leaves nothing behind; with the policy it does, the attack gets 403 and uploads work', async () => {
     const before = await diagnoseUploadConfig({ ...storage.handlerSettings, env: {} });
     const finding = byCheck(before, 'presigned-headers');
     expect(finding.status).toBe('fail');
     expect(finding.fix?.json).toEqual(unsignedHeaderBucketPolicy(storage.bucket));
 
-    const open = await copyThroughUrl();
-    expect(open.status).toBe(200);
-    expect(await textAt(admin, storage.bucket, open.key)).toBe('DB_PASSWORD=hunter2');
+    // What storage does with such a URL (signed here as the handler signs): it copies the secret.
+    const settings = resolveStorageSettings(storage.handlerSettings, {});
+    const s3 = async () => admin;
+    const url = await createPresigner(settings, s3)({ key: 'next-s3-uploads/by-hand/cat.png', contentType: 'image/png', expiresIn: 60, contentLength: 0 });
+    expect(await copyThrough(url.url, url.headers)).toBe(200);
+    expect(await textAt(admin, storage.bucket, 'next-s3-uploads/by-hand/cat.png')).toBe('DB_PASSWORD=hunter2');
+    await admin.send(new DeleteObjectCommand({ Bucket: storage.bucket, Key: 'next-s3-uploads/by-hand/cat.png' }));
+
+    // The handler makes the same attempt once and refuses the presigned strategy: single PUT and multipart.
+    const logged: unknown[] = [];
+    const refusing = createUploadHandler({ ...appConfig(storage), onError: (error) => logged.push(error) });
+    const refused = await post(refusing, presigned('image/png', 10));
+    expect(refused).toEqual({ status: 500, body: { error: 'Internal Server Error' } });
+    const multipart = { ...presigned('image/png', 6 * MiB), _upload: { strategy: 'presigned', multipart: { action: 'create', partSize: 5 * MiB } } };
+    expect(await post(refusing, multipart)).toEqual({ status: 500, body: { error: 'Internal Server Error' } });
+    expect(logged).toHaveLength(2);
+    for (const error of logged) {
+      expect(isUploadError(error) && error.code).toBe('INVALID_SETTINGS');
+      expect((error as Error).message).toContain('x-amz-copy-source');
+      expect((error as Error).message).toContain('unsignedHeaderBucketPolicy(bucket)');
+    }
+    // (`.upbeam/`: the handler's own records, written at preparation.)
+    expect((await keys()).filter((key) => !key.startsWith('.upbeam/'))).toEqual(['private-data/secrets/db.env']);
+    const { Uploads = [] } = await admin.send(new ListMultipartUploadsCommand({ Bucket: storage.bucket }));
+    expect(Uploads).toEqual([]);
 
     await admin.send(new PutBucketPolicyCommand({ Bucket: storage.bucket, Policy: JSON.stringify(unsignedHeaderBucketPolicy(storage.bucket)) }));
     try {
+      // The refusal is kept a minute, then storage is asked again: no restart after the policy is applied.
+      expect((await post(createUploadHandler(appConfig(storage)), presigned('image/png', 10))).status).toBe(500);
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + UNSIGNED_HEADER_RECHECK_MS });
       const closed = await copyThroughUrl();
       expect(closed.status).toBe(403);
       expect(await textAt(admin, storage.bucket, closed.key)).toBeUndefined();
@@ -130,7 +196,7 @@ describe.each(storages)('hole 1: a presigned PUT URL runs a CopyObject with the 
       const prepared = await post(handler, presigned('image/png', 1000));
       const put = await fetch(prepared.body.url, { method: 'PUT', headers: prepared.body.headers, body: randomBytes(1000) });
       expect(put.status).toBe(200);
-      const created = await post(handler, { ...presigned('image/png', 6 * MiB), _upload: { strategy: 'presigned', multipart: { action: 'create', partSize: 5 * MiB } } });
+      const created = await post(handler, multipart);
       expect(created.status).toBe(200);
       const signed = await post(handler, { ...presigned('image/png', 6 * MiB), _upload: { strategy: 'presigned', multipart: { action: 'sign-parts', ticket: created.body.ticket, partNumbers: [1] } } });
       // An UploadPart URL with x-amz-copy-source is refused too (radosgw: 400 or 403), and a plain part goes in.
@@ -142,7 +208,9 @@ describe.each(storages)('hole 1: a presigned PUT URL runs a CopyObject with the 
       await plainPart.body?.cancel();
       expect(plainPart.status).toBe(200);
       await post(handler, { ...presigned('image/png', 6 * MiB), _upload: { strategy: 'presigned', multipart: { action: 'abort', ticket: created.body.ticket } } });
+      expect((await keys()).filter((key) => key.includes('upbeam-doctor-'))).toEqual([]);
     } finally {
+      vi.useRealTimers();
       await admin.send(new DeleteBucketPolicyCommand({ Bucket: storage.bucket }));
     }
   });

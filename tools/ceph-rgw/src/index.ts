@@ -17,7 +17,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CreateRoleCommand, IAMClient, PutRolePolicyCommand } from '@aws-sdk/client-iam';
-import { CreateBucketCommand, PutBucketCorsCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutBucketCorsCommand, PutBucketPolicyCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 // Types only: brings vitest into the program for the `ProvidedContext` augmentation at the end.
 import type {} from 'vitest';
 
@@ -71,6 +71,35 @@ export interface Radosgw extends RadosgwConnection {
 export interface BucketOptions {
   /** Origins of the bucket's CORS rule, e.g. `['http://127.0.0.1:5173']` or `['*']`. */
   allowedOrigins: string[];
+  /**
+   * Apply {@link copyRefusingBucketPolicy}, as a deployment that followed the security guide has: without it
+   * the upload handler refuses presigned URLs on radosgw (it applies an unsigned `x-amz-copy-source`).
+   * `false` leaves the bucket as radosgw creates it, for the tests of that refusal.
+   * @default true
+   */
+  refuseCopies?: boolean;
+}
+
+/**
+ * The statement of the security guide's Ceph bucket policy (`unsignedHeaderBucketPolicy` of
+ * `@upbeam/upload-server/doctor`, which tests apply whole where they need it) that the upload handler's
+ * presigned strategy depends on: PutObject with an `x-amz-copy-source` is refused for everyone (radosgw 16.2
+ * inverts `Null`, hence `StringLike "*"`). A copy, not an import: upload-server's tests depend on this package.
+ */
+export function copyRefusingBucketPolicy(bucket: string): string {
+  return JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Sid: 'NoCopySource',
+        Effect: 'Deny',
+        Principal: '*',
+        Action: 's3:PutObject',
+        Resource: `arn:aws:s3:::${bucket}/*`,
+        Condition: { StringLike: { 's3:x-amz-copy-source': '*' } },
+      },
+    ],
+  });
 }
 
 /** Milliseconds `ceph-rgw.sh start` may take: it waits up to 90 s for radosgw to answer. */
@@ -173,7 +202,7 @@ export function radosgwS3Client(
 /**
  * Creates a bucket with the CORS rule a browser upload needs: the given origins, methods GET PUT POST
  * HEAD DELETE (DELETE aborts a multipart upload), any request header, and `ETag` exposed (without it a
- * multipart upload cannot complete).
+ * multipart upload cannot complete); and, unless `refuseCopies` is false, {@link copyRefusingBucketPolicy}.
  */
 export async function createBucket(connection: RadosgwConnection, name: string, options: BucketOptions): Promise<void> {
   const s3 = radosgwS3Client(connection);
@@ -195,6 +224,7 @@ export async function createBucket(connection: RadosgwConnection, name: string, 
         },
       }),
     );
+    if (options.refuseCopies !== false) await s3.send(new PutBucketPolicyCommand({ Bucket: name, Policy: copyRefusingBucketPolicy(name) }));
   } finally {
     s3.destroy();
   }

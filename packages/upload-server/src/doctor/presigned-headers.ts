@@ -1,7 +1,7 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { nanoid } from 'nanoid';
-import { createPresigner } from '../presign';
-import { errorName, httpStatus, type CheckContext, type Finding } from './finding';
+import { createPresigner, createUrlSigner } from '../presign';
+import { unsignedHeaderMessage } from '../unsigned-header-gate';
+import { probeUnsignedHeaders, type UnsignedHeaderVerdict } from '../unsigned-header-probe';
+import type { CheckContext, Finding } from './finding';
 
 /**
  * Canned ACLs a bucket policy refuses on PutObject (`s3:x-amz-acl`): those that open an object to others.
@@ -50,68 +50,49 @@ export function unsignedHeaderBucketPolicy(bucket: string): Record<string, unkno
   };
 }
 
-/** What the check sends and reads back. */
-const CANARY_BODY = 'upbeam-doctor-canary';
-
 /**
- * The attack of a browser on a presigned PUT, made once: a canary object is written with the server's
- * credentials; then a URL the handler's own presigner signed for another key under `keyPrefix` is sent with
- * an added, unsigned `x-amz-copy-source` naming the canary and an empty body. Storage that refuses it (AWS S3:
- * 403, unsigned `x-amz-*` headers; radosgw with {@link unsignedHeaderBucketPolicy}: 403; local-s3: 403) is
- * `ok`; storage that copies the canary there is `fail`, with the bucket policy as the fix. Both objects are
- * deleted. Takes two PutObject, one presigned PUT, one GetObject and two DeleteObject.
+ * The attack of a browser on a presigned PUT, made once with the handler's own probe
+ * ({@link probeUnsignedHeaders}, the one the handler runs before its first presigned URL): a URL signed for
+ * another key under `keyPrefix` is sent with an added, unsigned `x-amz-copy-source` naming a canary object,
+ * and one with an added `x-amz-object-lock-legal-hold: ON`. Storage that refuses both (AWS S3: 403, unsigned
+ * `x-amz-*` headers; radosgw with {@link unsignedHeaderBucketPolicy}: 403; local-s3: 403; a bucket without
+ * object lock: 400 to the hold) is `ok`; storage that copies the canary or holds the object is `fail`, with
+ * the bucket policy as the fix: the handler refuses presigned URLs there. Everything written is deleted. Takes
+ * a PutObject, two presigned PUTs and a DeleteObject, plus a HEAD and a DeleteObject for each PUT storage took.
  */
 export async function checkPresignedHeaders(context: CheckContext, keyPrefix: string): Promise<Finding> {
   const check = 'presigned-headers';
   const { settings, s3 } = context;
   const Bucket = settings.bucket;
-  const id = nanoid(10);
-  const canaryKey = `${keyPrefix}upbeam-doctor-${id}.canary`;
-  const probeKey = `${keyPrefix}upbeam-doctor-${id}.txt`;
+  const client = async () => s3;
+  const sign = createUrlSigner(settings, client);
+  if (!sign) {
+    return { check, status: 'ok', message: 'An access-point ARN is AWS S3, which refuses unsigned x-amz-* headers on presigned requests (403).' };
+  }
+  let verdict: UnsignedHeaderVerdict;
   try {
-    await s3.send(new PutObjectCommand({ Bucket, Key: canaryKey, Body: CANARY_BODY, ContentType: 'text/plain' }));
-    const { url, headers } = await createPresigner(settings, async () => s3)({ key: probeKey, contentType: 'text/plain', expiresIn: 60, contentLength: 0 });
-    const answer = await fetch(url, {
-      method: 'PUT',
-      headers: { ...headers, 'x-amz-copy-source': `${Bucket}/${canaryKey}`, 'x-amz-metadata-directive': 'REPLACE' },
-      body: '',
-    });
-    await answer.body?.cancel();
-    const copied = answer.ok && (await readText(context, probeKey)) === CANARY_BODY;
-    if (!copied) {
-      return {
-        check,
-        status: 'ok',
-        message: `Storage refused a presigned PUT with an added x-amz-copy-source header (${answer.status}): a browser cannot copy other objects through it.`,
-      };
-    }
-    return {
-      check,
-      status: 'fail',
-      message:
-        'Storage applied an unsigned x-amz-copy-source header on a presigned PUT and copied another object with the ' +
-        "server's rights: any browser with an upload URL can copy any object the server's credentials can read " +
-        '(another user\'s upload, another app\'s secrets) to its own key. Apply this bucket policy (it refuses such ' +
-        'PutObjects, public ACLs and grants for everyone), or use storage that refuses unsigned x-amz-* headers (AWS S3).',
-      fix: { apply: `PutBucketPolicy on "${Bucket}" (aws s3api put-bucket-policy --bucket ${Bucket} --policy file://policy.json), with policy.json:`, json: unsignedHeaderBucketPolicy(Bucket) },
-    };
+    verdict = await probeUnsignedHeaders({ bucket: Bucket, keyPrefix, presign: createPresigner(settings, client), sign });
   } catch (error) {
     return {
       check,
       status: 'warn',
-      message: `Could not try a presigned PUT with an added x-amz-copy-source (${httpStatus(error) ?? 'no status'} ${errorName(error)}): the check needs s3:PutObject, s3:GetObject and s3:DeleteObject under "${keyPrefix}".`,
+      message: `Could not try a presigned PUT with an added x-amz-copy-source (${(error as Error).message}): the check needs s3:PutObject, s3:GetObject and s3:DeleteObject under "${keyPrefix}".`,
     };
-  } finally {
-    await Promise.allSettled([canaryKey, probeKey].map((Key) => s3.send(new DeleteObjectCommand({ Bucket, Key }))));
   }
+  if (!verdict.copies && !verdict.locks) {
+    return {
+      check,
+      status: 'ok',
+      message: `Storage refused a presigned PUT with an added x-amz-copy-source (${verdict.copyStatus}) and one with an added object-lock legal hold (${verdict.lockStatus}): a browser cannot copy other objects or lock its own through it.`,
+    };
+  }
+  return {
+    check,
+    status: 'fail',
+    message:
+      `${unsignedHeaderMessage(Bucket, verdict)} Apply this bucket policy (it refuses such PutObjects, public ACLs and grants ` +
+      'for everyone), or use storage that refuses unsigned x-amz-* headers (AWS S3).',
+    fix: { apply: `PutBucketPolicy on "${Bucket}" (aws s3api put-bucket-policy --bucket ${Bucket} --policy file://policy.json), with policy.json:`, json: unsignedHeaderBucketPolicy(Bucket) },
+  };
 }
 
-/** The object's text, or undefined when there is none. */
-async function readText({ settings, s3 }: CheckContext, Key: string): Promise<string | undefined> {
-  try {
-    const object = await s3.send(new GetObjectCommand({ Bucket: settings.bucket, Key }));
-    return await object.Body?.transformToString();
-  } catch {
-    return undefined;
-  }
-}

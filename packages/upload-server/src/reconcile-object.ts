@@ -75,7 +75,7 @@ export async function createObjectCompleter(config: UploadHandlerConfig & { rout
       // The route's records are signed within its scope, as its receipts: a record of another route never verifies.
       const scope = routeScope(settings.bucket, route.config, route.name);
       const records = createUploadRecords(client, settings.bucket, settings.secretAccessKey, scope);
-      completions.set(route, (completion = createCompletion({ settings, client, policy: route.config, onUploadComplete, records })));
+      completions.set(route, (completion = createCompletion({ settings, client, policy: route.config, onUploadComplete, records, onError: log })));
     }
     return completion;
   };

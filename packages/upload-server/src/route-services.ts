@@ -14,6 +14,7 @@ import { createReceipts, type Receipts } from './upload-receipt';
 import { createUploadRecords, type UploadRecords } from './upload-record';
 import type { UploadHandlerConfig } from './handler';
 import { createUnsignedHeaderGate, gated } from './unsigned-header-gate';
+import { createObjectLockGate } from './object-lock-gate';
 
 /**
  * What one route's operations use, each built on first use and kept (settings are read on the first
@@ -77,11 +78,17 @@ export function createRouteServices(config: UploadHandlerConfig, route: string |
       const sts = resolveStsSettings(config, env());
       // Provider preset (providers.ts): refuses providers without STS, fills in a known STS endpoint.
       const stsEndpoint = providerStsEndpoint(resolveProvider(config, env()), sts, settings().endpoint);
-      return createTokenIssuer(settings(), { ...config, roleArn: sts.roleArn, stsEndpoint });
+      const issue = createTokenIssuer(settings(), { ...config, roleArn: sts.roleArn, stsEndpoint });
+      // No token while one could give its object an object lock (object-lock-gate.ts; once per process).
+      const lockGate = createObjectLockGate(settings(), { client, issue, keyPrefix });
+      return async (key: string, notAfter?: number) => {
+        await lockGate();
+        return issue(key, notAfter);
+      };
     }),
     receipts: once(() => createReceipts(settings().secretAccessKey, { scope: scope() })),
     completion: once(async () =>
-      createCompletion({ settings: settings(), client: await client(), policy: config, onUploadComplete: config.onUploadComplete, records: await records() }),
+      createCompletion({ settings: settings(), client: await client(), policy: config, onUploadComplete: config.onUploadComplete, records: await records(), onError: config.onError }),
     ),
     records,
     multipartTickets,

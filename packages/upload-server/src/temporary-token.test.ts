@@ -242,4 +242,11 @@ describe('uploadTokenPolicy', () => {
     const policy = JSON.parse(uploadTokenPolicy({ bucket: 'b', key: 'k', region: 'us-east-1', allowObjectTagging: true }));
     expect(policy.Statement[0].Action).toEqual(['s3:PutObject', 's3:AbortMultipartUpload', 's3:PutObjectTagging']);
   });
+
+  it('denies a PutObject with any object-lock header (mode, retain-until date, legal hold), present with any value', () => {
+    const policy = JSON.parse(uploadTokenPolicy({ bucket: 'b', key: 'k', region: 'us-east-1' }));
+    for (const key of ['s3:object-lock-mode', 's3:object-lock-retain-until-date', 's3:object-lock-legal-hold']) {
+      expect(policy.Statement).toContainEqual({ Effect: 'Deny', Action: ['s3:PutObject'], Resource: ['*'], Condition: { StringLike: { [key]: '*' } } });
+    }
+  });
 });

@@ -90,6 +90,14 @@ export const GRANT_CONDITION_KEYS = [
   's3:x-amz-grant-full-control',
 ] as const;
 
+/**
+ * Condition keys of the object-lock headers (`x-amz-object-lock-mode`, `-retain-until-date`, `-legal-hold`) on
+ * PutObject (AWS S3's names): an upload token may send none of them, so that it cannot make its object
+ * undeletable (COMPLIANCE retention, a legal hold). AWS S3 and MinIO evaluate them; Ceph radosgw 16.2 does not
+ * (measured: the headers are applied whatever the policy says), hence the token check of `object-lock-gate.ts`.
+ */
+export const OBJECT_LOCK_CONDITION_KEYS = ['s3:object-lock-mode', 's3:object-lock-retain-until-date', 's3:object-lock-legal-hold'] as const;
+
 /** A Deny of `s3:PutObject` (any resource) when `condition` holds. */
 function denyPutObject(condition: Record<string, Record<string, string | readonly string[]>>) {
   return { Effect: 'Deny', Action: ['s3:PutObject'], Resource: ['*'], Condition: condition };
@@ -107,7 +115,9 @@ function denyPutObject(condition: Record<string, Record<string, string | readonl
  * or with any `x-amz-grant-*` header (`StringLike {key}: *`, which never matches an absent header), is
  * refused (403). Measured on radosgw 16.2: both hold for PutObject; radosgw's `Null` condition is inverted
  * (it denies when the header is absent), hence `StringLike`. Radosgw does not evaluate them for
- * CreateMultipartUpload (the docs' Security guide, "Headers the browser could add").
+ * CreateMultipartUpload (the docs' Security guide, "Headers the browser could add"). A third set denies a
+ * PutObject with any object-lock header ({@link OBJECT_LOCK_CONDITION_KEYS}; on AWS the token also lacks
+ * `s3:PutObjectRetention` and `s3:PutObjectLegalHold`, which such a PutObject needs); radosgw 16.2 ignores it.
  */
 export function uploadTokenPolicy(input: { bucket: string; key: string; region: string; allowObjectTagging?: boolean }): string {
   const actions = ['s3:PutObject', 's3:AbortMultipartUpload'];
@@ -123,6 +133,7 @@ export function uploadTokenPolicy(input: { bucket: string; key: string; region: 
       },
       denyPutObject({ StringEquals: { 's3:x-amz-acl': PUBLIC_CANNED_ACLS } }),
       ...GRANT_CONDITION_KEYS.map((key) => denyPutObject({ StringLike: { [key]: '*' } })),
+      ...OBJECT_LOCK_CONDITION_KEYS.map((key) => denyPutObject({ StringLike: { [key]: '*' } })),
     ],
   });
 }

@@ -15,6 +15,7 @@ import { loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 import { readContext } from './upload-context';
 import { checkStoredObject, type UploadPolicySettings } from './upload-policy';
+import { removeRefusedObject } from './refused-object';
 import type { UploadRecords } from './upload-record';
 
 /**
@@ -144,6 +145,8 @@ export interface CompletionDependencies {
   records: UploadRecords;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** Gets what the completion could not do but did not fail for (a refused version it cannot delete). @default console.error */
+  onError?: ((error: unknown) => void) | undefined;
 }
 
 /** SSE-C parameters for reading an object stored with the configured customer key. */
@@ -173,6 +176,7 @@ export function createCompletion(deps: CompletionDependencies): Completion {
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   const markers = createMarkerStore(client, Bucket, now);
+  const log = deps.onError ?? ((error: unknown) => console.error('[upbeam] completing an upload:', error));
 
   /** The stored answer of another run of the hook, waiting while it runs; undefined when the claim is stale. */
   const answerOfOtherRun = async (Key: string): Promise<Marker | undefined> => {
@@ -222,7 +226,7 @@ export function createCompletion(deps: CompletionDependencies): Completion {
    * deleted and the refusal thrown).
    */
   const checkedObject = async (key: string): Promise<StoredUpload> => {
-    const { DeleteObjectCommand, HeadObjectCommand } = await loadS3();
+    const { HeadObjectCommand } = await loadS3();
     const head = await client.send(new HeadObjectCommand({ Bucket, Key: key, ...customerKey(settings) })).catch((error: unknown) => {
       if (statusOf(error) === 404) throw new UploadError('INVALID_REQUEST', 'Nothing is stored at this key yet.');
       throw error;
@@ -231,7 +235,8 @@ export function createCompletion(deps: CompletionDependencies): Completion {
     const contentType = head.ContentType ?? 'application/octet-stream';
     const refusal = checkStoredObject(policy, { size, contentType });
     if (refusal) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      // The version the HEAD saw, lock lifted where it can be; logged where it cannot (COMPLIANCE).
+      await removeRefusedObject(client, Bucket, key, head, log);
       throw refusal;
     }
     const etag = head.ETag ?? '';

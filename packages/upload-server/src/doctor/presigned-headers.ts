@@ -2,6 +2,7 @@ import { createPresigner, createUrlSigner } from '../presign';
 import { unsignedHeaderMessage } from '../unsigned-header-gate';
 import { probeUnsignedHeaders, type UnsignedHeaderVerdict } from '../unsigned-header-probe';
 import type { CheckContext, Finding } from './finding';
+import { OBJECT_LOCK_CONDITION_KEYS } from '../temporary-token';
 
 /**
  * Canned ACLs a bucket policy refuses on PutObject (`s3:x-amz-acl`): those that open an object to others.
@@ -25,6 +26,12 @@ const REFUSED_HEADERS = [
  * a public canned ACL, or an ACL grant. Presence is matched with `StringLike "*"`, which never matches an
  * absent header: radosgw 16.2 inverts the `Null` operator. The server never copies objects, so nothing it does
  * is refused. Measured on radosgw 16.2 (`test/curl-attacks.test.ts`).
+ *
+ * It also refuses a PutObject with any object-lock header (`s3:object-lock-mode`, `-retain-until-date`,
+ * `-legal-hold`: AWS S3's condition keys, which MinIO evaluates too), which would make the object undeletable
+ * (the server sets no lock). Radosgw 16.2 evaluates none of them, in a bucket policy or a session policy
+ * (measured, `test/object-lock-radosgw.test.ts`): there, only a bucket without object lock refuses lock headers
+ * (400), and the handler refuses presigned URLs and upload tokens on a bucket with it.
  */
 export function unsignedHeaderBucketPolicy(bucket: string): Record<string, unknown> {
   const deny = (Sid: string, Condition: Record<string, Record<string, string | string[]>>) => ({
@@ -46,6 +53,7 @@ export function unsignedHeaderBucketPolicy(bucket: string): Record<string, unkno
     Statement: [
       deny('NoPublicCannedAcl', { StringEquals: { 's3:x-amz-acl': PUBLIC_ACLS } }),
       ...REFUSED_HEADERS.map((header) => deny(sid(header), { StringLike: { [`s3:${header}`]: '*' } })),
+      ...OBJECT_LOCK_CONDITION_KEYS.map((key) => deny(sid(key.replace(/^s3:/, '')), { StringLike: { [key]: '*' } })),
     ],
   };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { accounts } from './s3rver-internals';
+import type { Policy } from './session-policy';
 
 /** Access key id and secret that s3rver accepts: the server's own (long-term) credentials. */
 export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
@@ -12,37 +13,54 @@ export interface LocalCredentials {
   Expiration: Date;
 }
 
-/** Key ids handed out as temporary credentials, until they expire. */
-const temporaryKeys = new Set<string>();
+/** What the stand-in knows of a temporary key pair it issued (session-access.ts enforces it). */
+export interface Session {
+  sessionToken: string;
+  issuedAt: Date;
+  /** `FederatedUser` (GetFederationToken) or `AssumedRole` (AssumeRole): the `aws:PrincipalType` key. */
+  principalType: 'FederatedUser' | 'AssumedRole';
+  /**
+   * The session policy every request with these credentials must pass; undefined: the server's full access
+   * (an AssumeRole without `Policy`: the role here is the server itself).
+   */
+  policy: Policy | undefined;
+}
+
+/** Temporary credentials handed out, by key id, until they expire. */
+const sessions = new Map<string, Session>();
 
 /** True for a key id this package issued as temporary credentials (not the server's own). */
 export function isTemporaryKey(accessKeyId: string): boolean {
-  return temporaryKeys.has(accessKeyId);
+  return sessions.has(accessKeyId);
+}
+
+/** The session of a temporary key id this package issued (undefined for the server's own, or an expired one). */
+export function sessionOf(accessKeyId: string): Session | undefined {
+  return sessions.get(accessKeyId);
 }
 
 /**
  * A fresh key pair registered in s3rver, valid `durationSeconds`: s3rver accepts its signatures until then
- * and refuses them after (InvalidAccessKeyId), as S3 refuses expired credentials (ExpiredToken). The session
- * token is random; s3rver never checks it.
+ * and refuses them after (InvalidAccessKeyId), as S3 refuses expired credentials (ExpiredToken). Requests
+ * signed with it must carry its session token and pass `session.policy` (session-access.ts).
  */
-export function issueLocalCredentials(durationSeconds: number): LocalCredentials {
+export function issueLocalCredentials(
+  durationSeconds: number,
+  session: Pick<Session, 'policy' | 'principalType'> = { policy: undefined, principalType: 'AssumedRole' },
+): LocalCredentials {
   const AccessKeyId = `LOCAL${randomBytes(8).toString('hex').toUpperCase()}`;
   const SecretAccessKey = randomBytes(24).toString('base64url');
+  const SessionToken = `local-${randomBytes(16).toString('base64url')}`;
   accounts.DUMMY_ACCOUNT.createKeyPair(AccessKeyId, SecretAccessKey);
-  temporaryKeys.add(AccessKeyId);
+  sessions.set(AccessKeyId, { ...session, sessionToken: SessionToken, issuedAt: new Date() });
   // unref: an issued key never keeps the process alive.
   setTimeout(() => revoke(AccessKeyId), durationSeconds * 1000).unref();
-  return {
-    AccessKeyId,
-    SecretAccessKey,
-    SessionToken: `local-${randomBytes(16).toString('base64url')}`,
-    Expiration: new Date(Date.now() + durationSeconds * 1000),
-  };
+  return { AccessKeyId, SecretAccessKey, SessionToken, Expiration: new Date(Date.now() + durationSeconds * 1000) };
 }
 
 function revoke(accessKeyId: string): void {
   accounts.DUMMY_ACCOUNT.revokeAccessKey(accessKeyId);
-  temporaryKeys.delete(accessKeyId);
+  sessions.delete(accessKeyId);
 }
 
 /** The secret of a key pair s3rver accepts, or undefined. */

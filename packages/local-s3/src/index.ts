@@ -4,8 +4,8 @@
  * A local S3-compatible server for development and tests: `@20minutes/s3rver` on 127.0.0.1 with one bucket
  * whose CORS rule lets a browser page upload to it, plus what s3rver lacks for browser uploads: multipart
  * AbortMultipartUpload, ListParts and ListMultipartUploads, and a stand-in for STS on the same port for the
- * temporary-token strategy. It checks SigV4 signatures, signed headers and expiry like S3 does; it does not
- * enforce session policies.
+ * temporary-token strategy. It checks SigV4 signatures, signed headers and expiry like S3 does, enforces the
+ * session policy of the stand-in's credentials, and stores a PUT's body whole or not at all.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -22,7 +22,9 @@ import { incompleteBodies } from './incomplete-body';
 import { guardStorePaths, keyCheck } from './key-check';
 import { abortIncompleteUploads } from './lifecycle';
 import { multipartCalls } from './multipart';
-import { stsStandIn } from './sts';
+import { sessionPolicies } from './session-access';
+import { sessionOf, stsStandIn } from './sts';
+import { storeWholeObjects, type ObjectStore } from './whole-objects';
 
 export { LOCAL_S3_CREDENTIALS, type LocalCredentials };
 
@@ -75,7 +77,10 @@ export interface LocalS3 {
   env: Record<string, string>;
   /**
    * The STS stand-in without HTTP, to pass as the upload handler's `stsClient` in tests: answers any
-   * command with fresh credentials valid 3600 seconds. Apps use `S3_UPLOAD_STS_ENDPOINT` instead.
+   * command with fresh credentials valid 3600 seconds, bound to the command's session `Policy` as over HTTP
+   * (an `AssumeRole` command is one with a `RoleArn`; any other is a `GetFederationToken`). Apps use
+   * `S3_UPLOAD_STS_ENDPOINT` instead.
+   * @throws an error named `MalformedPolicyDocument` when the `Policy` is not an IAM policy.
    */
   stsClient: { send(command: unknown): Promise<{ Credentials: LocalCredentials }> };
   /** Stops the server; removes the folder if this call created it. */
@@ -126,6 +131,8 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
   });
   // Keys and bucket names are names, never paths: refused when s3rver would read them as paths (key-check.ts).
   guardStorePaths(server.store);
+  // A PutObject's body (and a completion's) is stored whole or not at all (whole-objects.ts).
+  storeWholeObjects(server.store as unknown as ObjectStore);
   // Before s3rver's router, which is its last middleware: answered here, or handed on to it.
   server.middleware.splice(
     server.middleware.length - 1,
@@ -133,6 +140,7 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
     keyCheck(),
     presignedHeadersSigned(),
     stsStandIn(),
+    sessionPolicies(),
     bucketSlashSignature(),
     listPages(),
     incompleteBodies(directory),
@@ -176,7 +184,13 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
       S3_UPLOAD_FORCE_PATH_STYLE: 'true',
       S3_UPLOAD_STS_ENDPOINT: endpoint,
     },
-    stsClient: { send: async () => ({ Credentials: issueLocalCredentials(STS_CLIENT_SECONDS) }) },
+    stsClient: {
+      send: async (command) => {
+        const input = (command as { input?: { Policy?: string; RoleArn?: string } } | undefined)?.input;
+        const session = sessionOf(input?.RoleArn === undefined ? 'GetFederationToken' : 'AssumeRole', input?.Policy);
+        return { Credentials: issueLocalCredentials(STS_CLIENT_SECONDS, session) };
+      },
+    },
     async close() {
       await new Promise<void>((done) => {
         http.close(() => done());

@@ -6,14 +6,16 @@
  * XML answer), with a fresh key pair that s3rver accepts until `DurationSeconds` have passed.
  *
  * It checks the request's SigV4 signature with the server's long-term key pair and refuses temporary
- * credentials (as AWS refuses GetFederationToken to them). It does not enforce the session `Policy`: the
- * credentials may write any key. The one-key limit is real S3's (and Ceph radosgw's) job; this is for local
- * development only.
+ * credentials (as AWS refuses GetFederationToken to them). The session `Policy` is parsed (400
+ * MalformedPolicyDocument when it is not a policy) and recorded with the credentials: every request made with
+ * them must pass it (session-access.ts). Without a `Policy`, a federation token may do nothing (as on AWS) and
+ * an assumed role's session has the server's full access (the role here is the server itself).
  */
 import { createHash, createHmac, type BinaryLike } from 'node:crypto';
 import type { S3rverContext, S3rverMiddleware } from '@20minutes/s3rver';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { issueLocalCredentials, isTemporaryKey, secretOf, type LocalCredentials } from './credentials';
+import { issueLocalCredentials, isTemporaryKey, secretOf, type LocalCredentials, type Session } from './credentials';
+import { MalformedPolicyError, parsePolicy } from './session-policy';
 
 const NAMESPACE = 'https://sts.amazonaws.com/doc/2011-06-15/';
 /** STS requests are a few KiB: a session policy is at most 2048 characters. */
@@ -24,7 +26,7 @@ const DURATIONS = {
   GetFederationToken: { min: 900, max: 129_600, default: 43_200 },
   AssumeRole: { min: 900, max: 43_200, default: 3600 },
 } as const;
-type StsAction = keyof typeof DURATIONS;
+export type StsAction = keyof typeof DURATIONS;
 
 class StsError extends Error {
   constructor(
@@ -33,6 +35,8 @@ class StsError extends Error {
     message: string,
   ) {
     super(message);
+    // As the AWS SDK names an STS error from its code (for the in-process client of index.ts).
+    this.name = code;
   }
 }
 
@@ -48,13 +52,29 @@ export function stsStandIn(): S3rverMiddleware {
         throw new StsError(400, 'InvalidAction', 'The local STS stand-in answers GetFederationToken and AssumeRole only.');
       }
       await verifySignature(ctx, body);
-      const credentials = issueLocalCredentials(durationOf(action, form.get('DurationSeconds')));
+      const credentials = issueLocalCredentials(durationOf(action, form.get('DurationSeconds')), sessionOf(action, form.get('Policy') ?? undefined));
       answer(ctx, 200, tokenXml(action, credentials));
     } catch (error) {
       if (!(error instanceof StsError)) throw error;
       answer(ctx, error.status, errorXml(error));
     }
   };
+}
+
+/**
+ * The session of credentials issued by `action` with the session policy `policy` (JSON text), as AWS grants
+ * it: see the module comment.
+ * @throws an error named `MalformedPolicyDocument` (STS's code) when `policy` is not a policy document.
+ */
+export function sessionOf(action: StsAction, policy: string | undefined): Pick<Session, 'policy' | 'principalType'> {
+  const principalType = action === 'AssumeRole' ? 'AssumedRole' : 'FederatedUser';
+  if (policy === undefined) return { principalType, policy: action === 'AssumeRole' ? undefined : { statements: [] } };
+  try {
+    return { principalType, policy: parsePolicy(policy) };
+  } catch (error) {
+    if (!(error instanceof MalformedPolicyError)) throw error;
+    throw new StsError(400, 'MalformedPolicyDocument', `The session policy is not a valid IAM policy: ${error.message}`);
+  }
 }
 
 function durationOf(action: StsAction, value: string | null): number {

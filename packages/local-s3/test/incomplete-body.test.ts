@@ -51,12 +51,17 @@ class Sha256 {
   }
 }
 
-/** A presigned PUT URL's path and query, for `key` with `query` (UploadPart's `partNumber`, `uploadId`). */
+/**
+ * A presigned PUT URL's path and query, for `key` with `query` (UploadPart's `partNumber`, `uploadId`). Its
+ * payload is `UNSIGNED-PAYLOAD` (`X-Amz-Content-Sha256`), as the AWS SDK's `getSignedUrl` signs it: without it
+ * the URL signs an empty body's hash and storage refuses it (SignatureDoesNotMatch) before reading the body.
+ */
 async function presignedPath(key: string, query: Record<string, string> = {}): Promise<string> {
   const { hostname, port } = new URL(storage.endpoint);
   const signer = new SignatureV4({ credentials: storage.handlerSettings, region: storage.region, service: 's3', sha256: Sha256 });
+  const headers = { host: `${hostname}:${port}`, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' };
   const signed = await signer.presign(
-    { method: 'PUT', protocol: 'http:', hostname, port: Number(port), path: `/uploads/${key}`, query, headers: { host: `${hostname}:${port}` } },
+    { method: 'PUT', protocol: 'http:', hostname, port: Number(port), path: `/uploads/${key}`, query, headers },
     { expiresIn: 300 },
   );
   return `${signed.path}?${new URLSearchParams(signed.query as Record<string, string>).toString()}`;

@@ -239,7 +239,11 @@ describe('STS stand-in over HTTP (S3_UPLOAD_STS_ENDPOINT)', () => {
     const client = sts();
     const before = Date.now();
     const federated = await client.send(
-      new GetFederationTokenCommand({ Name: 'S3UploadWebToken', DurationSeconds: 900, Policy: '{}' }),
+      new GetFederationTokenCommand({
+        Name: 'S3UploadWebToken',
+        DurationSeconds: 900,
+        Policy: JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: 's3:PutObject', Resource: 'arn:aws:s3:::uploads/sts/*' }] }),
+      }),
     );
     const assumed = await client.send(
       new AssumeRoleCommand({ RoleArn: 'arn:aws:iam::123456789012:role/uploads', RoleSessionName: 'upload', DurationSeconds: 1800 }),

@@ -9,7 +9,7 @@ export { defineRoute, defineRoutes, type UploadRoute, type UploadRoutes } from '
 export { createObjectAccess, MAX_SIGNED_GET_EXPIRES_IN, type ObjectAccess, type SignedGetOptions } from './object-access';
 export { MAX_OBJECT_TAGS } from './object-tags';
 export { errorToResponse, isUploadError, UploadError, UPLOAD_ERROR_STATUS, type UploadErrorCode } from './errors';
-export { DEFAULT_KEY_PREFIX, defaultObjectKey, sanitizeFileName } from './object-key';
+export { DEFAULT_KEY_PREFIX, defaultObjectKey, isKeyUnder, sanitizeFileName } from './object-key';
 export type { BeforeUploadContext, BeforeUploadHook, BeforeUploadResult, BeforeUploadReturn } from './hooks';
 export { reconcileUploads, type ReconcileOptions, type ReconcileReport } from './reconcile';
 export type { ReconciledObject } from './reconcile-object';

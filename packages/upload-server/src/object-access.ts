@@ -1,5 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { UploadError } from './errors';
+import { objectKeyProblem } from './object-key';
 import { loadPresigner, loadS3 } from './sdk';
 import { resolveStorageSettings, type StorageSettings } from './settings';
 import { createStorageClient } from './storage-client';
@@ -24,13 +25,14 @@ export interface ObjectAccess {
    * A presigned GET URL of `key`: opens the object of a private bucket (the default: `objectAcl` is
    * `bucket-owner-full-control` or `private`) for `expiresIn` seconds, to whoever holds it. `result.url` of
    * an upload opens only on a public bucket. Signed locally: no request is made.
-   * @throws {@link UploadError} `INVALID_REQUEST` for an empty key or `expiresIn` outside 1..604800;
-   *   `MISSING_SETTINGS` as the handler.
+   * @throws {@link UploadError} `INVALID_REQUEST` for a key the upload handler would refuse (see
+   *   {@link createObjectAccess}) or `expiresIn` outside 1..604800; `MISSING_SETTINGS` as the handler.
    */
   signedGetUrl(key: string, options?: SignedGetOptions): Promise<string>;
   /**
    * Deletes `key` (DeleteObject; needs `s3:DeleteObject`). Deleting a missing key succeeds, as on S3.
-   * @throws {@link UploadError} `INVALID_REQUEST` for an empty key; storage errors as they come.
+   * @throws {@link UploadError} `INVALID_REQUEST` for a key the upload handler would refuse (see
+   *   {@link createObjectAccess}); storage errors as they come.
    */
   deleteObject(key: string): Promise<void>;
 }
@@ -40,9 +42,17 @@ export interface ObjectAccess {
  * region, endpoint, provider; each falls back to its `S3_UPLOAD_*` variable, read on first use). The AWS SDK
  * is loaded on first use. Objects stored with SSE-C (`sseCustomerKey`) cannot be read through a plain URL.
  *
+ * Keys get the upload handler's checks (any prefix): a key over 1024 bytes, with an empty, `.` or `..`
+ * segment, a backslash, a control or bidirectional-override character, or under `.upbeam/` (the handler's
+ * own objects) is refused before anything is signed or sent, so `uploads/../private/x` never reaches storage
+ * (S3 and radosgw would read the literal key; a server that resolves paths, the one beyond `uploads/`).
+ * Whether the caller may read or delete a key is the app's to decide: check it with {@link isKeyUnder}
+ * against the user's own prefix before calling these with a key the browser sent.
+ *
  * @example
  * const objects = createObjectAccess(); // the S3_UPLOAD_* variables
- * const url = await objects.signedGetUrl(avatarKey, { expiresIn: 300 });
+ * if (!isKeyUnder(key, `uploads/${user.id}/`)) return new Response('Not found', { status: 404 });
+ * const url = await objects.signedGetUrl(key, { expiresIn: 300 });
  * await objects.deleteObject(oldAvatarKey);
  */
 export function createObjectAccess(settings: StorageSettings = {}): ObjectAccess {
@@ -56,7 +66,8 @@ export function createObjectAccess(settings: StorageSettings = {}): ObjectAccess
       throw error;
     }));
   const checkKey = (key: string) => {
-    if (typeof key !== 'string' || key === '') throw new UploadError('INVALID_REQUEST', 'The object key must be a non-empty string.');
+    const problem = objectKeyProblem(key, '');
+    if (problem !== undefined) throw new UploadError('INVALID_REQUEST', `The object key ${problem}.`);
   };
   return {
     async signedGetUrl(key, options = {}) {

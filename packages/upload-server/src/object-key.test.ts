@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey, MAX_KEY_BYTES, sanitizeFileName, sanitizeFilePath } from './object-key';
+import { assertValidObjectKey, DEFAULT_KEY_PREFIX, defaultObjectKey, isKeyUnder, MAX_KEY_BYTES, sanitizeFileName, sanitizeFilePath } from './object-key';
 
 describe('sanitizeFileName (SPEC 9: unsafe characters become a space, whitespace collapses to "-")', () => {
   it.each([
@@ -108,5 +108,37 @@ describe('defaultObjectKey of a folder file (filename with "/")', () => {
       expect(() => assertValidObjectKey(key, DEFAULT_KEY_PREFIX)).not.toThrow();
       expect(key.endsWith('/a.jpg')).toBe(true);
     }
+  });
+});
+
+describe('isKeyUnder (ownership of a key the browser names)', () => {
+  it.each([
+    ['uploads/42/V1StGXR8_Z5jdHi6B-myT/cat.png', 'uploads/42/'],
+    ['uploads/42/a/b.txt', 'uploads/42'],
+    ['anything/at/all.txt', ''],
+  ])('%j is under %j', (key, prefix) => {
+    expect(isKeyUnder(key, prefix)).toBe(true);
+  });
+
+  it.each([
+    ['uploads/42/../7/cat.png', 'uploads/42/'],
+    ['uploads/42/./x', 'uploads/42/'],
+    ['uploads/42//x', 'uploads/42/'],
+    ['uploads/42/x/', 'uploads/42/'],
+    ['uploads/420/cat.png', 'uploads/42'],
+    ['uploads/42', 'uploads/42/'],
+    ['uploads/42/a\\..\\..\\7', 'uploads/42/'],
+    ['uploads/42/\u0000', 'uploads/42/'],
+    ['uploads/42/\u202egnp.exe', 'uploads/42/'],
+    [`uploads/42/${'a'.repeat(1024)}`, 'uploads/42/'],
+    ['.upbeam/completions/x.json', ''],
+    ['', ''],
+  ])('%j is not under %j', (key, prefix) => {
+    expect(isKeyUnder(key, prefix)).toBe(false);
+  });
+
+  it('is false for a value that is not a string', () => {
+    expect(isKeyUnder(42, '')).toBe(false);
+    expect(isKeyUnder(undefined, '')).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { nanoid } from 'nanoid';
+import { INTERNAL_PREFIX } from './completion-marker';
 import { UploadError } from './errors';
 
 /** Prefix of default object keys (SPEC 9). */
@@ -85,21 +86,51 @@ function invalidKey(key: string, why: string): UploadError {
 }
 
 /**
+ * Why `key` is not a key the handler would sign under `prefix` (the rules of {@link assertValidObjectKey} and
+ * of {@link isKeyUnder}), or undefined when it is one.
+ */
+export function objectKeyProblem(key: unknown, prefix: string): string | undefined {
+  if (typeof key !== 'string' || key === '') return 'must be a non-empty string';
+  if (overByteLimit(key, MAX_KEY_BYTES)) return `is over ${MAX_KEY_BYTES} bytes`;
+  if (FORBIDDEN_IN_KEY.test(key)) return 'holds a control or bidirectional-override character';
+  if (key.includes('\\')) return 'holds a backslash';
+  if (key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) return 'has an empty, "." or ".." segment';
+  const normalized = normalizeKeyPrefix(prefix);
+  if (!key.startsWith(normalized)) return `is not under the prefix "${normalized}"`;
+  if (key.startsWith(INTERNAL_PREFIX)) return `is under "${INTERNAL_PREFIX}", the handler's own objects`;
+  return undefined;
+}
+
+/**
  * Checks an object key before anything is signed for it: a custom `key` function's or `onBeforeUpload`'s
  * result gets the same checks as the default. The key must be non-empty, at most 1024 bytes of UTF-8, hold
  * no control or bidirectional-override characters, no backslash, no empty, `.` or `..` segment, not start
- * with or end in `/`, and start with `prefix` (when non-empty).
+ * with or end in `/`, start with `prefix` (when non-empty), and not be under `.upbeam/` (the handler's
+ * completion markers and upload records).
  *
  * @throws {@link UploadError} `INVALID_OBJECT_KEY` (500: a server-side bug, logged, not shown to the browser).
  */
 export function assertValidObjectKey(key: unknown, prefix: string): asserts key is string {
-  if (typeof key !== 'string' || key === '') throw invalidKey(String(key), 'must be a non-empty string');
-  if (overByteLimit(key, MAX_KEY_BYTES)) throw invalidKey(key, `is over ${MAX_KEY_BYTES} bytes`);
-  if (FORBIDDEN_IN_KEY.test(key)) throw invalidKey(key, 'holds a control or bidirectional-override character');
-  if (key.includes('\\')) throw invalidKey(key, 'holds a backslash');
-  if (key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) {
-    throw invalidKey(key, 'has an empty, "." or ".." segment');
-  }
-  const normalized = normalizeKeyPrefix(prefix);
-  if (!key.startsWith(normalized)) throw invalidKey(key, `is not under the prefix "${normalized}"`);
+  const problem = objectKeyProblem(key, prefix);
+  if (problem !== undefined) throw invalidKey(String(key), problem);
+}
+
+/**
+ * Whether `key` is an object key under `prefix` that the upload handler could have made: it starts with
+ * `prefix` (a `/` is added to a non-empty prefix that lacks one, so `uploads` never matches `uploads-old/`),
+ * and passes the handler's key checks: at most 1024 bytes of UTF-8, no empty, `.` or `..` segment (so
+ * `uploads/../private/x` is not under `uploads/`), no backslash, no control or bidirectional-override
+ * character, not under `.upbeam/`. Check ownership with it before reading or deleting a key the browser
+ * names: give each user a prefix of their own (`uploads/{userId}/`: `onBeforeUpload` returns a `key` made
+ * with {@link defaultObjectKey}) and ask whether the key is under it. Pure: no request is made.
+ *
+ * @param key - The key the browser sent (anything: a non-string is `false`).
+ * @param prefix - The prefix the key must be under, e.g. `uploads/42/`; `''` allows any valid key.
+ * @example
+ * isKeyUnder('uploads/42/V1StGXR8_Z5jdHi6B-myT/cat.png', 'uploads/42/') // true
+ * isKeyUnder('uploads/42/../7/cat.png', 'uploads/42/')                   // false: a ".." segment
+ * isKeyUnder('uploads/420/cat.png', 'uploads/42')                        // false: "uploads/42/" is the prefix
+ */
+export function isKeyUnder(key: unknown, prefix: string): key is string {
+  return objectKeyProblem(key, prefix) === undefined;
 }

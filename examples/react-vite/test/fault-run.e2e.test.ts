@@ -121,6 +121,8 @@ describe.skipIf(!connection)('on Ceph radosgw', () => {
       roleArn,
       stsEndpoint: rgw.endpoint,
       expiresIn,
+      // The check of unsigned headers (test/curl-attacks.test.ts) is skipped: its probe would pass the proxy as page requests.
+      checkUnsignedHeaders: false,
     });
     const counter = { prepares: 0 };
     example.setUploadHandler((request) => {

@@ -98,7 +98,8 @@ export async function tokenSetsObjectLock(
  * Runs once per process for each endpoint, bucket and access key (concurrent first requests share it), lazily on
  * the first token preparation; a refusal is asked again after {@link OBJECT_LOCK_RECHECK_MS}; a check that got
  * no verdict (storage unreachable, a 5xx) is not kept. Skipped for AWS S3 itself (no `endpoint`), which applies
- * the session policy's object-lock denies.
+ * the session policy's object-lock denies, and when `enabled` is false (`checkUnsignedHeaders: false`: the app
+ * vouches for its storage).
  * @returns A function that resolves when tokens may be handed out.
  * @throws (from the returned function) {@link UploadError} `INVALID_SETTINGS` (500, logged with
  *   {@link objectLockMessage}) when a token could lock its object; `INTERNAL_SERVER_ERROR` (500) when storage
@@ -106,9 +107,9 @@ export async function tokenSetsObjectLock(
  */
 export function createObjectLockGate(
   settings: ResolvedStorageSettings,
-  input: { client: StorageClientSource; issue: TokenIssuer; keyPrefix: string },
+  input: { client: StorageClientSource; issue: TokenIssuer; keyPrefix: string; enabled: boolean },
 ): () => Promise<void> {
-  if (settings.endpoint === undefined) return () => Promise.resolve();
+  if (!input.enabled || settings.endpoint === undefined) return () => Promise.resolve();
   const id = `${settings.endpoint}\n${settings.bucket}\n${settings.accessKeyId}`;
   const check = async () => {
     let locks: boolean;

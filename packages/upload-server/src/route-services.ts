@@ -12,9 +12,9 @@ import type { Tickets } from './ticket';
 import { createCompletion, type Completion } from './upload-completion';
 import { createReceipts, type Receipts } from './upload-receipt';
 import { createUploadRecords, type UploadRecords } from './upload-record';
-import type { UploadHandlerConfig } from './handler';
 import { createUnsignedHeaderGate, gated } from './unsigned-header-gate';
 import { createObjectLockGate } from './object-lock-gate';
+import type { UploadHandlerConfig } from './handler';
 
 /**
  * What one route's operations use, each built on first use and kept (settings are read on the first
@@ -80,7 +80,7 @@ export function createRouteServices(config: UploadHandlerConfig, route: string |
       const stsEndpoint = providerStsEndpoint(resolveProvider(config, env()), sts, settings().endpoint);
       const issue = createTokenIssuer(settings(), { ...config, roleArn: sts.roleArn, stsEndpoint });
       // No token while one could give its object an object lock (object-lock-gate.ts; once per process).
-      const lockGate = createObjectLockGate(settings(), { client, issue, keyPrefix });
+      const lockGate = createObjectLockGate(settings(), { client, issue, keyPrefix, enabled: config.checkUnsignedHeaders ?? true });
       return async (key: string, notAfter?: number) => {
         await lockGate();
         return issue(key, notAfter);

@@ -72,7 +72,11 @@ export interface StorageSettings extends ProviderSettings {
    * hold one (Ceph radosgw without the bucket policy of `unsignedHeaderBucketPolicy`). Costs 4 small requests
    * (2 round trips and a DELETE) on the first presigned preparation; writes and deletes an object of 20 bytes
    * under `keyPrefix` (`upbeam-doctor-*`). Not made for AWS S3 itself (no `endpoint`), which refuses unsigned
-   * `x-amz-*` headers. `false` skips it: only for storage that the doctor's `presigned-headers` check passed.
+   * `x-amz-*` headers. Likewise before its first upload token: where the bucket has object lock (one
+   * GetObjectLockConfiguration; else nothing more), a token for an `upbeam-doctor-*` key tries a PutObject with
+   * `x-amz-object-lock-legal-hold: ON`, and tokens are refused while storage applies it (radosgw 16.2, whatever
+   * the policies: a browser could make its object undeletable). `false` skips both: only for storage that the
+   * doctor's `presigned-headers` and `object-lock` checks passed.
    * @default true
    */
   checkUnsignedHeaders?: boolean;

@@ -43,9 +43,9 @@ export interface DoctorOptions {
  * `presigned-headers` (does storage refuse a presigned PUT with an added `x-amz-copy-source`?), `sts-roles`
  * (can an upload token assume any role the server can list? with `roleArn` and an STS endpoint).
  * Never throws for a storage answer: a wrong setting is a `fail` finding. When the bucket check fails the
- * others are `skipped`. Takes one HeadBucket, GetBucketCors and GetBucketLifecycleConfiguration; two small
- * PutObject, a presigned PUT, a GetObject and two DeleteObject (presigned-headers); plus (token check) one STS
- * call and two 1-byte PutObject/DeleteObject, and (roles) one IAM ListRoles page per 100 roles, one STS call
+ * others are `skipped`. Takes one HeadBucket, GetBucketCors and GetBucketLifecycleConfiguration; a small
+ * PutObject, two presigned PUTs and a DeleteObject, plus a HEAD and a DeleteObject for each PUT storage took
+ * (presigned-headers); plus (token check) one STS call and two 1-byte PutObject/DeleteObject, and (roles) one IAM ListRoles page per 100 roles, one STS call
  * and one AssumeRole per role.
  *
  * @example

@@ -1,7 +1,7 @@
 /**
  * `pnpm bench` (every benchmark, then RESULTS.md), or `tsx src/main.ts bundle|prepare|cold-start|upload|many-files|report`
  * for one benchmark (its JSON in results/ is replaced, RESULTS.md rewritten from all results), or
- * `tsx src/main.ts huge` for the opt-in upload of a file over 5 GiB, `tsx src/main.ts upload-trace` for the
+ * `tsx src/main.ts prepare-record` for the opt-in cost of the upload record (`prepare/record.ts`), `tsx src/main.ts huge` for the opt-in upload of a file over 5 GiB, `tsx src/main.ts upload-trace` for the
  * opt-in traced uploads (long tasks by CPU time), `tsx src/main.ts many-files-growth` for the opt-in timing of a batch
  * joining the React lists with no upload, `tsx src/main.ts frame-cost` for the opt-in cost of one frame of a long
  * list (none of these is part of `all`).
@@ -13,12 +13,13 @@ import { runFrameCostBench } from './many-files/frame-cost';
 import { runColdStartBench } from './cold-start/run';
 import { runHugeBench } from './huge/run';
 import { runManyFilesBench } from './many-files/run';
+import { runPrepareRecordBench } from './prepare/record';
 import { runPrepareBench } from './prepare/run';
 import { writeReport } from './report';
 import { runUploadBench } from './upload/run';
 
 const which = process.argv[2] ?? 'all';
-const known = ['all', 'bundle', 'prepare', 'cold-start', 'upload', 'many-files', 'huge', 'upload-trace', 'many-files-growth', 'frame-cost', 'report'];
+const known = ['all', 'bundle', 'prepare', 'prepare-record', 'cold-start', 'upload', 'many-files', 'huge', 'upload-trace', 'many-files-growth', 'frame-cost', 'report'];
 if (!known.includes(which)) {
   console.error(`usage: tsx src/main.ts [${known.join('|')}]`);
   process.exit(2);
@@ -29,6 +30,7 @@ if (which === 'all' || which === 'prepare') await runPrepareBench();
 if (which === 'all' || which === 'cold-start') await runColdStartBench();
 if (which === 'all' || which === 'upload') await runUploadBench();
 if (which === 'all' || which === 'many-files') await runManyFilesBench();
+if (which === 'prepare-record') await runPrepareRecordBench();
 if (which === 'huge') await runHugeBench();
 if (which === 'upload-trace') await runUploadBench({ trace: true });
 if (which === 'many-files-growth') await runManyFilesBench({ growthOnly: true });

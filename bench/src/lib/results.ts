@@ -11,6 +11,7 @@ import { RESULTS_DIR } from './paths';
 export type BenchName =
   | 'bundle'
   | 'prepare'
+  | 'prepare-record'
   | 'cold-start'
   | 'upload'
   | 'many-files'

@@ -49,7 +49,7 @@ describe.each(ENGINES)('private image in %s', (engine) => {
       const { searchParams, pathname } = new URL((await image())!.src);
       expect(searchParams.get('X-Amz-Expires')).toBe('300');
       expect(searchParams.has('X-Amz-Signature')).toBe(true);
-      expect(pathname).toMatch(/\/next-s3-uploads\/[A-Za-z0-9_-]{21}\/dot\.png$/);
+      expect(pathname).toMatch(/\/next-s3-uploads\/[0-9a-f-]{36}\/[A-Za-z0-9_-]{21}\/dot\.png$/);
       const outside = await page.evaluate(async () => (await fetch('/api/object-url?key=secrets/a.png')).status, undefined);
       expect(outside).toBe(404);
     } finally {

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createServer, type Plugin } from 'vite';
 import { createApp } from './app';
+import { newUserCookie, userOfCookies } from './example-user';
 import { PortTakenError } from './ports';
 import { runExample } from './run-example';
 
@@ -26,8 +27,10 @@ export function runDevServer(root: URL): Promise<void> {
       name: 'upbeam-example-api',
       configureServer(server) {
         server.middlewares.use((req, res, next) => {
-          if (req.url?.startsWith('/api/')) void listener(req, res);
-          else next();
+          if (req.url?.startsWith('/api/')) return void listener(req, res);
+          // The page, served by Vite, signs the browser in as the app's answers do (example-user.ts).
+          if (!userOfCookies(req.headers.cookie)) res.setHeader('Set-Cookie', newUserCookie());
+          next();
         });
       },
     };

@@ -1,5 +1,6 @@
 import { createUploadHandler } from '@upbeam/upload-server';
 import type { ExampleApi } from './app';
+import { uploadAsUser } from './example-user';
 import { objectUrlSigner } from './object-url';
 import { portFromEnv, PortTakenError } from './ports';
 import { openStorage, type ExampleStorage } from './storage';
@@ -11,7 +12,7 @@ export interface RunningServer {
 
 /**
  * How an example serves its page: on `port` (127.0.0.1), with `api` answering `/api/s3-upload` and
- * `/api/object-url` (signed GET URLs of the private bucket's uploads).
+ * `/api/object-url` (signed GET URLs of the private bucket's uploads, each user's own only).
  */
 export type ServePage = (port: number, api: ExampleApi) => Promise<RunningServer>;
 
@@ -37,7 +38,8 @@ export async function runExample(root: URL, defaultPort: number, serve: ServePag
   try {
     const port = portFromEnv('PORT', defaultPort);
     storage = await openStorage(root, [`http://localhost:${port}`, `http://127.0.0.1:${port}`]);
-    server = await serve(port, { upload: createUploadHandler(storage.config), objectUrl: objectUrlSigner(storage.config) });
+    const upload = createUploadHandler({ ...storage.config, onBeforeUpload: uploadAsUser });
+    server = await serve(port, { upload, objectUrl: objectUrlSigner(storage.config) });
     console.log(`Uploads go to ${storage.description}.`);
     console.log(`Upbeam example: http://127.0.0.1:${port}/`);
   } catch (error) {

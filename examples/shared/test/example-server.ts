@@ -4,6 +4,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from '@upbeam/upload-server';
 import { createApp } from '../server/app';
+import { uploadAsUser } from '../server/example-user';
 import { objectUrlSigner } from '../server/object-url';
 
 /** The built example page and its server on 127.0.0.1, with the embedded storage on another port. */
@@ -39,8 +40,8 @@ export interface HeldRequests {
  */
 export async function startExample(staticRoot: string): Promise<RunningExample> {
   let upload: UploadHandler = async () => new Response(null, { status: 503 });
-  let objectUrl: (key: string) => Promise<string | undefined> = async () => undefined;
-  const app = createApp({ upload: (request) => upload(request), staticRoot, objectUrl: (key) => objectUrl(key) });
+  let objectUrl: (key: string, user: string | undefined) => Promise<string | undefined> = async () => undefined;
+  const app = createApp({ upload: (request) => upload(request), staticRoot, objectUrl: (key, user) => objectUrl(key, user) });
   let hold: { matches: (path: string) => boolean; held: string[]; released: Promise<void> } | undefined;
   // Every argument goes through: the Node adapter passes its bindings (`incoming`, `outgoing`) after the request.
   const fetch: typeof app.fetch = (request, ...rest) => {
@@ -60,7 +61,8 @@ export async function startExample(staticRoot: string): Promise<RunningExample> 
   // local-s3 refuses unsigned headers (test/curl-attacks.test.ts): the handlers skip that check, whose probe
   // would otherwise go through the tests' proxies among the page's storage requests and faults.
   const settings = { ...storage.handlerSettings, checkUnsignedHeaders: false };
-  const standard = createUploadHandler({ ...settings, stsClient: storage.stsClient });
+  // As the example runs: each upload under its user's prefix (the page's cookie), which /api/object-url checks.
+  const standard = createUploadHandler({ ...settings, stsClient: storage.stsClient, onBeforeUpload: uploadAsUser });
   objectUrl = objectUrlSigner(settings);
   upload = standard;
   const s3 = storage.createClient();

@@ -366,7 +366,9 @@ export default [
     // 13,118 B (2026-11-28, issue 22 item 5): a single temporary-token PUT asks for its credentials while the
     // strategy's chunk loads (temporary-token/prepare-token.ts in the initial chunk), and a tracker given that strategy
     // loads the chunk when it is made (preloadStrategy): ~+0.14 kB together. Budget + ~30 B.
-    limit: '13.15 kB',
+    // 13,151 B (2026-11-29, issue 42 hole 4): the tracker gives its persistence its list's ids (a clear of its scope
+    // empties it) and the scope of `persist` to each upload's `resume`. Budget + ~30 B.
+    limit: '13.18 kB',
   },
   {
     // Issue 20 item 5: from 100 files UploadList mounts only the rows in view, with TanStack Virtual in a chunk
@@ -398,7 +400,8 @@ export default [
     // 24,308 B (2026-11-28, issue 22 item 5): a single temporary-token PUT asks for its credentials while the
     // strategy's chunk loads (temporary-token/prepare-token.ts in the initial chunk), and a tracker given that strategy
     // loads the chunk when it is made (preloadStrategy): ~+0.14 kB together. Budget + ~30 B.
-    limit: '24.34 kB',
+    // +~30 B (2026-11-29, issue 42 hole 4): as the components' initial chunk.
+    limit: '24.37 kB',
   },
   {
     name: '@upbeam/upload-react/components.css: the components\' stylesheet',

@@ -73,8 +73,7 @@ export async function runMultipart(upload: UploadContext, settings: MultipartSet
   // file waits for the first.
   const { lockResumeJournal } = await import('./resume-journal');
   const endpointUrl = options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT;
-  const scope = settings.resume === true ? undefined : settings.resume.scope;
-  const { journal, release } = await lockResumeJournal(endpointUrl, starter.strategy, file, scope, options.signal).catch((error: unknown) => {
+  const { journal, release } = await lockResumeJournal(endpointUrl, starter.strategy, file, settings.resume, options.signal).catch((error: unknown) => {
     throw options.signal?.aborted ? createAbortError() : error;
   });
   try {

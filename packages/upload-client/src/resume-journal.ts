@@ -10,6 +10,7 @@
  */
 import type { CompletedPart, UploadStrategy } from '@upbeam/upload-protocol';
 import { inStore } from './browser-database';
+import type { ResumeOptions } from './types';
 import { waitForLock, type ReleaseLock } from './web-lock';
 
 /** One unfinished multipart upload. */
@@ -93,19 +94,19 @@ export function openResumeJournal(id: ResumeJournalKey): ResumeJournal {
 }
 
 /**
- * The journal of `file` for this endpoint, strategy and scope ({@link resumeJournalId}), once this tab holds its
- * record's Web Lock: one tab of the origin at a time runs the upload of a record, a second tab given the
- * same file waits here until the first is done with it or gone. Give the lock back with `release`.
+ * The journal of `file` for this endpoint, strategy and `resume`'s scope ({@link resumeJournalId}), once this
+ * tab holds its record's Web Lock: one tab of the origin at a time runs the upload of a record, a second tab
+ * given the same file waits here until the first is done with it or gone. Give the lock back with `release`.
  * @throws what `waitForLock` throws when `signal` aborts while it waits (the caller makes it its `AbortError`).
  */
 export async function lockResumeJournal(
   endpointUrl: string,
   strategy: UploadStrategy,
   file: File,
-  scope: string | undefined,
+  resume: true | ResumeOptions,
   signal: AbortSignal | undefined,
 ): Promise<{ journal: ResumeJournal; release: ReleaseLock }> {
-  const id = resumeJournalId(endpointUrl, strategy, file, scope);
+  const id = resumeJournalId(endpointUrl, strategy, file, resume === true ? undefined : resume.scope);
   const release = await waitForLock(resumeLockName(id), signal);
   return { journal: openResumeJournal(id), release };
 }

@@ -20,7 +20,7 @@ import type { TrackedFileStatus } from './upload-summary';
 /** What the tracker lets its persistence do to its list. */
 export interface PersistenceHost {
   /** The ids of the files on the list. */
-  ids(): readonly string[];
+  getIds(): readonly string[];
   /** The tracked file with this id, or `undefined` when the list does not hold it. */
   getFile(id: string): TrackedFile | undefined;
   /** Puts restored files on the list (`restored`, `kept`), each with its status. */
@@ -61,7 +61,7 @@ export class TrackerPersistence implements Clearable {
 
   /** Cancels every file of the list and takes it off (a clear of its scope: `clearKeptUploads`). */
   clear(): void {
-    for (const id of [...this.#host.ids()]) this.#host.remove(id);
+    for (const id of [...this.#host.getIds()]) this.#host.remove(id);
   }
 
   /** Keeps a file just added or retried, and shows whether it is kept (unless it ended meanwhile). */

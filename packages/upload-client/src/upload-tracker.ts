@@ -145,8 +145,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   readonly #rate = new TransferRate();
   /** With `persist`: the kept queue and its wiring to the list, loaded with `import()` when the tracker is made. */
   readonly #persistence: Promise<TrackerPersistence> | undefined;
-  /** With `persist`: the `resume` of every upload, under the kept queue's scope. */
-  readonly #resume: ResumeOptions | undefined;
+  /** With `persist`: the `resume` of every upload (`persist` itself: `true`, or its `scope` is the journal's). */
+  readonly #resume: true | ResumeOptions | undefined;
 
   /**
    * @param options - Defaults for every upload (`add(files, options)` overrides them per call), `concurrency`.
@@ -161,9 +161,9 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     preloadStrategy(options);
     const { persist } = options;
     if (!persist) return;
-    this.#resume = { scope: persist === true ? undefined : persist.scope };
+    this.#resume = persist;
     const host: PersistenceHost = {
-      ids: this.getIds,
+      getIds: this.getIds,
       getFile: this.getFile,
       add: (files) => {
         this.#files.append(

@@ -88,6 +88,13 @@ describe.each(storages)('createObjectAccess refuses keys the upload handler woul
     await expect(objects.deleteObject(key)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
   });
 
+  it.runIf(_name === 'radosgw')('radosgw keeps a ".." key as a literal name, not a path', async () => {
+    const key = 'next-s3-uploads/../literal.txt';
+    await storage.admin.send(new PutObjectCommand({ Bucket: storage.settings.bucket, Key: key, Body: 'literal' }));
+    expect(await read(key)).toBe('literal');
+    await expect(read('literal.txt')).rejects.toMatchObject({ $metadata: { httpStatusCode: 404 } });
+  });
+
   it("a user's own key still opens, and isKeyUnder tells another user's key from it", async () => {
     const key = 'next-s3-uploads/u1/a/photo.png';
     expect(isKeyUnder(key, 'next-s3-uploads/u1/')).toBe(true);

@@ -82,7 +82,7 @@ export interface ReconciledUpload<Context = unknown> {
   request: undefined;
   /**
    * What `onBeforeUpload` returned when this upload was prepared, as {@link ReportedUpload.context}: read from
-   * the upload's record (on a renewed temporary-token upload, every renewal's must agree), never from the
+   * the upload's record (on a renewed temporary-token upload, what its first preparation returned), never from the
    * object, whose metadata the browser can write.
    */
   context: Context;

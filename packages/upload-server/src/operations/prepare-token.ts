@@ -5,25 +5,28 @@ import { baseAnswer, recordUpload, type DecidedObject, type RouteContext } from 
 /**
  * Temporary credentials for `object.key`, a renew `ticket` for the same key, the server's time (the
  * browser corrects a skewed clock by it) and, when storage cannot enforce the route's rules on credentials
- * (`maxFileSize`, `allowedContentTypes`) or there is a completion hook, a receipt (and, with the hook, the
- * upload's record: a renewal writes one more). `firstIssuedAt` is when
- * the upload was first prepared (seconds since the epoch; now for a new upload, the ticket's on a renewal):
- * credentials, ticket and receipt all end by {@link UPLOAD_LIFETIME_SECONDS} after it.
+ * (`maxFileSize`, `allowedContentTypes`) or there is a completion hook, a receipt. `firstIssuedAt` is when
+ * the upload was first prepared (seconds since the epoch; the ticket's on a renewal, undefined for a new
+ * upload): credentials, ticket and receipt all end by {@link UPLOAD_LIFETIME_SECONDS} after it. A new upload
+ * with a completion hook writes its record, which covers that whole time: a renewal writes none (storage is
+ * not asked), and the server's own finds get the first preparation's context.
  */
 export async function prepareToken(
   route: RouteContext,
   object: DecidedObject,
-  firstIssuedAt = Math.floor(Date.now() / 1000),
+  firstIssuedAt?: number,
 ): Promise<TemporaryTokenUploadResponse> {
   const { config, services } = route;
   const resolved = services.settings();
-  const writableUntil = firstIssuedAt + UPLOAD_LIFETIME_SECONDS;
-  // The upload's record (with `onUploadComplete`) is written while STS answers; it ends with the receipt.
+  const renewal = firstIssuedAt !== undefined;
+  const issuedAt = firstIssuedAt ?? Math.floor(Date.now() / 1000);
+  const writableUntil = issuedAt + UPLOAD_LIFETIME_SECONDS;
+  // A new upload's record (with `onUploadComplete`) is written while STS answers; it ends with the last receipt.
   const [Credentials] = await Promise.all([
     services.issueToken()(object.key, writableUntil),
-    recordUpload(route, object, writableUntil + RECEIPT_TTL_SECONDS),
+    renewal ? undefined : recordUpload(route, object, writableUntil + RECEIPT_TTL_SECONDS),
   ]);
-  const { ticket } = await services.renewTickets().issue({ bucket: resolved.bucket, key: object.key, firstIssuedAt }, writableUntil);
+  const { ticket } = await services.renewTickets().issue({ bucket: resolved.bucket, key: object.key, firstIssuedAt: issuedAt }, writableUntil);
   // Storage cannot bind a size or type to credentials: they are checked at completion, as the hook runs there.
   const needsReceipt = config.maxFileSize !== undefined || config.allowedContentTypes !== undefined || config.onUploadComplete !== undefined;
   return {

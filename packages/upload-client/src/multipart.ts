@@ -8,5 +8,5 @@
 export { MAX_OBJECT_SIZE, MAX_PART_SIZE, MAX_PARTS, MAX_SINGLE_PUT_SIZE, MIN_PART_SIZE } from '@upbeam/upload-protocol';
 export { DEFAULT_PART_SIZE, DEFAULT_QUEUE_SIZE } from './part-math';
 export { DEFAULT_MULTIPART_THRESHOLD } from './multipart-threshold';
-export type { MultipartOptions, ObjectTag } from './types';
+export type { MultipartOptions, ObjectTag, ResumeOptions } from './types';
 export { objectUrl, type ObjectLocation } from './object-url';

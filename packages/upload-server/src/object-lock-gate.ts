@@ -35,34 +35,40 @@ export function objectLockMessage(bucket: string): string {
 }
 
 /**
- * Does an upload token make a held object here? Asks GetObjectLockConfiguration (server credentials): without
- * object lock, storage refuses every lock header (radosgw, AWS: 400), so no. With it (or when the server may not
- * read it), the browser's attack is made once: a token for a probe key under `keyPrefix` (`upbeam-doctor-*`,
- * which reconcile and storage events leave alone) PUTs an empty object with `x-amz-object-lock-legal-hold: ON`.
- * Refused (AWS S3 and MinIO apply the session policy's deny: 403): no. Stored with the hold (radosgw 16.2): yes.
- * Whatever was stored is deleted, the hold lifted first.
- *
- * Cost: 1 request on a bucket without object lock; else 1 STS call, 1 PUT, and a HEAD and 1 or 2 deletes when
- * storage took the PUT.
- * @throws Storage errors when storage could not be asked (no answer, a 5xx): nothing is judged.
+ * Whether the bucket has object lock (GetObjectLockConfiguration, server credentials): `false` when none is
+ * configured or storage has no such API (404, 405, 501), `undefined` when the server may not read it (403 and
+ * other 4xx).
+ * @throws Storage errors when storage could not be asked (no answer, a 5xx).
  */
-export async function tokenSetsObjectLock(
-  settings: ResolvedStorageSettings,
-  input: { client: StorageClientSource; issue: TokenIssuer; keyPrefix: string },
-): Promise<boolean> {
-  const { GetObjectLockConfigurationCommand, HeadObjectCommand, PutObjectCommand, S3Client } = await loadS3();
-  const server = await input.client();
-  const Bucket = settings.bucket;
-  const configured = await server.send(new GetObjectLockConfigurationCommand({ Bucket })).then(
+export async function bucketObjectLock(server: S3Client, Bucket: string): Promise<boolean | undefined> {
+  const { GetObjectLockConfigurationCommand } = await loadS3();
+  return server.send(new GetObjectLockConfigurationCommand({ Bucket })).then(
     (answer) => answer.ObjectLockConfiguration?.ObjectLockEnabled === 'Enabled',
     (error: unknown) => {
       const status = statusOf(error);
       if (status !== undefined && NO_LOCK_STATUSES.has(status)) return false;
       if (status === undefined || status >= 500) throw error;
-      return undefined; // 403 and the like: not known, so try.
+      return undefined;
     },
   );
-  if (configured === false) return false;
+}
+
+/**
+ * The browser's attack, made once: a token for a probe key under `keyPrefix` (`upbeam-doctor-*`, which
+ * reconcile and storage events leave alone) PUTs an empty object with `x-amz-object-lock-legal-hold: ON`.
+ * Refused (AWS S3 and MinIO apply the session policy's deny: 403; a bucket without object lock: 400): `false`.
+ * Stored with the hold (radosgw 16.2): `true`. Whatever was stored is deleted, the hold lifted first.
+ *
+ * Cost: 1 STS call and 1 PUT; a HEAD and 1 or 2 deletes when storage took the PUT.
+ * @throws Storage errors when storage could not be asked (no answer, a 5xx), and the issuer's errors.
+ */
+export async function tokenLocksObject(
+  settings: ResolvedStorageSettings,
+  input: { client: StorageClientSource; issue: TokenIssuer; keyPrefix: string },
+): Promise<boolean> {
+  const { HeadObjectCommand, PutObjectCommand, S3Client } = await loadS3();
+  const server = await input.client();
+  const Bucket = settings.bucket;
   const Key = `${input.keyPrefix}${PROBE_NAME}${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}.lock`;
   const credentials = await input.issue(Key);
   const browser: S3Client = new S3Client({
@@ -89,6 +95,19 @@ export async function tokenSetsObjectLock(
   } finally {
     browser.destroy();
   }
+}
+
+/**
+ * Does an upload token make a held object here? {@link bucketObjectLock} first: without object lock, storage
+ * refuses every lock header (radosgw, AWS: 400), so no; with it, or when the server may not read it,
+ * {@link tokenLocksObject} tells. Cost: 1 request on a bucket without object lock.
+ */
+export async function tokenSetsObjectLock(
+  settings: ResolvedStorageSettings,
+  input: { client: StorageClientSource; issue: TokenIssuer; keyPrefix: string },
+): Promise<boolean> {
+  if ((await bucketObjectLock(await input.client(), settings.bucket)) === false) return false;
+  return tokenLocksObject(settings, input);
 }
 
 /**

@@ -84,6 +84,9 @@ async function attemptCopy(probe: UnsignedHeaderProbe, canaryKey: string, key: s
   const status = await attack(probe, key, { 'x-amz-copy-source': `${probe.bucket}/${escapeUriPath(canaryKey)}`, 'x-amz-metadata-directive': 'REPLACE' }, stored);
   if (status < 200 || status > 299) return { status, applied: false };
   const head = await send(await probe.sign(signRequest(key, 'HEAD')), { method: 'HEAD' });
+  // radosgw answers a PUT it ran as a copy without x-amz-version-id: the HEAD names the version to delete.
+  const copied = stored.find((candidate) => candidate.key === key);
+  if (copied) copied.versionId ??= head.headers.get('x-amz-version-id') ?? undefined;
   return { status, applied: head.headers.get('content-length') === String(CANARY_BODY.length) };
 }
 

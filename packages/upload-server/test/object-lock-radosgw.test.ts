@@ -10,7 +10,7 @@ import {
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { createBucket, createUploadRole, radosgwS3Client, tokenHandlerSettings } from '@upbeam/ceph-rgw';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { unsignedHeaderBucketPolicy } from '../src/doctor/index';
+import { diagnoseUploadConfig, unsignedHeaderBucketPolicy } from '../src/doctor/index';
 import { createUploadHandler, isUploadError, type UploadHandlerConfig } from '../src/index';
 import { resolveStorageSettings } from '../src/settings';
 import { uploadTokenPolicy } from '../src/temporary-token';
@@ -140,6 +140,16 @@ describe.skipIf(!connection)('object lock on radosgw: no upload makes an undelet
     expect(response.status).toBe(500);
     expect(String((logged[0] as Error).message)).toMatch(/legal-hold/);
     expect(await versionsUnder(lockedBucket, 'presigned/')).toEqual([]);
+  });
+
+  it('the doctor reports a bucket with object lock where an upload token can set a lock (fail), and a bucket without it as ok', async () => {
+    const doctor = (bucket: string) =>
+      diagnoseUploadConfig({ ...tokenHandlerSettings(connection!, bucket, roleArn), provider: 'ceph', keyPrefix: 'doctor/', env: {} });
+    const locked = (await doctor(lockedBucket)).find((finding) => finding.check === 'object-lock');
+    expect(locked).toMatchObject({ status: 'fail', message: expect.stringMatching(/has object lock/) });
+    expect(await versionsUnder(lockedBucket, 'doctor/')).toEqual([]);
+    const plain = (await doctor(plainBucket)).find((finding) => finding.check === 'object-lock');
+    expect(plain).toMatchObject({ status: 'ok' });
   });
 
   describe('a refused object (too large) is really gone, or the completion says where it cannot be', () => {

@@ -14,6 +14,7 @@ import { checkClock } from './clock';
 import { checkCors } from './cors';
 import type { CheckContext, Finding, SeenHeaders } from './finding';
 import { checkLifecycle } from './lifecycle';
+import { checkObjectLock } from './object-lock';
 import { checkPresignedHeaders } from './presigned-headers';
 import { checkStsRoles } from './sts-roles';
 import { checkTemporaryToken } from './temporary-token';
@@ -41,12 +42,14 @@ export interface DoctorOptions {
  * Runs every check against the real bucket with the handler's settings (the same `S3_UPLOAD_*` fallback)
  * and returns one finding per check, in order: `bucket`, `clock`, `cors`, `lifecycle`, `temporary-token`,
  * `presigned-headers` (does storage refuse a presigned PUT with an added `x-amz-copy-source`?), `sts-roles`
- * (can an upload token assume any role the server can list? with `roleArn` and an STS endpoint).
+ * (can an upload token assume any role the server can list? with `roleArn` and an STS endpoint), `object-lock`
+ * (on a bucket with object lock, can an upload token make its object undeletable?).
  * Never throws for a storage answer: a wrong setting is a `fail` finding. When the bucket check fails the
  * others are `skipped`. Takes one HeadBucket, GetBucketCors and GetBucketLifecycleConfiguration; a small
  * PutObject, two presigned PUTs and a DeleteObject, plus a HEAD and a DeleteObject for each PUT storage took
  * (presigned-headers); plus (token check) one STS call and two 1-byte PutObject/DeleteObject, and (roles) one IAM ListRoles page per 100 roles, one STS call
- * and one AssumeRole per role.
+ * and one AssumeRole per role; one GetObjectLockConfiguration, and on a bucket with object lock (token check)
+ * one STS call and a PutObject with a legal hold (removed when storage took it).
  *
  * @example
  * const findings = await diagnoseUploadConfig({ ...handlerConfig, origin: 'https://app.example.com' });
@@ -67,7 +70,7 @@ export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorO
     const wantsToken = config.temporaryToken ?? roleArn !== undefined;
     if (bucket.status === 'fail') {
       const skipped = (check: string): Finding => ({ check, status: 'skipped', message: 'Skipped: the bucket is not reachable.' });
-      return [bucket, clock, ...['cors', 'lifecycle', 'temporary-token', 'presigned-headers', 'sts-roles'].map(skipped)];
+      return [bucket, clock, ...['cors', 'lifecycle', 'temporary-token', 'presigned-headers', 'sts-roles', 'object-lock'].map(skipped)];
     }
     const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
     const origin = present(config.origin) ?? present(env.S3_UPLOAD_ORIGIN);
@@ -91,7 +94,11 @@ export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorO
             status: 'skipped',
             message: 'Not checked: only an S3-compatible STS (roleArn with an STS endpoint) lets an upload token assume roles.',
           };
-    return [bucket, clock, cors, lifecycle, token, presignedHeaders, stsRoles];
+    const objectLock = await checkObjectLock(context, {
+      keyPrefix,
+      token: wantsToken && token.status !== 'fail' ? createTokenIssuer(settings, { ...tokenSettings, stsEndpoint: providerStsEndpoint(provider, tokenSettings, settings.endpoint) }) : undefined,
+    });
+    return [bucket, clock, cors, lifecycle, token, presignedHeaders, stsRoles, objectLock];
   } finally {
     s3.destroy();
   }

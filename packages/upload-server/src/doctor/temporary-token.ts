@@ -45,7 +45,12 @@ export async function checkTemporaryToken(context: CheckContext, input: TokenChe
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
-  const put = (Key: string) => scoped.send(new PutObjectCommand({ Bucket: settings.bucket, Key, Body: 'u', ContentType: 'text/plain' }));
+  // What was stored, by version: on a versioned bucket a DeleteObject without one leaves the probe behind a marker.
+  const written: { Key: string; VersionId: string | undefined }[] = [];
+  const put = async (Key: string) => {
+    const { VersionId } = await scoped.send(new PutObjectCommand({ Bucket: settings.bucket, Key, Body: 'u', ContentType: 'text/plain' }));
+    written.push({ Key, VersionId });
+  };
   try {
     try {
       await put(probeKey);
@@ -70,6 +75,6 @@ export async function checkTemporaryToken(context: CheckContext, input: TokenChe
     return { check, status: 'ok', message: `STS token wrote its own key and was refused another (${input.token.roleArn === undefined ? 'GetFederationToken' : 'AssumeRole'}).` };
   } finally {
     scoped.destroy();
-    await Promise.allSettled([probeKey, outsideKey].map((Key) => s3.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key }))));
+    await Promise.allSettled(written.map(({ Key, VersionId }) => s3.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key, VersionId }))));
   }
 }

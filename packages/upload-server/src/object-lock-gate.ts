@@ -29,8 +29,7 @@ export function objectLockMessage(bucket: string): string {
     "token's session policy denies (Ceph radosgw 16.2 evaluates no object-lock condition key): any browser holding a token " +
     'could give its object COMPLIANCE retention or a legal hold, which the server cannot delete. Upload tokens are refused ' +
     'on this bucket: upload to a bucket without object lock (storage then refuses lock headers, 400) and copy accepted ' +
-    'objects into the locked bucket from onUploadComplete, or use the presigned multipart strategy (the server creates ' +
-    `the upload; radosgw 16.2 applies no lock header on it). Storage is asked again ${OBJECT_LOCK_RECHECK_MS / 1000} s after each refusal.`
+    `objects into the locked bucket from onUploadComplete. Storage is asked again ${OBJECT_LOCK_RECHECK_MS / 1000} s after each refusal.`
   );
 }
 

@@ -40,7 +40,7 @@ if (connection) {
   ]);
 }
 
-describe.each(storages)('createObjectAccess refuses keys the upload handler would refuse, on %s', (_name, open) => {
+describe.each(storages)('createObjectAccess refuses keys the upload handler would refuse, on %s', (name, open) => {
   let storage: Storage;
   let objects: ObjectAccess;
   const read = async (key: string) => {
@@ -88,7 +88,7 @@ describe.each(storages)('createObjectAccess refuses keys the upload handler woul
     await expect(objects.deleteObject(key)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
   });
 
-  it.runIf(_name === 'radosgw')('radosgw keeps a ".." key as a literal name, not a path', async () => {
+  it.runIf(name === 'radosgw')('radosgw keeps a ".." key as a literal name, not a path', async () => {
     const key = 'next-s3-uploads/../literal.txt';
     await storage.admin.send(new PutObjectCommand({ Bucket: storage.settings.bucket, Key: key, Body: 'literal' }));
     expect(await read(key)).toBe('literal');

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUploadHandler } from './handler';
 import { checkStoredObject } from './upload-policy';
 
@@ -17,10 +18,17 @@ const prepare = (config: Parameters<typeof createUploadHandler>[0]) =>
   ).then((response) => response.json());
 
 describe('receipt on the presigned answer', () => {
+  // With the hook, a preparation writes the upload's record: that one stores on a real local-s3.
+  let storage: LocalS3;
+  beforeAll(async () => {
+    storage = await startLocalS3();
+  });
+  afterAll(() => storage?.close());
+
   it('only with onUploadComplete: apps without the hook get no receipt and report nothing', async () => {
     expect(await prepare({})).not.toHaveProperty('receipt');
     expect(await prepare({ maxFileSize: 100, allowedContentTypes: ['image/*'] })).not.toHaveProperty('receipt');
-    expect((await prepare({ onUploadComplete: () => {} })).receipt).toMatch(/^\d+\.[A-Za-z0-9_-]{43}$/);
+    expect((await prepare({ ...storage.handlerSettings, onUploadComplete: () => {} })).receipt).toMatch(/^\d+\.[A-Za-z0-9_-]{43}$/);
   });
 });
 

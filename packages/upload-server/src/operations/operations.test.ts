@@ -1,5 +1,6 @@
 import type { UploadRequestBody } from '@upbeam/upload-protocol';
-import { describe, expect, it } from 'vitest';
+import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouteServices } from '../route-services';
 import { complete } from './complete';
 import { runMultipart } from './multipart';
@@ -9,7 +10,8 @@ import { decideObject, type RouteContext } from './route-context';
 
 // Each operation called as a function, without HTTP. Storage sits at a closed port of 127.0.0.1: what is
 // tested here is decided before any storage request (presigning is local; forged receipts and tickets are
-// refused first). The storage side runs in the integration suites (s3rver, radosgw).
+// refused first). The storage side runs in the integration suites (s3rver, radosgw); but a preparation with
+// `onUploadComplete` writes the upload's record, so those below (`storedRoute`) store on a real local-s3.
 
 const settings = {
   accessKeyId: 'AKID',
@@ -36,6 +38,17 @@ function route(config: RouteContext['config'] = {}, name?: string): RouteContext
   return { config: merged, services: createRouteServices(merged, name) };
 }
 
+let storage: LocalS3;
+beforeAll(async () => {
+  storage = await startLocalS3({ bucket: settings.bucket });
+});
+afterAll(() => storage?.close());
+
+/** A route that stores on local-s3 (its preparations with a hook write the upload's record there). */
+function storedRoute(config: RouteContext['config'] = {}, name?: string): RouteContext {
+  return route({ ...storage.handlerSettings, region: settings.region, ...config }, name);
+}
+
 describe('operations without HTTP', () => {
   it('decideObject: the hook decides the key and metadata; the policy refuses what breaks it', async () => {
     const context = route({ keyPrefix: 'u/', allowedContentTypes: ['image/*'], onBeforeUpload: () => ({ key: 'u/1.png', metadata: { a: 'b' } }) });
@@ -44,17 +57,17 @@ describe('operations without HTTP', () => {
   });
 
   it('preparePresigned: a URL that signs the type, size, ACL and an empty tagging header, and a receipt with a hook', async () => {
-    const context = route({ maxFileSize: 1000, onUploadComplete: () => ({ ok: true }) });
+    const context = storedRoute({ maxFileSize: 1000, onUploadComplete: () => ({ ok: true }) });
     const object = await decideObject(context, body(), request);
     const answer = await preparePresigned(context, object, body());
-    expect(answer).toMatchObject({ key: object.key, bucket: 'my-bucket', region: 'eu-west-1', endpoint: 'http://127.0.0.1:9', receipt: expect.any(String) });
+    expect(answer).toMatchObject({ key: object.key, bucket: 'my-bucket', region: 'eu-west-1', endpoint: storage.endpoint, receipt: expect.any(String) });
     expect(new URL(answer.url).searchParams.get('X-Amz-SignedHeaders')).toBe('cache-control;content-length;content-type;host;x-amz-acl;x-amz-tagging');
     expect(answer.headers).toEqual({ 'Content-Type': 'image/png', 'Cache-Control': 'max-age=630720000', 'x-amz-acl': 'private', 'x-amz-tagging': '' });
   });
 
   it("decideObject: onBeforeUpload's return is the context, carried only to an onUploadComplete; at most 1 KiB", async () => {
     const onBeforeUpload = () => ({ userId: 'u1', metadata: { a: 'b' } });
-    const withHook = route({ onBeforeUpload, onUploadComplete: () => ({}) });
+    const withHook = storedRoute({ onBeforeUpload, onUploadComplete: () => ({}) });
     const object = await decideObject(withHook, body(), request);
     expect(object.context).toBe('{"userId":"u1"}');
     expect(object.metadata).toEqual({ a: 'b' });
@@ -67,7 +80,7 @@ describe('operations without HTTP', () => {
   });
 
   it("complete: refuses another route's receipt before any storage request", async () => {
-    const avatar = route({ onUploadComplete: () => ({}) }, 'avatar');
+    const avatar = storedRoute({ onUploadComplete: () => ({}) }, 'avatar');
     const documents = route({ onUploadComplete: () => ({}) }, 'documents');
     const { key, receipt } = await preparePresigned(avatar, await decideObject(avatar, body(), request), body());
     await expect(complete(documents, { key, receipt: receipt! }, request)).rejects.toMatchObject({ code: 'INVALID_REQUEST', status: 400 });

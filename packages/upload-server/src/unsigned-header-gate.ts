@@ -16,7 +16,7 @@ const verdicts = new Map<string, { checked: Promise<void>; refusedAt?: number }>
 export function unsignedHeaderMessage(bucket: string, verdict: UnsignedHeaderVerdict): string {
   const did = [
     verdict.copies ? 'ran a presigned PUT with an added, unsigned x-amz-copy-source as a CopyObject with the server\'s rights (any browser holding an upload URL could copy any object the server can read to its key, past maxFileSize and allowedContentTypes)' : '',
-    verdict.locks ? 'applied an added, unsigned x-amz-object-lock-legal-hold to a presigned PUT (any browser could make its object undeletable)' : '',
+    verdict.locks ? 'applied an added, unsigned x-amz-object-lock-legal-hold to a presigned PUT (any browser could make its object undeletable; radosgw 16.2 does so whatever the bucket policy: upload into a bucket without object lock)' : '',
   ].filter(Boolean);
   return (
     `Upbeam: storage ${did.join(', and ')} on bucket "${bucket}". Presigned URLs (single PUT and multipart parts) are refused ` +

@@ -13,6 +13,8 @@ import { fmt, kib, range, ratio } from './lib/stats';
 import type { PrepareResult, PrepareRow } from './prepare/run';
 import type { HugeResult } from './huge/run';
 import { coldStartSection } from './report-cold-start';
+import { prepareRecordSection } from './report-prepare-record';
+import type { PrepareRecordResult } from './prepare/record';
 import { frameCostSection, manyFilesGrowthSection, manyFilesSection } from './report-many-files';
 import type { FrameCostResultFile } from './many-files/frame-cost';
 import type { ManyFilesResultFile } from './many-files/run';
@@ -234,6 +236,7 @@ export async function writeReport(): Promise<string> {
   lines.length = 0;
   const bundle = await loadResult<BundleResult>('bundle');
   const prepare = await loadResult<PrepareResult>('prepare');
+  const prepareRecord = await loadResult<PrepareRecordResult>('prepare-record');
   const coldStart = await loadResult<ColdStartResult>('cold-start');
   const upload = await loadResult<UploadResult>('upload');
   const manyFiles = await loadResult<ManyFilesResultFile>('many-files');
@@ -267,6 +270,7 @@ export async function writeReport(): Promise<string> {
   const headlineAt = lines.length;
   if (bundle) bundleSection(bundle, headline);
   if (prepare) prepareSection(prepare, headline);
+  if (prepareRecord) prepareRecordSection(prepareRecord, add);
   if (coldStart) coldStartSection(coldStart, add, headline);
   if (upload) uploadSection(upload, add, headline);
   if (manyFiles) manyFilesSection(manyFiles, add, headline);

@@ -46,7 +46,7 @@ const perPreparation = (counts: Record<string, number>) =>
   Object.keys(counts).length === 0
     ? 'none'
     : Object.entries(counts)
-        .map(([kind, count]) => `${fmt(count, count % 1 === 0 ? 0 : 2)} ${kind.replace(' record', ' (record)').replace(' other', ' (other)')}`)
+        .map(([kind, count]) => `${fmt(count, count % 1 === 0 ? 0 : 2)} ${kind.replace(/ (record|other) (\d+)$/, ' ($1, $2)')}`)
         .join(', ');
 
 export function prepareRecordSection(result: PrepareRecordResult, add: (...text: string[]) => void): void {
@@ -58,7 +58,8 @@ export function prepareRecordSection(result: PrepareRecordResult, add: (...text:
     `\`${result.command}\` (${fmt(result.seconds)} s; \`RECORD_RADOSGW=0\` skips radosgw). With \`onUploadComplete\` every preparation`,
     'writes one signed record to storage (`packages/upload-server/src/upload-record.ts`), beside the URL signing or the STS call.',
     "Each pair is the same handler on the same storage, without a hook and with one (which also signs a receipt). Storage",
-    "requests: counted by a proxy in front of storage over 50 preparations. Then, each round, every server under load",
+    "requests: counted by a proxy in front of storage (method, record or not, answer's status) over 50 preparations one after the other",
+    "and 500 ten at a time. Then, each round, every server under load",
     "(CPU/request: the handler process's own CPU time / requests answered), then 300 preparations one after the other (the",
     `latency one preparation gains with storage idle). ${result.settings}. Ratios and differences: median of the ${rounds}`,
     `rounds' paired values (with / without), in parentheses the interval of the median (order statistics, ${(coverage * 100).toFixed(0)} % coverage).`,

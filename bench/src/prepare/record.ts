@@ -168,10 +168,11 @@ async function countingProxy(endpoint: string): Promise<{ url: string; counts: M
   const agent = new Agent({ keepAlive: true });
   const server: Server = createServer((incoming, outgoing) => {
     const kind = `${incoming.method} ${incoming.url?.includes('/.upbeam/uploads/') ? 'record' : 'other'}`;
-    counts.set(kind, (counts.get(kind) ?? 0) + 1);
     const forward = httpRequest(
       { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers, agent },
       (answer) => {
+        const counted = `${kind} ${answer.statusCode}`;
+        counts.set(counted, (counts.get(counted) ?? 0) + 1);
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);
       },
@@ -211,8 +212,15 @@ async function countRequests(target: StorageTarget, variant: Variant, stsUrl: st
     };
     await prepare(); // the first loads the SDK and builds the clients
     proxy.counts.clear();
+    // One after the other, then as many at once as the load's connections (a retry would show there).
     for (let index = 0; index < COUNTED; index++) await prepare();
-    return Object.fromEntries([...proxy.counts].map(([kind, count]) => [kind, count / COUNTED]));
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        for (let index = 0; index < COUNTED; index++) await prepare();
+      }),
+    );
+    const prepared = COUNTED * (1 + CONNECTIONS);
+    return Object.fromEntries([...proxy.counts].map(([kind, count]) => [kind, count / prepared]));
   } finally {
     await proxy.close();
   }

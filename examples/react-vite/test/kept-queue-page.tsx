@@ -22,6 +22,8 @@ declare global {
 }
 
 const MiB = 1024 * 1024;
+/** One `lastModified` for every file, in milliseconds since the epoch: a file made twice is the same file to the journal. */
+const LAST_MODIFIED = 1_700_000_000_000;
 const user = /(?:^|; )session=([^;]*)/.exec(document.cookie)?.[1];
 
 function bytesOf(seed: number, size: number): Uint8Array<ArrayBuffer> {
@@ -34,7 +36,7 @@ function Uploader({ scope }: { scope: string }) {
   // Files from 5 MiB go multipart, in parts of 5 MiB.
   const { addFiles, files } = useS3Upload({ persist: { scope }, multipartThreshold: 5 * MiB, partSize: 5 * MiB });
   window.keptQueue.add = (specs) =>
-    addFiles(specs.map(({ name, seed, size }) => new File([bytesOf(seed, size)], name, { type: 'application/octet-stream', lastModified: 1_700_000_000_000 })));
+    addFiles(specs.map(({ name, seed, size }) => new File([bytesOf(seed, size)], name, { type: 'application/octet-stream', lastModified: LAST_MODIFIED })));
   return (
     <ul>
       {files.map((file) => (

@@ -73,7 +73,8 @@ async function bundlePage(): Promise<string> {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'upbeam-kept-queue-'));
   await writeFile(join(dir, 'page.js'), await bundlePage());
-  await writeFile(join(dir, 'index.html'), '<!doctype html><html lang="en"><body><div id="root"></div><script type="module" src="/page.js"></script></body></html>');
+  const html = '<!doctype html><html lang="en"><body><div id="root"></div><script type="module" src="/page.js"></script></body></html>';
+  await writeFile(join(dir, 'index.html'), html);
   // A page of the origin without the app, where the test sets the cookie before the app's page loads.
   await writeFile(join(dir, 'blank.html'), '<!doctype html><html lang="en"><body></body></html>');
   example = await startExample(dir);
@@ -245,7 +246,8 @@ describe.each(ENGINES.filter((engine) => engine !== 'webkit'))('a kept queue bel
     //    the endpoint, under A's session, and the browser keeps nothing.
     const signOut = await open('alice', '?signout');
     await expect.poll(() => signOut.evaluate(() => window.keptQueue.signedOut === true, undefined)).toBe(true);
-    expect(received.filter((request) => request.action === 'abort').map((request) => [request.user, request.ticket === aliceTicket])).toEqual([['alice', true]]);
+    const aborts = received.filter((request) => request.action === 'abort');
+    expect(aborts.map((request) => [request.user, request.ticket === aliceTicket])).toEqual([['alice', true]]);
     expect(await kept(signOut)).toEqual({ queue: 0, uploads: 0 });
     await signOut.close();
   });

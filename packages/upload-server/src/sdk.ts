@@ -23,6 +23,9 @@ export const loadS3 = lazily(() => import('@aws-sdk/client-s3'));
 /** `@aws-sdk/client-sts`: temporary credentials (the temporary-token strategy only). */
 export const loadSts = lazily(() => import('@aws-sdk/client-sts'));
 
+/** `@aws-sdk/client-iam`: the roles a token could assume (the temporary-token strategy with an S3-compatible STS). */
+export const loadIam = lazily(() => import('@aws-sdk/client-iam'));
+
 /** `@aws-sdk/s3-request-presigner`: signs presigned URLs. */
 export const loadPresigner = lazily(() => import('@aws-sdk/s3-request-presigner'));
 

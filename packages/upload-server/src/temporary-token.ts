@@ -1,7 +1,7 @@
 import type { Credentials, STSClient } from '@aws-sdk/client-sts';
 import type { TemporaryCredentials } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
-import { assertNoRoleChaining } from './role-chaining';
+import { assertNoOtherRoles, assertNoRoleChaining } from './role-chaining';
 import { CLIENT_DEFAULTS, loadSts } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 import { createTickets, type Tickets } from './ticket';
@@ -185,12 +185,14 @@ async function requestCredentials(sts: Pick<STSClient, 'send'>, token: TokenSett
  * With `roleArn` and `stsEndpoint` (an S3-compatible STS: radosgw, MinIO), the first token issued is used
  * once to try AssumeRole on the same role ({@link assertNoRoleChaining}); while STS grants it, no token is
  * handed out (500, logged with the trust-policy condition that closes it). The verdict is kept; a check
- * that could not reach STS runs again on the next request.
+ * that could not reach STS runs again on the next request. Then, once per process, the token tries every
+ * other role the server can list ({@link assertNoOtherRoles}; `checks.otherRoles: false` skips it: the doctor,
+ * which reports them itself).
  * @throws {@link UploadError} `INVALID_SETTINGS` for a `tokenDurationSeconds` outside 900 to 129600, or a
- *   role that its own tokens can assume; `INTERNAL_SERVER_ERROR` (500, logged with the STS error as
+ *   role that its own tokens can assume (its own or another); `INTERNAL_SERVER_ERROR` (500, logged with the STS error as
  *   `cause`, never sent to the browser) when STS fails or answers without credentials.
  */
-export function createTokenIssuer(settings: ResolvedStorageSettings, token: TokenSettings): TokenIssuer {
+export function createTokenIssuer(settings: ResolvedStorageSettings, token: TokenSettings, checks: { otherRoles?: boolean } = {}): TokenIssuer {
   const DurationSeconds = tokenDuration(token.tokenDurationSeconds);
   // Built on the first token (`@aws-sdk/client-sts` is imported then: `sdk.ts`).
   let sts: Pick<STSClient, 'send'> | undefined = token.stsClient;
@@ -229,6 +231,8 @@ export function createTokenIssuer(settings: ResolvedStorageSettings, token: Toke
     });
     const credentials = toWire(answer.Credentials, issuedAt, duration);
     await checkChaining(Policy, credentials);
+    // Other roles that trust the server's user (once per process; where the server can list roles).
+    if (roleArn && stsEndpoint && checks.otherRoles !== false) await assertNoOtherRoles({ roleArn, stsEndpoint, region: settings.region, server: settings }, credentials);
     return credentials;
   };
 }

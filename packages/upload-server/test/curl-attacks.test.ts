@@ -11,10 +11,13 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { IAMClient, UpdateAssumeRolePolicyCommand } from '@aws-sdk/client-iam';
+import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import {
   chainableRoleTrustPolicy,
   createTestBucket,
   createUploadRole,
+  OTHER_USERS,
+  otherUserConnection,
   radosgwS3Client,
   tokenHandlerSettings,
   uploadRoleTrustPolicy,
@@ -28,6 +31,8 @@ import { COMPLETION_MARKER_PREFIX } from '../src/completion-marker';
 import { createPresigner } from '../src/presign';
 import { resolveStorageSettings } from '../src/settings';
 import { UNSIGNED_HEADER_RECHECK_MS } from '../src/unsigned-header-gate';
+import { OTHER_ROLES_RECHECK_MS } from '../src/role-chaining';
+import { uploadTokenPolicy } from '../src/temporary-token';
 
 // The six holes of the 2026-11-24 review, each as the attacker's requests with curl would make them (here
 // Node's fetch and the AWS SDK with the browser's credentials), against a real Ceph radosgw 16.2 and the
@@ -418,30 +423,60 @@ describe.skipIf(!connection)('hole 5: receipts and tickets worked across handler
 });
 
 describe.skipIf(!connection)('hole 6: the browser\'s token could assume other roles (radosgw)', () => {
-  it('the doctor tries every role the server can list with an upload token and names the ones it could assume', async () => {
-    const storage = await createTestBucket(connection!, 'roles');
-    const roleArn = await createUploadRole(connection!);
-    const otherName = `upbeam-other-${Math.random().toString(36).slice(2, 10)}`;
-    const other = await createUploadRole(connection!, { name: otherName, trustPolicy: chainableRoleTrustPolicy() });
-    const config = { ...tokenHandlerSettings(connection!, storage.bucket, roleArn), env: {} };
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
-    // The attack: the browser's token assumes the other role.
-    const handler = createUploadHandler(config);
-    const token = await post(handler, { filename: 'cat.png', filetype: 'image/png', filesize: 10, _upload: { strategy: 'temporary-token' } });
-    expect(token.status).toBe(200);
+  it('the handler hands out no token while one could assume another role the server can list (500, logged with the role and the condition); the doctor names it; fixed, tokens are handed out', async () => {
+    // A server user of its own (not `test`): the open role below is seen by this test's handlers only.
+    const server = otherUserConnection(connection!, 0);
+    const user = OTHER_USERS[0]!.arn;
+    const storage = await createTestBucket(server, 'roles');
+    const roleArn = await createUploadRole(server, { trustPolicy: uploadRoleTrustPolicy(user) });
+    const otherName = `upbeam-other-${Math.random().toString(36).slice(2, 10)}`;
+    const other = await createUploadRole(server, { name: otherName, trustPolicy: chainableRoleTrustPolicy(user) });
+    const config = { ...tokenHandlerSettings(server, storage.bucket, roleArn), env: {} };
+
+    // The attack, by hand: a one-key upload token (as the handler issued them) assumes the other role.
+    const keys = { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey };
+    const sts = new STSClient({ region: server.region, endpoint: server.endpoint, credentials: keys });
+    const oneKey = uploadTokenPolicy({ bucket: storage.bucket, key: 'next-s3-uploads/x/cat.png', region: server.region });
+    const issued = await sts.send(new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: 'upload', DurationSeconds: 900, Policy: oneKey }));
+    sts.destroy();
+    const { AccessKeyId, SecretAccessKey, SessionToken } = issued.Credentials!;
+    const tokenSts = new STSClient({
+      region: server.region,
+      endpoint: server.endpoint,
+      credentials: { accessKeyId: AccessKeyId!, secretAccessKey: SecretAccessKey!, sessionToken: SessionToken! },
+      maxAttempts: 1,
+    });
+    const escalated = await tokenSts.send(new AssumeRoleCommand({ RoleArn: other, RoleSessionName: 'escalate', DurationSeconds: 900 })).then(
+      () => 200,
+      (error: { $metadata?: { httpStatusCode?: number } }) => error.$metadata?.httpStatusCode,
+    );
+    tokenSts.destroy();
+    expect(escalated).toBe(200);
+
+    // The handler makes the same attempt with its first token and hands out none.
+    const logged: unknown[] = [];
+    const handler = createUploadHandler({ ...config, onError: (error) => logged.push(error) });
+    const token = { filename: 'cat.png', filetype: 'image/png', filesize: 10, _upload: { strategy: 'temporary-token' } };
+    expect(await post(handler, token)).toEqual({ status: 500, body: { error: 'Internal Server Error' } });
+    expect(isUploadError(logged[0]) && logged[0].code).toBe('INVALID_SETTINGS');
+    expect((logged[0] as Error).message).toContain(other);
+    expect((logged[0] as Error).message).toContain('"Null": {"aws:TokenIssueTime": "true"}');
 
     const before = byCheck(await diagnoseUploadConfig(config), 'sts-roles');
     expect(before.status).toBe('fail');
     expect(before.message).toContain(other);
 
-    const iam = new IAMClient({
-      region: connection!.region,
-      endpoint: connection!.endpoint,
-      credentials: { accessKeyId: connection!.accessKeyId, secretAccessKey: connection!.secretAccessKey },
-    });
-    await iam.send(new UpdateAssumeRolePolicyCommand({ RoleName: otherName, PolicyDocument: uploadRoleTrustPolicy() }));
+    const iam = new IAMClient({ region: server.region, endpoint: server.endpoint, credentials: keys });
+    await iam.send(new UpdateAssumeRolePolicyCommand({ RoleName: otherName, PolicyDocument: uploadRoleTrustPolicy(user) }));
     iam.destroy();
     const after = byCheck(await diagnoseUploadConfig(config), 'sts-roles');
     expect(after.message).not.toContain(other);
+    // The refusal is kept a minute, then STS is asked again: no restart once the trust policy is fixed.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + OTHER_ROLES_RECHECK_MS });
+    expect((await post(createUploadHandler(config), token)).status).toBe(200);
   });
 });

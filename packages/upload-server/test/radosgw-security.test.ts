@@ -14,7 +14,16 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { AssumeRoleCommand, GetSessionTokenCommand, STSClient } from '@aws-sdk/client-sts';
-import { chainableRoleTrustPolicy, createTestBucket, createUploadRole, radosgwS3Client, tokenHandlerSettings, type RadosgwBucket } from '@upbeam/ceph-rgw';
+import {
+  chainableRoleTrustPolicy,
+  createTestBucket,
+  createUploadRole,
+  OTHER_USERS,
+  otherUserConnection,
+  radosgwS3Client,
+  tokenHandlerSettings,
+  type RadosgwBucket,
+} from '@upbeam/ceph-rgw';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { unsignedHeaderBucketPolicy } from '../src/doctor/index';
 import { createUploadHandler, isUploadError, type UploadHandlerConfig } from '../src/index';
@@ -111,9 +120,11 @@ describe.skipIf(!connection)('security on radosgw', () => {
     });
 
     it('a role whose trust policy lets its sessions assume it again: the token can (the attack), so the handler refuses to hand out tokens', async () => {
-      const chainable = await createUploadRole(connection!, { trustPolicy: chainableRoleTrustPolicy() });
+      // A server user of its own (not `test`): every handler of the run checks the roles its tokens could assume.
+      const server = otherUserConnection(connection!, 1);
+      const chainable = await createUploadRole(server, { trustPolicy: chainableRoleTrustPolicy(OTHER_USERS[1]!.arn) });
       // The attack, done by hand: a one-key token assumes the role again and gets the role's full rights.
-      const sts = new STSClient({ region: connection!.region, endpoint: connection!.endpoint, credentials: storage.handlerSettings });
+      const sts = new STSClient({ region: server.region, endpoint: server.endpoint, credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey } });
       clients.push(sts);
       const oneKey = JSON.stringify({
         Version: '2012-10-17',
@@ -132,7 +143,7 @@ describe.skipIf(!connection)('security on radosgw', () => {
       // The handler tries the same with its first token and refuses, with the condition that closes it in its log.
       const logged: unknown[] = [];
       const handler = createUploadHandler({
-        ...tokenHandlerSettings(connection!, storage.bucket, chainable),
+        ...tokenHandlerSettings(server, storage.bucket, chainable),
         onError: (error) => logged.push(error),
       });
       for (let attempt = 0; attempt < 2; attempt++) {

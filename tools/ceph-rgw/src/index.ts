@@ -31,6 +31,20 @@ export const RADOSGW_MISSING =
 /** The radosgw user the script creates (`--uid=test`); the trust policy of upload roles names it. */
 export const RADOSGW_USER_ARN = 'arn:aws:iam:::user/test';
 
+/**
+ * Two more radosgw users the script creates (`--uid=other1`, `other2`; the `roles` capability), with fixed keys: a
+ * test that needs a role open to role sessions (an attack) makes it trust one of them, so that the upload handler
+ * of every other test, whose tokens are sessions of `test`'s, cannot assume it (the handler refuses tokens while
+ * one can). One user per such test file: each file's open role is then seen by its own handlers only.
+ */
+export const OTHER_USERS = ['other1', 'other2'].map((uid) => ({ arn: `arn:aws:iam:::user/${uid}`, accessKeyId: `AK${uid}`, secretAccessKey: `SK${uid}` }));
+
+/** `connection` with the keys of {@link OTHER_USERS}[`index`]: buckets and roles it creates belong to that user. */
+export function otherUserConnection(connection: RadosgwConnection, index: 0 | 1): RadosgwConnection {
+  const user = OTHER_USERS[index]!;
+  return { ...connection, accessKeyId: user.accessKeyId, secretAccessKey: user.secretAccessKey };
+}
+
 /** Where and how to reach a running radosgw. Serializable: it is what the global setup provides to tests. */
 export interface RadosgwConnection {
   /** `http://127.0.0.1:{port}` */

@@ -1,13 +1,6 @@
-import { IAMClient, ListRolesCommand, type Role } from '@aws-sdk/client-iam';
-import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import type { TemporaryCredentials } from '@upbeam/upload-protocol';
+import { listRoleArns, rolesTokenCanAssume } from '../assumable-roles';
 import { errorName, httpStatus, type CheckContext, type Finding } from './finding';
-
-/** A session policy that allows nothing: a probe that STS grants gets no rights at all. */
-const DENY_ALL = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Deny', Action: '*', Resource: '*' }] });
-
-/** Most roles the check lists (pages of 100), so that a large account does not make it run for minutes. */
-const MAX_ROLES = 1000;
 
 /**
  * Every role an upload token can assume. A browser holds a temporary token whose session policy covers
@@ -27,11 +20,10 @@ export async function checkStsRoles(
 ): Promise<Finding> {
   const check = 'sts-roles';
   const { settings } = context;
-  const credentials = { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey };
-  const iam = new IAMClient({ region: settings.region, endpoint: input.stsEndpoint, credentials, maxAttempts: 1 });
-  let roles: Role[];
+  const place = { region: settings.region, stsEndpoint: input.stsEndpoint };
+  let roles: string[];
   try {
-    roles = await listRoles(iam);
+    roles = await listRoleArns(place, { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey });
   } catch (error) {
     return {
       check,
@@ -39,33 +31,10 @@ export async function checkStsRoles(
       message:
         `Could not list the roles (IAM ListRoles: ${httpStatus(error) ?? 'no status'} ${errorName(error)}), so only roleArn was checked ` +
         '(by the handler, with its first token). Give the server\'s user iam:ListRoles (radosgw: the "roles=read" capability) ' +
-        'to check every role an upload token could assume.',
+        'to check every role an upload token could assume: the handler then checks them too, once per process.',
     };
-  } finally {
-    iam.destroy();
   }
-  const token = await input.token();
-  const sts = new STSClient({
-    region: settings.region,
-    endpoint: input.stsEndpoint,
-    credentials: { accessKeyId: token.AccessKeyId, secretAccessKey: token.SecretAccessKey, sessionToken: token.SessionToken },
-    maxAttempts: 1,
-  });
-  const open: string[] = [];
-  try {
-    for (const role of roles) {
-      if (!role.Arn) continue;
-      const granted = await sts
-        .send(new AssumeRoleCommand({ RoleArn: role.Arn, RoleSessionName: 'upbeam-doctor-probe', DurationSeconds: 900, Policy: DENY_ALL }))
-        .then(
-          () => true,
-          () => false,
-        );
-      if (granted) open.push(role.Arn);
-    }
-  } finally {
-    sts.destroy();
-  }
+  const open = await rolesTokenCanAssume(place, await input.token(), roles);
   if (open.length === 0) {
     return { check, status: 'ok', message: `An upload token could assume none of the ${roles.length} role(s) the server can list.` };
   }
@@ -80,16 +49,4 @@ export async function checkStsRoles(
       json: { Condition: { Null: { 'aws:TokenIssueTime': 'true' } } },
     },
   };
-}
-
-/** Every role, page by page, up to {@link MAX_ROLES}. */
-async function listRoles(iam: IAMClient): Promise<Role[]> {
-  const roles: Role[] = [];
-  let Marker: string | undefined;
-  do {
-    const page = await iam.send(new ListRolesCommand({ Marker, MaxItems: 100 }));
-    roles.push(...(page.Roles ?? []));
-    Marker = page.IsTruncated ? page.Marker : undefined;
-  } while (Marker !== undefined && roles.length < MAX_ROLES);
-  return roles.slice(0, MAX_ROLES);
 }

@@ -25,7 +25,8 @@ export async function checkTemporaryToken(context: CheckContext, input: TokenChe
   let credentials;
   try {
     const stsEndpoint = providerStsEndpoint(input.provider, input.token, settings.endpoint);
-    credentials = await createTokenIssuer(settings, { ...input.token, stsEndpoint })(probeKey);
+    // Other roles a token could assume are the sts-roles check's: the issuer's own check of them is left out.
+    credentials = await createTokenIssuer(settings, { ...input.token, stsEndpoint }, { otherRoles: false })(probeKey);
   } catch (error) {
     return {
       check,

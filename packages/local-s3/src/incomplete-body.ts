@@ -2,13 +2,15 @@
 /**
  * A PutObject or UploadPart whose body ends before its `Content-Length` (the connection dropped, the
  * browser cancelled) stores nothing and answers 400 `IncompleteBody`, as S3 does, once the request has ended
- * short (`IncomingMessage.complete` false). s3rver 4.0.4 keeps nothing of a cut-off PutObject itself (and
- * keeps the object stored before under the key, as S3 does); it writes an UploadPart's body into the part's
- * file as it arrives, which this removes (and puts back the part stored before under that number).
+ * short (`IncomingMessage.complete` false). A cut-off PutObject's body is never renamed into the object's
+ * place (whole-objects.ts), so the object stored before under the key stays, as on S3; s3rver writes an
+ * UploadPart's body into the part's file as it arrives, which this removes (and puts back the part stored
+ * before under that number).
  */
 import { rename, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { S3rverMiddleware } from '@20minutes/s3rver';
 import { aside, takeTurn } from './part-turns';
 import { requestTarget } from './request-target';
@@ -62,6 +64,13 @@ export function incompleteBodies(directory: string): S3rverMiddleware {
 /** Runs s3rver's PutObject or UploadPart; removes what an UploadPart wrote of a cut-off body (see {@link incompleteBodies}). */
 async function storePart(ctx: Parameters<S3rverMiddleware>[0], next: Parameters<S3rverMiddleware>[1], part: string | undefined): Promise<void> {
   const kept = part === undefined ? false : await keepAside(part);
+  // An aws-chunked body (`STREAMING-AWS4-HMAC-SHA256-PAYLOAD`) reaches s3rver through a transform that a
+  // request ending short never ends: failed here, s3rver's write fails and stores nothing, instead of waiting
+  // for ever.
+  ctx.req.once('close', () => {
+    const body = (ctx as { request?: { body?: unknown } }).request?.body;
+    if (!ctx.req.complete && body !== ctx.req && body instanceof Readable) body.destroy(new Error('The request body ended short.'));
+  });
 
   let failure: unknown;
   await next().catch((error: unknown) => {
@@ -80,7 +89,7 @@ async function storePart(ctx: Parameters<S3rverMiddleware>[0], next: Parameters<
     if (kept) await putBack(part);
   }
   if (ctx.req.complete) throw failure;
-  // A part stored before is back in place; s3rver kept nothing of a cut-off PutObject (nor lost the object before it).
+  // A part stored before is back in place; a cut-off PutObject stored nothing (nor lost the object before it).
   throw new S3Error(
     'IncompleteBody',
     'You did not provide the number of bytes specified by the Content-Length HTTP header.',

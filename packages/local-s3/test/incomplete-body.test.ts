@@ -1,5 +1,8 @@
 import { createHash, createHmac } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -23,14 +26,18 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 let storage: LocalS3;
 let s3: S3Client;
+/** The server's folder, to see what a cut-off request left on disk. */
+let directory: string;
 
 beforeAll(async () => {
-  storage = await startLocalS3({ bucket: 'uploads' });
+  directory = await mkdtemp(join(tmpdir(), 'upbeam-local-s3-cut-'));
+  storage = await startLocalS3({ bucket: 'uploads', directory });
   s3 = storage.createClient();
 });
 afterAll(async () => {
   s3?.destroy();
   await storage?.close();
+  await rm(directory, { recursive: true, force: true });
 });
 
 type SourceData = string | ArrayBuffer | ArrayBufferView;
@@ -163,6 +170,48 @@ describe('a body that ends before its Content-Length', () => {
       { Key: 'cut-1of4/header-signed.bin', Size: 4 * MiB },
       { Key: 'cut-1of4/presigned.bin', Size: 4 * MiB },
     ]);
+  });
+
+  it('an aws-chunked PUT (STREAMING-AWS4-HMAC-SHA256-PAYLOAD) cut off mid-body stores nothing and leaves no file behind; whole, it is stored', async () => {
+    const { hostname, port } = new URL(storage.endpoint);
+    const chunk = (size: number) => `${size.toString(16)};chunk-signature=${'0'.repeat(64)}\r\n`;
+    const framed = (key: string) => {
+      const length = chunk(4 * MiB).length + 4 * MiB + 2 + chunk(0).length + 2;
+      const signer = new SignatureV4({ credentials: storage.handlerSettings, region: storage.region, service: 's3', sha256: Sha256 });
+      return signer.sign({
+        method: 'PUT',
+        protocol: 'http:',
+        hostname,
+        port: Number(port),
+        path: `/uploads/${key}`,
+        headers: {
+          host: `${hostname}:${port}`,
+          'x-amz-content-sha256': 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD',
+          'x-amz-decoded-content-length': String(4 * MiB),
+          'content-encoding': 'aws-chunked',
+          'content-length': String(length),
+        },
+      });
+    };
+    const cut = await framed('cut-chunked/put.bin');
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const head = Object.entries(cut.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.write(`PUT ${cut.path} HTTP/1.1\r\n${head}\r\n${chunk(4 * MiB)}`);
+    await new Promise((resolve) => socket.write(Buffer.alloc(MiB, 7), resolve));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.resetAndDestroy();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await expect(s3.send(new HeadObjectCommand({ Bucket: 'uploads', Key: 'cut-chunked/put.bin' }))).rejects.toMatchObject({ name: 'NotFound' });
+    const left = (await readdir(join(directory, 'uploads'), { recursive: true })).filter((name) => name.includes('incoming'));
+    expect(left).toEqual([]);
+
+    const whole = await framed('cut-chunked/whole.bin');
+    const body = Buffer.concat([Buffer.from(chunk(4 * MiB)), Buffer.alloc(4 * MiB, 7), Buffer.from(`\r\n${chunk(0)}\r\n`)]);
+    const headers = Object.fromEntries(Object.entries(whole.headers).filter(([name]) => !['host', 'content-length'].includes(name)));
+    const response = await fetch(`${storage.endpoint}${whole.path}`, { method: 'PUT', headers, body });
+    expect(response.status).toBe(200);
+    expect(await keysUnder('cut-chunked/')).toEqual([{ Key: 'cut-chunked/whole.bin', Size: 4 * MiB }]);
   });
 
   it('a PutObject cut off mid-body over a stored object keeps the stored object, as S3 does', async () => {

@@ -50,7 +50,7 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * dedupe on `idempotencyKey` there. An `UploadError` thrown answers its 4xx (the object is kept); anything
    * else is logged and answered 500, and a later report runs the hook again. Needs `s3:GetObject`,
    * `s3:PutObject` and `s3:DeleteObject` on the bucket for the server's credentials; each preparation writes
-   * the upload's record (one PUT, in parallel with the signing; a failed write fails the preparation).
+   * the upload's record (one PUT; a failed write fails the preparation).
    */
   onUploadComplete?: UploadCompleteHook;
   /**

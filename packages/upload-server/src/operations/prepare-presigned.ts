@@ -18,9 +18,7 @@ export async function preparePresigned(route: RouteContext, object: DecidedObjec
   const tagging = objectTagging(config.tags, body, config.allowObjectTagging);
   // next-s3-upload's client sends no header it is not told of: no tagging header for it, and no tags.
   if (nextS3 && tagging !== '') throw new UploadError('INVALID_REQUEST', "next-s3-upload's client cannot send the signed tags: use Upbeam's client.");
-  // The record is written while the URL is signed: the receipt below ends when it does.
-  const recorded = recordUpload(route, object, Math.floor(Date.now() / 1000) + RECEIPT_TTL_SECONDS);
-  const presigned = services.presign()({
+  const { url, headers } = await services.presign()({
     key: object.key,
     contentType: body.filetype,
     expiresIn: services.expiresIn,
@@ -29,7 +27,8 @@ export async function preparePresigned(route: RouteContext, object: DecidedObjec
     metadata: object.metadata,
     tagging: nextS3 ? undefined : tagging,
   });
-  const [{ url, headers }] = await Promise.all([presigned, recorded]);
+  // Once the URL is signed (locally; a refused one writes no record), the upload's record: it ends with the receipt.
+  await recordUpload(route, object, Math.floor(Date.now() / 1000) + RECEIPT_TTL_SECONDS);
   const receipt = config.onUploadComplete ? { receipt: await services.receipts().issue(object.key, undefined, object.context) } : {};
   return { ...baseAnswer(resolved, object.key), url, headers, ...receipt };
 }

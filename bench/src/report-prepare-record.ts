@@ -55,14 +55,13 @@ export function prepareRecordSection(result: PrepareRecordResult, add: (...text:
   add(
     `### What the upload record costs (\`onUploadComplete\`, ${result.machine.date.slice(0, 10)}, commit ${result.machine.commit})`,
     '',
-    `\`${result.command}\` (${fmt(result.seconds)} s; \`RECORD_RADOSGW=0\` skips radosgw). With \`onUploadComplete\` every preparation`,
-    'writes one signed record to storage (`packages/upload-server/src/upload-record.ts`), beside the URL signing or the STS call.',
-    "Each pair is the same handler on the same storage, without a hook and with one (which also signs a receipt). Storage",
-    "requests: counted by a proxy in front of storage (method, record or not, answer's status) over 50 preparations one after the other",
-    "and 500 ten at a time. Then, each round, every server under load",
-    "(CPU/request: the handler process's own CPU time / requests answered), then 300 preparations one after the other (the",
-    `latency one preparation gains with storage idle). ${result.settings}. Ratios and differences: median of the ${rounds}`,
-    `rounds' paired values (with / without), in parentheses the interval of the median (order statistics, ${(coverage * 100).toFixed(0)} % coverage).`,
+    `\`${result.command}\` (${fmt(result.seconds)} s; \`RECORD_RADOSGW=0\`: local-s3 only). With \`onUploadComplete\`, every`,
+    'preparation writes one signed record to storage (`packages/upload-server/src/upload-record.ts`) beside the URL signing or',
+    'the STS call. Each pair: the same handler and storage without a hook and with one (which also signs a receipt). Storage',
+    "requests: counted by a proxy in front of storage (method, record or not, status) over 50 preparations one after the other",
+    "and 500 ten at a time. CPU/request: the handler process's CPU time / requests answered under load; one at a time: median",
+    `latency of 300 sequential preparations, storage otherwise idle. ${result.settings}. Ratios and differences: median of the`,
+    `${rounds} rounds' paired values (with / without), in parentheses the interval of that median (order statistics, ${(coverage * 100).toFixed(0)} % coverage).`,
     '',
   );
   for (const storage of result.storages) {
@@ -84,7 +83,18 @@ export function prepareRecordSection(result: PrepareRecordResult, add: (...text:
           `${both((s) => s.sequentialMicros, (v) => `${(v / 1000).toFixed(2)} ms`)} | ${pairedAdded(pair.plain, pair.hook, (s) => s.sequentialMicros)} | ${failures} |`,
       );
     }
-    add('');
+    add(
+      '',
+      'CPU the record adds per preparation (median of paired differences): ' +
+        storage.pairs
+          .map((pair) => {
+            const added = medianInterval(pair.plain.map((sample, index) => pair.hook[index]!.cpuMicrosPerRequest - sample.cpuMicrosPerRequest));
+            return `${pair.strategy} +${fmt(added.median)} µs (${fmt(added.low)}–${fmt(added.high)})`;
+          })
+          .join(', ') +
+        '.',
+      '',
+    );
   }
   const profiled = result.storages.filter((storage) => storage.profile);
   if (profiled.length > 0) {
@@ -102,5 +112,13 @@ export function prepareRecordSection(result: PrepareRecordResult, add: (...text:
       add(`| ${group} | ${profiled.map((storage) => cell(storage.profile!.plain[group] ?? 0, storage.profile!.hook[group] ?? 0)).join(' | ')} |`);
     }
     add(`| all | ${profiled.map((storage) => cell(total(storage.profile!.plain), total(storage.profile!.hook))).join(' | ')} |`, '');
+    const share = (storage: (typeof profiled)[number], group: string) =>
+      ((storage.profile!.hook[group] ?? 0) - (storage.profile!.plain[group] ?? 0)) / (total(storage.profile!.hook) - total(storage.profile!.plain));
+    add(
+      "Share of the added self time outside the handler's own code (the AWS SDK's `PutObjectCommand` path, Node's HTTP client, natives, GC): " +
+        profiled.map((storage) => `${storage.storage} ${((1 - share(storage, '@upbeam/upload-server')) * 100).toFixed(0)} %`).join(', ') +
+        '.',
+      '',
+    );
   }
 }

@@ -13,11 +13,12 @@ export const routes = defineRoutes({
       return { userId, metadata: { 'user-id': userId } };
     },
     // `context` is what onBeforeUpload returned but its decisions: { userId: string }.
-    onUploadComplete: async ({ key, source, context }) => {
-      // @ts-expect-error an upload found by reconcileUploads (no page report) has no context: check `source` first
-      context.userId;
-      if (source !== 'page') return { avatarKey: key, width: 256, owner: '' };
+    // It is the same on every path: the page's report, and the server's own finds (reconcileUploads, storage events).
+    onUploadComplete: async ({ key, source, context, request }) => {
       const owner: string = context.userId;
+      // @ts-expect-error an upload found by reconcileUploads (no page report) has no request: check `source` first
+      request.headers;
+      if (source === 'page') request.headers.get('cookie');
       // @ts-expect-error onBeforeUpload returned no teamId
       context.teamId;
       // @ts-expect-error metadata is the object's (the hook's `metadata`), not the context's

@@ -95,6 +95,19 @@ export function prepareRecordSection(result: PrepareRecordResult, add: (...text:
         '.',
       '',
     );
+    for (const pair of storage.pairs) {
+      if (!pair.lean) continue;
+      const lean = pair.lean;
+      const added = medianInterval(pair.plain.map((sample, index) => lean[index]!.cpuMicrosPerRequest - sample.cpuMicrosPerRequest));
+      add(
+        `Bench only, the same write without the SDK (\`bench/src/prepare/lean-put.ts\`: SigV4 header signing with node:crypto, node:http keep-alive, ` +
+          `a 220-byte body, no record or receipt signing) beside the ${pair.strategy} handler without a hook: ` +
+          `+${fmt(added.median)} µs CPU per preparation (${fmt(added.low)}–${fmt(added.high)}), CPU/request with / without ${pairedRatio(pair.plain, lean, (s) => s.cpuMicrosPerRequest)}, ` +
+          `${fmt(median(lean.map((s) => s.requestsPerSecond)))} req/s, p50 ${fmt(median(lean.map((s) => s.p50)))} ms (${pairedRatio(pair.plain, lean, (s) => s.p50)}), ` +
+          `one at a time ${pairedAdded(pair.plain, lean, (s) => s.sequentialMicros)}.`,
+        '',
+      );
+    }
   }
   const profiled = result.storages.filter((storage) => storage.profile);
   if (profiled.length > 0) {

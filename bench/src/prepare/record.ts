@@ -13,18 +13,18 @@
  * request by group of code (the raw profiles stay in `results/`, not committed). Ratios are paired within a round (the pair runs back to back).
  * `pnpm --filter @upbeam/bench bench:prepare-record`; writes `results/prepare-record.json`.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, cp, mkdir, mkdtemp, readFile, rm, symlink, unlink } from 'node:fs/promises';
 import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createBucket, startRadosgw, type Radosgw } from '@upbeam/ceph-rgw';
-import { createUploadHandler } from '@upbeam/upload-server';
+import type { createUploadHandler as CreateUploadHandler } from '@upbeam/upload-server';
 import { startChild, HAS_TASKSET, type Child } from '../lib/child';
 import { describeMachine, packageVersion } from '../lib/machine';
 import { summarizeProfile, type CpuProfile } from '../lib/cpu-profile';
-import { BENCH_DIR, RESULTS_DIR } from '../lib/paths';
+import { BENCH_DIR, RESULTS_DIR, TMP_DIR } from '../lib/paths';
 import { pidsMatching } from '../lib/processes';
 import { saveResult, type ResultMeta } from '../lib/results';
 import { median } from '../lib/stats';
@@ -52,16 +52,18 @@ interface Variant {
   strategy: Strategy;
   hook: boolean;
   body: string;
+  /** Bench only, in the presigned group: no hook, and a record-sized PUT without the SDK beside it (`lean-put.ts`). */
+  lean?: boolean;
 }
 
-const VARIANTS: Variant[] = STRATEGIES.flatMap((strategy) =>
-  [false, true].map((hook) => ({
-    id: `record-${strategy}-${hook ? 'hook' : 'plain'}`,
-    strategy,
-    hook,
-    body: JSON.stringify({ ...FILE, _upload: { strategy: strategy === 'token' ? 'temporary-token' : 'presigned' } }),
-  })),
-);
+const bodyOf = (strategy: Strategy) => JSON.stringify({ ...FILE, _upload: { strategy: strategy === 'token' ? 'temporary-token' : 'presigned' } });
+
+const VARIANTS: Variant[] = [
+  ...STRATEGIES.flatMap((strategy) =>
+    [false, true].map((hook) => ({ id: `record-${strategy}-${hook ? 'hook' : 'plain'}`, strategy, hook, body: bodyOf(strategy) })),
+  ),
+  ...(process.env.RECORD_LEAN === '0' ? [] : [{ id: 'record-presigned-lean', strategy: 'presigned' as const, hook: false, body: bodyOf('presigned'), lean: true }]),
+];
 
 export interface RecordSample {
   requestsPerSecond: number;
@@ -78,6 +80,8 @@ export interface RecordPair {
   strategy: Strategy;
   plain: RecordSample[];
   hook: RecordSample[];
+  /** Presigned only: no hook, with a record-sized PUT without the SDK beside it (bench only, `lean-put.ts`). */
+  lean?: RecordSample[];
   /** Storage requests per preparation, by method (the proxy's count / preparations), without and with the hook. */
   requests: { plain: Record<string, number>; hook: Record<string, number> };
 }
@@ -195,8 +199,31 @@ async function countingProxy(endpoint: string): Promise<{ url: string; counts: M
   };
 }
 
+/**
+ * A copy of upload-server's dist/ (beside a link to its node_modules, where its imports resolve), taken once
+ * the build is there: every server of the run loads it, whatever rebuilds of the package happen meanwhile.
+ */
+async function snapshotServerDist(): Promise<{ dir: string; dist: string }> {
+  const packageDir = join(BENCH_DIR, '..', 'packages', 'upload-server');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await Promise.all(['index.js', 'adapters/node.js'].map((file) => access(join(packageDir, 'dist', file))));
+      break;
+    } catch (error) {
+      if (attempt >= 60) throw error;
+      await new Promise((done) => setTimeout(done, 2_000)); // a build in progress
+    }
+  }
+  await mkdir(TMP_DIR, { recursive: true });
+  const dir = await mkdtemp(join(TMP_DIR, 'record-server-'));
+  await cp(join(packageDir, 'dist'), join(dir, 'dist'), { recursive: true });
+  await symlink(join(packageDir, 'node_modules'), join(dir, 'node_modules'));
+  return { dir, dist: join(dir, 'dist') };
+}
+
 /** Storage requests per preparation of `variant` (the handler in this process, storage behind the proxy). */
-async function countRequests(target: StorageTarget, variant: Variant, stsUrl: string): Promise<Record<string, number>> {
+async function countRequests(target: StorageTarget, variant: Variant, stsUrl: string, dist: string): Promise<Record<string, number>> {
+  const { createUploadHandler } = (await import(join(dist, 'index.js'))) as { createUploadHandler: typeof CreateUploadHandler };
   const proxy = await countingProxy(target.settings.endpoint);
   try {
     const handler = createUploadHandler({
@@ -278,15 +305,15 @@ async function sequentialMicros(url: string, body: string): Promise<number> {
   return median(times);
 }
 
-async function measureStorage(target: StorageTarget, stsUrl: string): Promise<RecordStorageResult> {
-  const script = join(BENCH_DIR, 'src', 'prepare', 'server.ts');
+async function measureStorage(target: StorageTarget, stsUrl: string, dist: string): Promise<RecordStorageResult> {
+  const script = join(BENCH_DIR, 'src', 'prepare', 'record-server.ts');
   const children: Child[] = [];
   try {
     const requests = new Map<string, Record<string, number>>();
-    for (const variant of VARIANTS) requests.set(variant.id, await countRequests(target, variant, stsUrl));
+    for (const variant of VARIANTS) if (!variant.lean) requests.set(variant.id, await countRequests(target, variant, stsUrl, dist));
     const servers = new Map<string, string>();
     for (const variant of VARIANTS) {
-      const child = await startChild(script, [variant.id], { cpu: 1, env: { STS_STUB_URL: stsUrl, RECORD_STORAGE: JSON.stringify(target.settings) } });
+      const child = await startChild(script, [variant.id], { cpu: 1, env: { STS_STUB_URL: stsUrl, RECORD_STORAGE: JSON.stringify(target.settings), RECORD_SERVER_DIST: dist } });
       children.push(child);
       const url = `http://127.0.0.1:${String(child.ready.port)}/api/s3-upload`;
       servers.set(variant.id, url);
@@ -305,6 +332,8 @@ async function measureStorage(target: StorageTarget, stsUrl: string): Promise<Re
       const pairOrder = round % 2 === 0 ? STRATEGIES : [...STRATEGIES].reverse();
       const order = pairOrder.flatMap((strategy) => {
         const pair = VARIANTS.filter((variant) => variant.strategy === strategy);
+        // The lean write, where measured, between the two of its pair.
+        if (pair.length === 3) pair.splice(1, 0, pair.splice(2, 1)[0]!);
         return Math.floor(round / 2) % 2 === 0 ? pair : [...pair].reverse();
       });
       for (const variant of order) {
@@ -339,6 +368,7 @@ async function measureStorage(target: StorageTarget, stsUrl: string): Promise<Re
         strategy,
         plain: samples.get(`record-${strategy}-plain`)!,
         hook: samples.get(`record-${strategy}-hook`)!,
+        ...(samples.has(`record-${strategy}-lean`) ? { lean: samples.get(`record-${strategy}-lean`)! } : {}),
         requests: { plain: requests.get(`record-${strategy}-plain`)!, hook: requests.get(`record-${strategy}-hook`)! },
       })),
       load: [Math.min(...loads), median(loads), Math.max(...loads)],
@@ -354,13 +384,14 @@ export async function runPrepareRecordBench(): Promise<PrepareRecordResult> {
   const stub = await startChild(join(BENCH_DIR, 'src', 'prepare', 'sts-stub.ts'), ['sts-stub'], { cpu: 0 });
   const stsUrl = `http://127.0.0.1:${String(stub.ready.port)}`;
   const storages: RecordStorageResult[] = [];
+  const snapshot = await snapshotServerDist();
   try {
     const starts: (() => Promise<StorageTarget>)[] = [localS3Target];
     if (process.env.RECORD_RADOSGW !== '0') starts.push(radosgwTarget);
     for (const start of starts) {
       const target = await start();
       try {
-        storages.push(await measureStorage(target, stsUrl));
+        storages.push(await measureStorage(target, stsUrl, snapshot.dist));
       } finally {
         await target.close();
       }
@@ -368,6 +399,8 @@ export async function runPrepareRecordBench(): Promise<PrepareRecordResult> {
   } finally {
     await stub.stop();
     sequentialAgent.destroy();
+    await unlink(join(snapshot.dir, 'node_modules')); // the link first: the package's own folder is never walked
+    await rm(snapshot.dir, { recursive: true, force: true });
   }
   const result: PrepareRecordResult = {
     machine: describeMachine(['autocannon', '@aws-sdk/client-s3']),
@@ -378,6 +411,7 @@ export async function runPrepareRecordBench(): Promise<PrepareRecordResult> {
       `then ${RECORD_SEQUENTIAL} preparations one after the other from the benchmark's process; the two of a pair back to back, ` +
       `orders alternating by round; a warm-up of ${WARMUP_REQUESTS} requests each first; ` +
       (HAS_TASKSET ? 'servers pinned to core 1, autocannon, the STS stub and storage on core 0' : 'no core pinning (taskset missing)') +
+      "; every server loads a copy of upload-server's dist/ taken at the start" +
       '; NODE_ENV=production',
     storages,
   };

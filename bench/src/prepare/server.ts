@@ -69,16 +69,6 @@ const VARIANTS: Record<string, () => RequestListener> = {
   },
   'upbeam-token': () =>
     fetchListener(createUploadHandler({ ...BENCH_STORAGE, ...silent, stsEndpoint: requiredEnv('STS_STUB_URL') })),
-  /**
-   * The upload record's cost (`record.ts`), in pairs on real storage (RECORD_STORAGE: JSON of its handler
-   * settings): without a hook, and with `onUploadComplete`, which writes one record per preparation. STS is
-   * the local stub in both.
-   */
-  'record-presigned-plain': () => fetchListener(createUploadHandler({ ...recordStorage(), ...silent })),
-  'record-presigned-hook': () => fetchListener(createUploadHandler({ ...recordStorage(), ...silent, onUploadComplete: () => {} })),
-  'record-token-plain': () => fetchListener(createUploadHandler({ ...recordStorage(), ...silent, stsEndpoint: requiredEnv('STS_STUB_URL') })),
-  'record-token-hook': () =>
-    fetchListener(createUploadHandler({ ...recordStorage(), ...silent, stsEndpoint: requiredEnv('STS_STUB_URL'), onUploadComplete: () => {} })),
   /** What next-s3-upload does per request, on one shared client: `getSignedUrl` with a new command. */
   getsignedurl: () => {
     const client = new S3Client({ region: BENCH_STORAGE.region, credentials: BENCH_STORAGE });
@@ -109,11 +99,6 @@ const VARIANTS: Record<string, () => RequestListener> = {
   // Its STSClient takes no endpoint: AWS_ENDPOINT_URL_STS (set by the benchmark) sends it to the stub.
   'next-token': () => nextPagesRoute(APIRoute.configure({ ...BENCH_STORAGE })),
 };
-
-/** The real storage of the record variants: `RECORD_STORAGE`, the handler's settings as JSON. */
-function recordStorage(): typeof BENCH_STORAGE & { endpoint: string; forcePathStyle: true } {
-  return JSON.parse(requiredEnv('RECORD_STORAGE')) as typeof BENCH_STORAGE & { endpoint: string; forcePathStyle: true };
-}
 
 function requiredEnv(name: string): string {
   const value = process.env[name];

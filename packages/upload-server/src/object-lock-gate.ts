@@ -1,6 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { statusOf } from './completion-marker';
 import { UploadError } from './errors';
+import { checkOncePerProcess, type StorageCheck } from './storage-check';
 import type { StorageClientSource } from './presign';
 import { removeRefusedObject } from './refused-object';
 import { loadS3, S3_CLIENT_DEFAULTS } from './sdk';
@@ -14,7 +15,7 @@ import type { TokenIssuer } from './temporary-token';
 export const OBJECT_LOCK_RECHECK_MS = 60_000;
 
 /** One verdict per process for each storage address, bucket and credentials, shared by every handler and route. */
-const verdicts = new Map<string, { checked: Promise<void>; refusedAt?: number }>();
+const verdicts = new Map<string, StorageCheck>();
 
 /** Start of the probe's object name under the key prefix: reconcile and storage events leave it alone (`isInternalKey`). */
 const PROBE_NAME = 'upbeam-doctor-';
@@ -139,18 +140,5 @@ export function createObjectLockGate(
     }
     if (locks) throw new UploadError('INVALID_SETTINGS', objectLockMessage(settings.bucket));
   };
-  return () => {
-    let entry = verdicts.get(id);
-    if (entry?.refusedAt !== undefined && Date.now() - entry.refusedAt >= OBJECT_LOCK_RECHECK_MS) entry = undefined;
-    if (!entry) {
-      const current: { checked: Promise<void>; refusedAt?: number } = { checked: check() };
-      current.checked.catch((error: unknown) => {
-        if (error instanceof UploadError && error.code === 'INVALID_SETTINGS') current.refusedAt = Date.now();
-        else if (verdicts.get(id) === current) verdicts.delete(id);
-      });
-      verdicts.set(id, current);
-      entry = current;
-    }
-    return entry.checked;
-  };
+  return checkOncePerProcess(verdicts, id, check, OBJECT_LOCK_RECHECK_MS);
 }

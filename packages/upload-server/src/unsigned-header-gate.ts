@@ -1,4 +1,5 @@
 import { UploadError } from './errors';
+import { checkOncePerProcess, type StorageCheck } from './storage-check';
 import { createUrlSigner, type Presigner, type StorageClientSource } from './presign';
 import type { ResolvedStorageSettings } from './settings';
 import { probeUnsignedHeaders, type UnsignedHeaderVerdict } from './unsigned-header-probe';
@@ -10,7 +11,7 @@ import { probeUnsignedHeaders, type UnsignedHeaderVerdict } from './unsigned-hea
 export const UNSIGNED_HEADER_RECHECK_MS = 60_000;
 
 /** One probe per process for each storage address, bucket and credentials, shared by every handler and route. */
-const verdicts = new Map<string, { checked: Promise<void>; refusedAt?: number }>();
+const verdicts = new Map<string, StorageCheck>();
 
 /** The logged text of a refused presigned strategy: what storage did, what it allows, and the fix. */
 export function unsignedHeaderMessage(bucket: string, verdict: UnsignedHeaderVerdict): string {
@@ -57,20 +58,7 @@ export function createUnsignedHeaderGate(
     }
     if (verdict.copies || verdict.locks) throw new UploadError('INVALID_SETTINGS', unsignedHeaderMessage(settings.bucket, verdict));
   };
-  return () => {
-    let entry = verdicts.get(id);
-    if (entry?.refusedAt !== undefined && Date.now() - entry.refusedAt >= UNSIGNED_HEADER_RECHECK_MS) entry = undefined;
-    if (!entry) {
-      const current: { checked: Promise<void>; refusedAt?: number } = { checked: probe() };
-      current.checked.catch((error: unknown) => {
-        if (error instanceof UploadError && error.code === 'INVALID_SETTINGS') current.refusedAt = Date.now();
-        else if (verdicts.get(id) === current) verdicts.delete(id);
-      });
-      verdicts.set(id, current);
-      entry = current;
-    }
-    return entry.checked;
-  };
+  return checkOncePerProcess(verdicts, id, probe, UNSIGNED_HEADER_RECHECK_MS);
 }
 
 /** `presign` that waits for `gate` first: every presigned URL of the handler goes through it. */

@@ -23,7 +23,7 @@ import { createBucket, startRadosgw, type Radosgw } from '@upbeam/ceph-rgw';
 import type { createUploadHandler as CreateUploadHandler } from '@upbeam/upload-server';
 import { startChild, HAS_TASKSET, type Child } from '../lib/child';
 import { describeMachine, packageVersion } from '../lib/machine';
-import { summarizeProfile, type CpuProfile } from '../lib/cpu-profile';
+import type { CpuProfile } from '../lib/cpu-profile';
 import { BENCH_DIR, RESULTS_DIR, TMP_DIR } from '../lib/paths';
 import { pidsMatching } from '../lib/processes';
 import { saveResult, type ResultMeta } from '../lib/results';
@@ -253,13 +253,30 @@ async function countRequests(target: StorageTarget, variant: Variant, stsUrl: st
   }
 }
 
-/** A frame's package (`summarizeProfile`'s `byPackage`) to the group the report sums it in. */
-function groupOf(name: string): string {
-  if (/^@(aws-sdk|smithy)\//.test(name)) return 'AWS SDK (@aws-sdk, @smithy)';
-  if (name.startsWith('@upbeam/')) return '@upbeam/upload-server';
-  if (name.startsWith('node:')) return 'Node (node:*)';
-  if (name === '(garbage collector)') return 'GC';
-  return 'other (natives, V8, program)';
+/**
+ * The group a profile's frame counts in: its script's URL (upload-server from the run's copy of its dist,
+ * `.tmp/record-server-*`, or from the package) or, for V8's own entries, its name.
+ */
+function groupOf(frame: CpuProfile['nodes'][number]['callFrame']): string {
+  const { url, functionName } = frame;
+  if (/node_modules\/@(aws-sdk|smithy)\//.test(url)) return 'AWS SDK (@aws-sdk, @smithy)';
+  if (/\/record-server-[^/]+\/dist\/|\/packages\/upload-server\/|node_modules\/@upbeam\/upload-server\//.test(url)) return '@upbeam/upload-server';
+  if (url.startsWith('node:')) return 'Node (node:*)';
+  if (functionName === '(garbage collector)') return 'GC';
+  return 'other (natives, V8, program, the bench server)';
+}
+
+/** Self time per request (µs) by group ({@link groupOf}) of a profile over `requests` requests; idle left out. */
+export function profileByGroup(profile: CpuProfile, requests: number): Record<string, number> {
+  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const groups: Record<string, number> = {};
+  profile.samples.forEach((id, index) => {
+    const frame = frames.get(id)!;
+    if (frame.functionName === '(idle)') return;
+    const group = groupOf(frame);
+    groups[group] = (groups[group] ?? 0) + (profile.timeDeltas[index] ?? 0) / requests;
+  });
+  return groups;
 }
 
 /** Profiles the server at `url` (`bench-control.ts`) over {@link PROFILED_REQUESTS}: µs of self time per request by group. */
@@ -272,13 +289,7 @@ async function profileGroups(url: string, body: string, name: string): Promise<{
   await control('profile/start');
   const figures = await loadOnce({ url, body, connections: CONNECTIONS, seconds: 30, amount: PROFILED_REQUESTS });
   await control(`profile/stop?file=${encodeURIComponent(file)}`);
-  const summary = summarizeProfile(JSON.parse(await readFile(file, 'utf8')) as CpuProfile, 1_000);
-  const groups: Record<string, number> = {};
-  for (const { frame, share } of summary.byPackage) {
-    const group = groupOf(frame);
-    groups[group] = (groups[group] ?? 0) + (share * summary.busyMs * 1000) / figures.requests;
-  }
-  return { requests: figures.requests, groups };
+  return { requests: figures.requests, groups: profileByGroup(JSON.parse(await readFile(file, 'utf8')) as CpuProfile, figures.requests) };
 }
 
 const sequentialAgent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -3,14 +3,17 @@
  * `onUploadComplete` on a route, every preparation writes one small object to storage, in parallel with the
  * URL signing (presigned) or the STS call (temporary-token). Measured in pairs on real storage on 127.0.0.1,
  * `@upbeam/local-s3` in a process of its own and, unless `RECORD_RADOSGW=0`, Ceph radosgw: Upbeam's handler
- * without a hook beside the same handler with `onUploadComplete`, for both strategies (STS: the local stub).
+ * without a hook beside the same handler with `onUploadComplete`, for both strategies (STS: the local stub),
+ * and (bench only, unless `RECORD_LEAN=0`) the hook-less presigned handler with a record-sized PUT beside it
+ * sent without the SDK (`lean-put.ts`): the write's transport alone. Servers: `record-server.ts`.
  *
  * Per storage: (1) the storage requests of one preparation, counted by a proxy in front of storage with the
  * handler in this process; (2) rounds in which each server (own process, core 1) takes autocannon's load
  * (own process, core 0, as `run.ts`): req/s, p50/p99 and the server's CPU time per request; then 300
  * preparations one after the other from this process, timed to the microsecond: the latency the record adds
  * to one preparation when storage is idle; (3) a CPU profile of each presigned server, its self time per
- * request by group of code (the raw profiles stay in `results/`, not committed). Ratios are paired within a round (the pair runs back to back).
+ * request by group of code (the raw profiles stay in `results/`, not committed). Ratios are paired within a
+ * round (the pair runs back to back).
  * `pnpm --filter @upbeam/bench bench:prepare-record`; writes `results/prepare-record.json`.
  */
 import { access, cp, mkdir, mkdtemp, readFile, rm, symlink, unlink } from 'node:fs/promises';

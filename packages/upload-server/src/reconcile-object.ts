@@ -74,7 +74,8 @@ export async function createObjectCompleter(config: UploadHandlerConfig & { rout
       const { onUploadComplete } = route.config;
       // The route's records are signed within its scope, as its receipts: a record of another route never verifies.
       const scope = routeScope(settings.bucket, route.config, route.name);
-      const records = createUploadRecords(client, settings.bucket, settings.secretAccessKey, scope);
+      // Read only here: the SDK's client lists and reads them.
+      const records = createUploadRecords({ Bucket: settings.bucket, secret: settings.secretAccessKey, scope, client: async () => client, signUrl: undefined });
       completions.set(route, (completion = createCompletion({ settings, client, policy: route.config, onUploadComplete, records, onError: log })));
     }
     return completion;

@@ -3,7 +3,7 @@ import { createMultipartStorage } from './multipart-storage';
 import { createMultipartOperations, createMultipartTickets, type MultipartOperations, type MultipartTicketFields } from './multipart-upload';
 import { DEFAULT_KEY_PREFIX } from './object-key';
 import { createPartPresigner } from './part-presign';
-import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
+import { createPresigner, createUrlSigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
 import { providerStsEndpoint, resolveProvider } from './providers';
 import { processEnv, resolveStorageSettings, resolveStsSettings, type ResolvedStorageSettings } from './settings';
 import { createStorageClient } from './storage-client';
@@ -66,7 +66,15 @@ export function createRouteServices(config: UploadHandlerConfig, route: string |
   const unsignedHeaderGate = once(() =>
     createUnsignedHeaderGate(settings(), { client, presign: presigner(), keyPrefix, enabled: config.checkUnsignedHeaders ?? true }),
   );
-  const records = once(async () => createUploadRecords(await client(), settings().bucket, settings().secretAccessKey, scope()));
+  const records = once(async () =>
+    createUploadRecords({
+      Bucket: settings().bucket,
+      secret: settings().secretAccessKey,
+      scope: scope(),
+      client,
+      signUrl: createUrlSigner(settings(), client),
+    }),
+  );
   return {
     expiresIn,
     keyPrefix,

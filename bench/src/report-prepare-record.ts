@@ -25,6 +25,8 @@ export function medianInterval(values: readonly number[]): { median: number; low
   return { median: median(sorted), low: sorted[k - 1]!, high: sorted[n - k]!, coverage: 1 - 2 * below(k) };
 }
 
+const signed = (value: number) => `${value >= 0 ? '+' : '−'}${fmt(Math.abs(value))}`;
+
 const times = (value: number) => `${value >= 10 ? value.toFixed(1) : value.toFixed(2)}×`;
 
 /** Median of the rounds' ratios hook / plain, with its interval. */
@@ -57,8 +59,10 @@ export function prepareRecordSection(result: PrepareRecordResult, add: (...text:
     '',
     `\`${result.command}\` (${fmt(result.seconds)} s; \`RECORD_RADOSGW=0\`: local-s3 only). With \`onUploadComplete\`, every`,
     'preparation writes one signed record to storage (`packages/upload-server/src/upload-record.ts`) beside the URL signing or',
-    'the STS call. Each pair: the same handler and storage without a hook and with one (which also signs a receipt). Storage',
-    "requests: counted by a proxy in front of storage (method, record or not, status) over 50 preparations one after the other",
+    "the STS call: one PUT presigned by the handler's own URL signer (`createUrlSigner`, `presign.ts`) and sent with Node's",
+    '`fetch`, tried once more on a 5xx or a network error; no AWS SDK command. Each pair: the same handler and storage without',
+    'a hook and with one (which also signs a receipt). Storage requests:',
+    "counted by a proxy in front of storage (method, record or not, status) over 50 preparations one after the other",
     "and 500 ten at a time. CPU/request: the handler process's CPU time / requests answered under load; one at a time: median",
     `latency of 300 sequential preparations, storage otherwise idle. ${result.settings}. Ratios and differences: median of the`,
     `${rounds} rounds' paired values (with / without), in parentheses the interval of that median (order statistics, ${(coverage * 100).toFixed(0)} % coverage).`,
@@ -99,12 +103,15 @@ export function prepareRecordSection(result: PrepareRecordResult, add: (...text:
       if (!pair.lean) continue;
       const lean = pair.lean;
       const added = medianInterval(pair.plain.map((sample, index) => lean[index]!.cpuMicrosPerRequest - sample.cpuMicrosPerRequest));
+      const beyond = medianInterval(pair.hook.map((sample, index) => sample.cpuMicrosPerRequest - lean[index]!.cpuMicrosPerRequest));
       add(
-        `Bench only, the same write without the SDK (\`bench/src/prepare/lean-put.ts\`: SigV4 header signing with node:crypto, node:http keep-alive, ` +
-          `a 220-byte body, no record or receipt signing) beside the ${pair.strategy} handler without a hook: ` +
+        `Bench only, a bare record-sized PUT (\`bench/src/prepare/lean-put.ts\`: SigV4 header signing with node:crypto, node:http keep-alive, ` +
+          `a 220-byte body; no fetch, no record or receipt signing) beside the ${pair.strategy} handler without a hook: ` +
           `+${fmt(added.median)} µs CPU per preparation (${fmt(added.low)}–${fmt(added.high)}), CPU/request with / without ${pairedRatio(pair.plain, lean, (s) => s.cpuMicrosPerRequest)}, ` +
           `${fmt(median(lean.map((s) => s.requestsPerSecond)))} req/s, p50 ${fmt(median(lean.map((s) => s.p50)))} ms (${pairedRatio(pair.plain, lean, (s) => s.p50)}), ` +
-          `one at a time ${pairedAdded(pair.plain, lean, (s) => s.sequentialMicros)}.`,
+          `one at a time ${pairedAdded(pair.plain, lean, (s) => s.sequentialMicros)}. ` +
+          `The handler's record (its signing, the receipt's, the presigned URL and \`fetch\`) costs ` +
+          `${signed(beyond.median)} µs CPU per preparation more than this bare PUT (${fmt(beyond.low)}–${fmt(beyond.high)}; paired hook − bare).`,
         '',
       );
     }
@@ -127,10 +134,21 @@ export function prepareRecordSection(result: PrepareRecordResult, add: (...text:
     add(`| all | ${profiled.map((storage) => cell(total(storage.profile!.plain), total(storage.profile!.hook))).join(' | ')} |`, '');
     const share = (storage: (typeof profiled)[number], group: string) =>
       ((storage.profile!.hook[group] ?? 0) - (storage.profile!.plain[group] ?? 0)) / (total(storage.profile!.hook) - total(storage.profile!.plain));
+    const percent = (value: number) => `${(value * 100).toFixed(0)} %`;
+    const sdk = groups.filter((group) => group.startsWith('AWS SDK'));
     add(
-      "Share of the added self time outside the handler's own code (the AWS SDK's `PutObjectCommand` path, Node's HTTP client, natives, GC): " +
-        profiled.map((storage) => `${storage.storage} ${((1 - share(storage, '@upbeam/upload-server')) * 100).toFixed(0)} %`).join(', ') +
-        '.',
+      "Share of the added self time by group (the record's PUT is the handler's presigned URL sent with Node's `fetch`, undici): " +
+        profiled
+          .map((storage) => {
+            const added = groups
+              .map((group) => ({ group, share: share(storage, group) }))
+              .filter(({ share: value }) => value > 0)
+              .sort((a, b) => b.share - a.share);
+            return `${storage.storage}: ${added.map(({ group, share: value }) => `${group.replace(/ \(.*\)$/, '')} ${percent(value)}`).join(', ')}`;
+          })
+          .join('; ') +
+        `; outside the handler's own code: ${profiled.map((storage) => `${storage.storage} ${percent(1 - share(storage, '@upbeam/upload-server'))}`).join(', ')}. ` +
+        (sdk.length === 0 ? 'No AWS SDK frame in either profile.' : `AWS SDK frames: ${profiled.map((storage) => `${storage.storage} ${sdk.map((group) => fmt(storage.profile!.hook[group] ?? 0)).join(' + ')} µs per request with the hook`).join(', ')}.`),
       '',
     );
   }

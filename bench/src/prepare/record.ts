@@ -4,8 +4,9 @@
  * URL signing (presigned) or the STS call (temporary-token). Measured in pairs on real storage on 127.0.0.1,
  * `@upbeam/local-s3` in a process of its own and, unless `RECORD_RADOSGW=0`, Ceph radosgw: Upbeam's handler
  * without a hook beside the same handler with `onUploadComplete`, for both strategies (STS: the local stub),
- * and (bench only, unless `RECORD_LEAN=0`) the hook-less presigned handler with a record-sized PUT beside it
- * sent without the SDK (`lean-put.ts`): the write's transport alone. Servers: `record-server.ts`.
+ * and (bench only, unless `RECORD_LEAN=0`) the hook-less presigned handler with a bare record-sized PUT beside
+ * it (`lean-put.ts`: node:http, no fetch, no record signing): the write's transport alone, to set beside the
+ * handler's own write (its presigned URL sent with `fetch`). Servers: `record-server.ts`.
  *
  * Per storage: (1) the storage requests of one preparation, counted by a proxy in front of storage with the
  * handler in this process; (2) rounds in which each server (own process, core 1) takes autocannon's load
@@ -92,7 +93,7 @@ export interface RecordPair {
 /** Self time of the presigned servers under load, per request by group of code (µs), from a CPU profile of each. */
 export interface RecordProfile {
   requests: { plain: number; hook: number };
-  /** Group (`AWS SDK`, `node:*`, `@upbeam/upload-server`, `GC`, `other`) to µs per request. */
+  /** Group (`AWS SDK`, Node's fetch, `node:*`, `@upbeam/upload-server`, `GC`, `other`) to µs per request. */
   plain: Record<string, number>;
   hook: Record<string, number>;
 }
@@ -264,7 +265,8 @@ function groupOf(frame: CpuProfile['nodes'][number]['callFrame']): string {
   const { url, functionName } = frame;
   if (/node_modules\/@(aws-sdk|smithy)\//.test(url)) return 'AWS SDK (@aws-sdk, @smithy)';
   if (/\/record-server-[^/]+\/dist\/|\/packages\/upload-server\/|node_modules\/@upbeam\/upload-server\//.test(url)) return '@upbeam/upload-server';
-  if (url.startsWith('node:')) return 'Node (node:*)';
+  if (url.startsWith('node:internal/deps/undici/')) return "Node's fetch (undici, node:internal/deps/undici)";
+  if (url.startsWith('node:')) return 'Node (node:*, fetch aside)';
   if (functionName === '(garbage collector)') return 'GC';
   return 'other (natives, V8, program, the bench server)';
 }

@@ -8,7 +8,7 @@ import {
   ListObjectsV2Command,
   PutBucketPolicyCommand,
   PutObjectCommand,
-  type S3Client,
+  S3Client,
 } from '@aws-sdk/client-s3';
 import { IAMClient, UpdateAssumeRolePolicyCommand } from '@aws-sdk/client-iam';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
@@ -282,9 +282,9 @@ async function tokenUpload(storage: Storage, hook: UploadHandlerConfig['onUpload
     : tokenHandlerSettings(connection!, storage.bucket, await createUploadRole(connection!));
   const handler = createUploadHandler({ ...appConfig(storage, hook as never), ...token, ...extra });
   const client = (credentials: { AccessKeyId: string; SecretAccessKey: string; SessionToken: string }): S3Client => {
-    // s3rver applies no session policy: the server's client stores what the token may store there.
-    if (local.stsClient) return storage.createClient();
     const keys = { accessKeyId: credentials.AccessKeyId, secretAccessKey: credentials.SecretAccessKey, sessionToken: credentials.SessionToken };
+    // local-s3 enforces the token's session policy as S3 does: the browser's client holds the token on both.
+    if (local.stsClient) return new S3Client({ region: local.region!, endpoint: local.endpoint!, forcePathStyle: true, credentials: keys });
     return radosgwS3Client(connection!, keys);
   };
   return { handler, client };

@@ -225,7 +225,7 @@ export function createCompletion(deps: CompletionDependencies): Completion {
    * The object at `key` as storage holds it (HEAD), once it passed the policy checks (a breaking object is
    * deleted and the refusal thrown).
    */
-  const checkedObject = async (key: string): Promise<StoredUpload> => {
+  const checkedObject = async (key: string): Promise<Omit<StoredUpload, 'idempotencyKey'>> => {
     const { HeadObjectCommand } = await loadS3();
     const head = await client.send(new HeadObjectCommand({ Bucket, Key: key, ...customerKey(settings) })).catch((error: unknown) => {
       if (statusOf(error) === 404) throw new UploadError('INVALID_REQUEST', 'Nothing is stored at this key yet.');
@@ -239,16 +239,14 @@ export function createCompletion(deps: CompletionDependencies): Completion {
       await removeRefusedObject(client, Bucket, key, head, log);
       throw refusal;
     }
-    const etag = head.ETag ?? '';
-    const lastModified = head.LastModified;
-    const idempotencyKey = await idempotencyKeyOf(Bucket, key, etag, lastModified);
-    return { key, size, etag, contentType, metadata: head.Metadata ?? {}, lastModified, idempotencyKey };
+    return { key, size, etag: head.ETag ?? '', contentType, metadata: head.Metadata ?? {}, lastModified: head.LastModified };
   };
 
-  /** The hook once for `stored`, told by `reporter`, and what the completion answers. */
-  const completed = async (hook: UploadCompleteHook, stored: StoredUpload, reporter: ReportedUpload | ReconciledUpload) => {
-    const { serverData, ran } = await runHookOnce(hook, { ...stored, ...reporter });
-    const { key, size } = stored;
+  /** The hook once for the `checked` object, told by `reporter`, and what the completion answers. */
+  const completed = async (hook: UploadCompleteHook, checked: Omit<StoredUpload, 'idempotencyKey'>, reporter: ReportedUpload | ReconciledUpload) => {
+    const { key, size, etag, lastModified } = checked;
+    const idempotencyKey = await idempotencyKeyOf(Bucket, key, etag, lastModified);
+    const { serverData, ran } = await runHookOnce(hook, { ...checked, idempotencyKey, ...reporter });
     return { upload: serverData === undefined ? { key, size } : { key, size, serverData }, ran };
   };
 

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HeadObjectCommand, PutBucketNotificationConfigurationCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { CreateTopicCommand, DeleteTopicCommand, SNSClient } from '@aws-sdk/client-sns';
+import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createTestBucket, type RadosgwBucket } from '@upbeam/ceph-rgw';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -14,6 +13,7 @@ import {
   type UploadHandlerConfig,
   type UploadRoutes,
 } from '../src/index';
+import { notifyObjectCreated } from './radosgw-notifications';
 
 // radosgw's bucket notifications, posted by radosgw itself to an HTTP endpoint on 127.0.0.1 (a topic with a
 // `push-endpoint`, CreateTopic through its SNS-compatible API): the endpoint hands each notification to
@@ -26,9 +26,8 @@ const SECRET = randomBytes(12).toString('hex');
 describe.runIf(radosgw)('completeNotifiedUploads with radosgw bucket notifications', () => {
   let storage: RadosgwBucket;
   let admin: S3Client;
-  let sns: SNSClient;
   let receiver: Server;
-  let topicArn: string | undefined;
+  let deleteTopic: (() => Promise<void>) | undefined;
   const calls: UploadCompleteContext[] = [];
   const notified: NotifiedUploads[] = [];
   const refusedRequests: string[] = [];
@@ -62,21 +61,10 @@ describe.runIf(radosgw)('completeNotifiedUploads with radosgw bucket notificatio
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const pushEndpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/storage-events?secret=${SECRET}`;
-    const { endpoint, region, accessKeyId, secretAccessKey } = radosgw!;
-    // Not persistent: radosgw 16.2 here posted nothing within 15 s from a persistent topic (its queue).
-    sns = new SNSClient({ endpoint, region, credentials: { accessKeyId, secretAccessKey } });
-    const topic = await sns.send(new CreateTopicCommand({ Name: `upbeam-${storage.bucket}`, Attributes: { 'push-endpoint': pushEndpoint, persistent: 'false' } }));
-    topicArn = topic.TopicArn;
-    await admin.send(
-      new PutBucketNotificationConfigurationCommand({
-        Bucket: storage.bucket,
-        NotificationConfiguration: { TopicConfigurations: [{ Id: 'uploads', TopicArn: topicArn, Events: ['s3:ObjectCreated:*'] }] },
-      }),
-    );
+    deleteTopic = await notifyObjectCreated(radosgw!, admin, storage.bucket, pushEndpoint);
   }, 60_000);
   afterAll(async () => {
-    if (topicArn) await sns?.send(new DeleteTopicCommand({ TopicArn: topicArn })).catch(() => {});
-    sns?.destroy();
+    await deleteTopic?.();
     admin?.destroy();
     receiver?.close();
   });

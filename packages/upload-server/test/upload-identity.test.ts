@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { PutBucketNotificationConfigurationCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { CreateTopicCommand, DeleteTopicCommand, SNSClient } from '@aws-sdk/client-sns';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createTestBucket, createUploadRole, type RadosgwBucket } from '@upbeam/ceph-rgw';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -22,6 +21,7 @@ import {
   type UploadHandlerConfig,
   type UploadRoutes,
 } from '../src/index';
+import { notifyObjectCreated } from './radosgw-notifications';
 
 // Hole 1 of issue 42, as the attack: with the temporary-token strategy the browser writes the object's
 // `x-amz-meta-*` itself. An attacker prepares an avatar as themself, stores it with `user-id: <victim>` and
@@ -167,9 +167,8 @@ describe.runIf(radosgw)('an upload nobody reported belongs to who prepared it, n
   describe('radosgw bucket notifications', () => {
     let storage: RadosgwBucket;
     let admin: S3Client;
-    let sns: SNSClient;
     let receiver: Server;
-    let topicArn: string | undefined;
+    let deleteTopic: (() => Promise<void>) | undefined;
     const calls: HookCall[] = [];
     const notified: NotifiedUploads[] = [];
     let config: UploadHandlerConfig & { routes: UploadRoutes };
@@ -186,20 +185,10 @@ describe.runIf(radosgw)('an upload nobody reported belongs to who prepared it, n
       });
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       const pushEndpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/storage-events`;
-      const { endpoint, region, accessKeyId, secretAccessKey } = radosgw!;
-      sns = new SNSClient({ endpoint, region, credentials: { accessKeyId, secretAccessKey } });
-      const topic = await sns.send(new CreateTopicCommand({ Name: `upbeam-${storage.bucket}`, Attributes: { 'push-endpoint': pushEndpoint, persistent: 'false' } }));
-      topicArn = topic.TopicArn;
-      await admin.send(
-        new PutBucketNotificationConfigurationCommand({
-          Bucket: storage.bucket,
-          NotificationConfiguration: { TopicConfigurations: [{ Id: 'uploads', TopicArn: topicArn, Events: ['s3:ObjectCreated:*'] }] },
-        }),
-      );
+      deleteTopic = await notifyObjectCreated(radosgw!, admin, storage.bucket, pushEndpoint);
     }, 60_000);
     afterAll(async () => {
-      if (topicArn) await sns?.send(new DeleteTopicCommand({ TopicArn: topicArn })).catch(() => {});
-      sns?.destroy();
+      await deleteTopic?.();
       admin?.destroy();
       receiver?.close();
     });

@@ -40,6 +40,21 @@ export async function listRoleArns(place: StsPlace, credentials: { accessKeyId: 
 }
 
 /**
+ * An STS client that calls as an upload token would (its credentials, one attempt): the checks that try what
+ * a browser holding the token could do with STS. `destroy()` it after use.
+ */
+export async function tokenStsClient(place: StsPlace, token: TemporaryCredentials) {
+  const { STSClient } = await loadSts();
+  return new STSClient({
+    ...CLIENT_DEFAULTS,
+    region: place.region,
+    endpoint: place.stsEndpoint,
+    credentials: { accessKeyId: token.AccessKeyId, secretAccessKey: token.SecretAccessKey, sessionToken: token.SessionToken },
+    maxAttempts: 1,
+  });
+}
+
+/**
  * The roles of `roleArns` that an upload token can assume: STS `AssumeRole` of each with the token, as a browser
  * could, with a session policy that allows nothing (a granted probe gets no rights). On an S3-compatible STS
  * (radosgw 16.2, measured) session policies do not apply to STS calls and a role session passes a trust policy
@@ -47,14 +62,8 @@ export async function listRoleArns(place: StsPlace, credentials: { accessKeyId: 
  * Any refusal (an error of any kind) counts as not assumable. Takes one STS call per role, 8 at a time.
  */
 export async function rolesTokenCanAssume(place: StsPlace, token: TemporaryCredentials, roleArns: string[]): Promise<string[]> {
-  const { AssumeRoleCommand, STSClient } = await loadSts();
-  const sts = new STSClient({
-    ...CLIENT_DEFAULTS,
-    region: place.region,
-    endpoint: place.stsEndpoint,
-    credentials: { accessKeyId: token.AccessKeyId, secretAccessKey: token.SecretAccessKey, sessionToken: token.SessionToken },
-    maxAttempts: 1,
-  });
+  const { AssumeRoleCommand } = await loadSts();
+  const sts = await tokenStsClient(place, token);
   const open: string[] = [];
   try {
     for (let start = 0; start < roleArns.length; start += PROBE_CONCURRENCY) {

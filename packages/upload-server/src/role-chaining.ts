@@ -1,7 +1,7 @@
 import type { TemporaryCredentials } from '@upbeam/upload-protocol';
-import { listRoleArns, rolesTokenCanAssume } from './assumable-roles';
+import { listRoleArns, rolesTokenCanAssume, tokenStsClient } from './assumable-roles';
 import { UploadError } from './errors';
-import { CLIENT_DEFAULTS, loadSts } from './sdk';
+import { loadSts } from './sdk';
 
 /**
  * The trust-policy condition that keeps an upload token from assuming its role again: only long-term
@@ -40,14 +40,8 @@ export const ROLE_CHAINING_MESSAGE =
  * cannot be reached.
  */
 export async function assertNoRoleChaining(check: RoleChainingCheck, token: TemporaryCredentials): Promise<void> {
-  const { AssumeRoleCommand, STSClient } = await loadSts();
-  const sts = new STSClient({
-    ...CLIENT_DEFAULTS,
-    region: check.region,
-    endpoint: check.stsEndpoint,
-    credentials: { accessKeyId: token.AccessKeyId, secretAccessKey: token.SecretAccessKey, sessionToken: token.SessionToken },
-    maxAttempts: 1,
-  });
+  const { AssumeRoleCommand } = await loadSts();
+  const sts = await tokenStsClient(check, token);
   try {
     await sts.send(
       new AssumeRoleCommand({

@@ -86,6 +86,14 @@ describe('operations without HTTP', () => {
     await expect(complete(documents, { key, receipt: receipt! }, request)).rejects.toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
   });
 
+  it('decideObject: a key the app lets the browser choose can never name the handler\'s own records or markers (.upbeam/)', async () => {
+    const chooser = route({ keyPrefix: '', key: (asked) => String(asked.wanted), onUploadComplete: () => ({}) });
+    for (const wanted of ['.upbeam/uploads/AAAA/1.4102444800.forged', '.upbeam/completions/x.json', '.upbeam/anything']) {
+      await expect(decideObject(chooser, body({ wanted }), request)).rejects.toMatchObject({ code: 'INVALID_OBJECT_KEY' }); // the app's key: a 500, logged
+    }
+    expect((await decideObject(chooser, body({ wanted: 'mine/a.png' }), request)).key).toBe('mine/a.png');
+  });
+
   it('renew and the multipart operations refuse a forged ticket (403) before any storage request', async () => {
     const context = route();
     await expect(renew(context, { ticket: 'e30.forged' }, body({ _upload: { strategy: 'temporary-token' } }), request)).rejects.toMatchObject({ code: 'INVALID_TICKET' });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINES, launchBrowser, type TestBrowser, type TestPage } from '@upbeam/test-browser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // The MD5 of `checksum: 'md5'` in each engine's own way of reading a file (`checksum.ts`): chromium and
 // Firefox read `Blob.stream()` as a byte stream into one reused buffer, WebKit (whose `Blob.stream()` is
@@ -73,8 +73,10 @@ describe.each(ENGINES)('checksum: MD5 of a picked file in %s', (engine) => {
     browser = await launchBrowser(engine);
     page = await browser.newPage();
     await page.goto(origin);
-    // The module script ran before the `load` event that `goto` waits for.
-    expect(await page.evaluate(() => 'checksum' in window, null)).toBe(true);
+    // The module script runs before the `load` event that `goto` waits for; WebKit's driver under load (CI,
+    // 2026-11-29) once answered `goto` before it had run: wait for it rather than read it once.
+    const ran = () => page.evaluate(() => 'checksum' in window, null);
+    await vi.waitFor(async () => expect(await ran()).toBe(true), { timeout: 15_000, interval: 100 });
   }, 120_000);
   afterAll(async () => {
     await page?.close().catch(() => {});

@@ -13,7 +13,6 @@ export {
 } from './constants';
 export type {
   ObjectChecksum,
-  PreparedUploadBase,
   PresignedUploadResponse,
   TemporaryCredentials,
   TemporaryTokenUploadResponse,
@@ -24,6 +23,7 @@ export type {
   UploadMarker,
   UploadStrategy,
 } from './messages';
+export type { PreparedUploadBase } from './prepared-upload';
 export type { AnyRoutes, RouteName, RouteRules, RouteRulesResponse, RouteServerData } from './routes';
 export {
   MAX_OBJECT_SIZE,

@@ -7,7 +7,7 @@
  * the upload named by the `ticket` it issued: an HMAC-signed token that binds the object key, the upload id,
  * the file size and the part size, so that no client can sign parts for, complete or abort another upload.
  */
-import type { PreparedUploadBase } from './messages';
+import type { PreparedUploadBase } from './prepared-upload';
 
 /**
  * Smallest part of a multipart upload, in bytes (5 MiB). S3 rejects smaller parts, except the last:

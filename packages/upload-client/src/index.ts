@@ -4,17 +4,10 @@
  * for a presigned URL and sends the file straight to S3-compatible storage, with progress and cancel.
  */
 export { uploadFile } from './upload-file';
-export {
-  UploadTracker,
-  type FileWithPath,
-  type Persistence,
-  type PersistOptions,
-  type TrackedFile,
-  type TrackedFileStatus,
-  type Uploader,
-  type UploadSummary,
-  type UploadTrackerOptions,
-} from './upload-tracker';
+export { UploadTracker, type Uploader, type UploadTrackerOptions } from './upload-tracker';
+export type { FileWithPath, TrackedFile, TrackedFileStatus } from './tracked-file';
+export type { UploadSummary } from './upload-summary';
+export type { Persistence, PersistOptions } from './persisted-queue';
 export { clearKeptUploads } from './clear-kept-uploads';
 export { DEFAULT_CONCURRENCY } from './upload-queue';
 export { PauseController } from './pause';

@@ -1,4 +1,4 @@
-import type { TrackedFile } from './upload-tracker';
+import type { TrackedFile } from './tracked-file';
 
 /** Whether `change` sets a field of `file` to another value (an absent field and `undefined` are the same). */
 function changes(file: TrackedFile, change: Partial<TrackedFile>): boolean {

@@ -14,8 +14,8 @@ import { PersistedQueue, type PersistedFile, type PersistOptions } from './persi
 import { restoreKept } from './restore-kept';
 import { openResumeJournal, resumeJournalId } from './resume-journal';
 import type { UploadOptions } from './types';
-import type { TrackedFile } from './upload-tracker';
-import type { TrackedFileStatus } from './upload-summary';
+import type { TrackedFile } from './tracked-file';
+import type { TrackedFileStatus } from './tracked-file';
 
 /** What the tracker lets its persistence do to its list. */
 export interface PersistenceHost {

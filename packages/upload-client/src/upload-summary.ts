@@ -1,12 +1,5 @@
 import type { UploadProgress } from './progress';
-
-/**
- * Where a tracked upload stands: `queued` (waiting for a place among the files in flight), `uploading`,
- * `paused` (a multipart upload between `pause(id)` and `resume(id)`), then `done`, `error` or `aborted`
- * (cancelled by the user or by the `signal`). `elsewhere`: a file restored by a tracker with `persist` that
- * another tab of the origin is uploading; this tab takes it over (`queued`) only if that tab goes first.
- */
-export type TrackedFileStatus = 'queued' | 'uploading' | 'paused' | 'done' | 'error' | 'aborted' | 'elsewhere';
+import type { TrackedFileStatus } from './tracked-file';
 
 /**
  * Progress of the whole list: `uploaded` and `size` (bytes) and `progress` (percent) count the files

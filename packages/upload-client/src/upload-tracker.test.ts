@@ -2,7 +2,8 @@ import type { UploadResult } from '@upbeam/upload-protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { createAbortError } from './abort';
 import type { UploadOptions } from './types';
-import { UploadTracker, type TrackedFile, type Uploader } from './upload-tracker';
+import type { TrackedFile } from './tracked-file';
+import { UploadTracker, type Uploader } from './upload-tracker';
 
 /**
  * A stand-in for `uploadFile` (no network in unit tests; the browser suites upload for real): every call

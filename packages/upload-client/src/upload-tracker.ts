@@ -12,57 +12,9 @@ import { DEFAULT_CONCURRENCY, UploadQueue } from './upload-queue';
 import { FrameNotifier } from './frame-notifier';
 import { TrackedFiles } from './tracked-files';
 import type { PersistenceHost, TrackerPersistence } from './tracker-persistence';
-import type { Persistence, PersistOptions } from './persisted-queue';
-import { summarize, type TrackedFileStatus, type UploadSummary } from './upload-summary';
-
-export type { TrackedFileStatus, UploadSummary } from './upload-summary';
-export type { Persistence, PersistOptions } from './persisted-queue';
-
-/**
- * One file in the tracked list (SPEC 3). Snapshots are immutable: a change makes a new object for the
- * changed file only; an unchanged file is the same object from one snapshot to the next.
- */
-export interface TrackedFile<ServerData = unknown> {
-  /** Generated id (nanoid, 21 characters); pass it to `cancel`, `retry`, `remove`. */
-  id: string;
-  /** The picked file. */
-  file: File;
-  /** Path inside a dropped or picked folder (`photos/2024/a.jpg`), sent as `filename`; absent for a lone file. */
-  path?: string;
-  /** `uploaded` in percent of `size`, 0 to 100. */
-  progress: number;
-  /**
-   * Bytes storage acknowledged or in flight; a failed or cancelled file shows what storage kept (0 for a
-   * single PUT, its stored parts for a kept multipart upload).
-   */
-  uploaded: number;
-  /** File size in bytes. */
-  size: number;
-  /** Whether it goes multipart (at or above `multipartThreshold`): only then can it be paused. */
-  multipart: boolean;
-  /** `queued` until a place is free, `uploading` (`paused` between pause and resume), then `done`, `error` or `aborted`. */
-  status: TrackedFileStatus;
-  /** Object URL once `done`. */
-  url?: string;
-  /** The whole result once `done`: `{ url, bucket, key }` and what the server adds to it. */
-  result?: UploadResult<ServerData>;
-  /** Why it ended, when `error` or `aborted`. */
-  error?: unknown;
-  /** `true` for a file a tracker with `persist` found again after a reload or a crash (not picked in this page). */
-  restored?: boolean;
-  /**
-   * With `persist`: whether the browser keeps the file for after a reload (`'kept'`, `'over-budget'`,
-   * `'unavailable'`; see {@link Persistence}); unset until known, and without `persist`.
-   */
-  persistence?: Persistence;
-}
-
-/** A file and the path it had inside a dropped or picked folder (sent as `filename`, see {@link TrackedFile.path}). */
-export interface FileWithPath {
-  file: File;
-  /** `photos/2024/a.jpg`; absent for a file dropped or picked alone. */
-  path?: string;
-}
+import type { PersistOptions } from './persisted-queue';
+import { summarize, type UploadSummary } from './upload-summary';
+import type { FileWithPath, TrackedFile } from './tracked-file';
 
 /** What uploads one file: `uploadFile` unless the tracker is given another (tests, a custom transport). */
 export type Uploader = (file: File, options: UploadOptions) => Promise<UploadResult>;

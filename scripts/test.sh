@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command (`npm test`): installs what the suites need (scripts/setup.sh), then runs them on
 # each Node major the packages support (engines: >=20.19):
-#   Node 24      the full run: build, typecheck (with the docs' code samples), check:packages, api:check (the
+#   Node 24      the full run: build, typecheck (with the docs' code samples), check:cycles (no import cycle in
+#                packages/*/src, type-only imports included), check:packages, api:check (the
 #                API reports in api/), docs:build (the docs site: fails on a dead internal link), size,
 #                the release rehearsal (scripts/release-rehearsal.sh, also on the machine's Node), and every
 #                vitest project
@@ -69,6 +70,7 @@ step() {
 full_run() {
   step "build on Node $1" pnpm run build || return 0
   step "typecheck on Node $1" pnpm run typecheck || true
+  step "check:cycles on Node $1" pnpm run check:cycles || true
   step "check:packages on Node $1" pnpm run check:packages || true
   step "api:check on Node $1" pnpm run api:check || true
   step "docs build on Node $1" pnpm run docs:build || true

@@ -1,25 +1,15 @@
 'use client';
 import {
-  useCallback,
   useEffect,
   useRef,
   useState,
-  type ChangeEvent,
-  type ClipboardEvent as ReactClipboardEvent,
-  type DragEvent,
+  useSyncExternalStore,
   type HTMLAttributes,
   type InputHTMLAttributes,
-  type KeyboardEvent,
   type RefObject,
+  type SyntheticEvent,
 } from 'react';
-import {
-  filesOfTransfer,
-  pickedFile,
-  sortFiles,
-  type DroppedFile,
-  type DropZoneOptions as DropZoneCoreOptions,
-  type FileRules,
-} from '@upbeam/upload-client/drop-zone';
+import { DropZoneController, type DropZoneOptions as DropZoneCoreOptions, type FileRules } from '@upbeam/upload-client/drop-zone';
 import { useRouteRules } from './use-route-rules';
 
 export type { DroppedFile } from '@upbeam/upload-client/drop-zone';
@@ -68,8 +58,33 @@ export interface DropZone {
   open: () => void;
 }
 
-/** Whether a drag carries files (not text or a link dragged from the page). */
-const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
+/**
+ * `theirs` (the app's handler in `props`), then the controller's: React's event carries the DOM fields the
+ * controller reads (`defaultPrevented`, `target`, `currentTarget`, `key`, `dataTransfer`, `clipboardData`,
+ * `preventDefault`, `stopPropagation`), and its `preventDefault` sets its `defaultPrevented`.
+ */
+function after<E extends SyntheticEvent>(theirs: ((event: E) => void) | undefined, ours: (event: never) => void): (event: E) => void {
+  return (event) => {
+    theirs?.(event);
+    ours(event as never);
+  };
+}
+
+/** A ref object that also gives the element to the controller, which opens the dialog with it. */
+function inputRef(zone: DropZoneController): RefObject<HTMLInputElement | null> {
+  let current: HTMLInputElement | null = null;
+  return {
+    get current() {
+      return current;
+    },
+    set current(input) {
+      current = input;
+      zone.setInput(input);
+    },
+  };
+}
+
+const notDragging = () => false;
 
 /**
  * A headless drop zone: drag and drop (folders included, their relative paths kept), paste, and a file
@@ -90,86 +105,26 @@ const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types 
  */
 export function useDropZone(given: DropZoneOptions): DropZone {
   const options = withGiven(useRouteRules(given.route, given.endpoint), given);
-  const { multiple = true, directory = false, paste = 'root', disabled = false, accept } = options;
-  const input = useRef<HTMLInputElement | null>(null);
-  // dragenter and dragleave fire for every child crossed: the drag is over the root while the count is above 0.
-  const depth = useRef(0);
-  const [isDragActive, setDragActive] = useState(false);
+  const { multiple = true, directory = false, disabled = false, accept } = options;
   const latest = useRef(options);
   latest.current = options;
-
-  const take = useCallback((files: DroppedFile[]) => {
-    const { accepted, rejected } = sortFiles(files, latest.current);
-    if (accepted.length > 0 || rejected.length > 0) latest.current.onDrop(accepted, rejected);
-  }, []);
-
-  const fromTransfer = useCallback(
-    (transfer: DataTransfer | null) => {
-      if (transfer) void filesOfTransfer(transfer).then(take);
-    },
-    [take],
-  );
-
-  const open = useCallback(() => {
-    if (!latest.current.disabled) input.current?.click();
-  }, []);
-
-  useEffect(() => {
-    if (paste !== 'document' || disabled) return;
-    const onPaste = (event: ClipboardEvent) => fromTransfer(event.clipboardData);
-    document.addEventListener('paste', onPaste);
-    return () => document.removeEventListener('paste', onPaste);
-  }, [paste, disabled, fromTransfer]);
+  const [zone] = useState(() => new DropZoneController(() => latest.current));
+  const [input] = useState(() => inputRef(zone));
+  const isDragActive = useSyncExternalStore(zone.subscribe, zone.isDragActive, notDragging);
+  useEffect(() => zone.listenForDocumentPaste(document), [zone]);
 
   const getRootProps = (props: DropZoneRootProps = {}): DropZoneRootProps => ({
     role: 'button',
     tabIndex: disabled ? -1 : 0,
     'aria-disabled': disabled || undefined,
     ...props,
-    onClick: (event) => {
-      props.onClick?.(event);
-      if (!event.defaultPrevented) open();
-    },
-    onKeyDown: (event: KeyboardEvent<HTMLElement>) => {
-      props.onKeyDown?.(event);
-      if (event.defaultPrevented || event.target !== event.currentTarget) return;
-      if (event.key === 'Enter' || event.key === ' ') {
-        event.preventDefault();
-        open();
-      }
-    },
-    onDragEnter: (event: DragEvent<HTMLElement>) => {
-      props.onDragEnter?.(event);
-      if (disabled || !carriesFiles(event)) return;
-      event.preventDefault();
-      depth.current += 1;
-      setDragActive(true);
-    },
-    onDragOver: (event: DragEvent<HTMLElement>) => {
-      props.onDragOver?.(event);
-      if (disabled || !carriesFiles(event)) return;
-      // Without preventDefault the browser refuses the drop (and opens the file in the tab instead).
-      event.preventDefault();
-      event.dataTransfer.dropEffect = 'copy';
-    },
-    onDragLeave: (event: DragEvent<HTMLElement>) => {
-      props.onDragLeave?.(event);
-      depth.current = Math.max(0, depth.current - 1);
-      if (depth.current === 0) setDragActive(false);
-    },
-    onDrop: (event: DragEvent<HTMLElement>) => {
-      props.onDrop?.(event);
-      event.preventDefault();
-      depth.current = 0;
-      setDragActive(false);
-      if (!disabled) fromTransfer(event.dataTransfer);
-    },
-    onPaste: (event: ReactClipboardEvent<HTMLElement>) => {
-      props.onPaste?.(event);
-      if (paste !== 'root' || disabled || event.clipboardData.files.length === 0) return;
-      event.preventDefault();
-      fromTransfer(event.clipboardData);
-    },
+    onClick: after(props.onClick, zone.click),
+    onKeyDown: after(props.onKeyDown, zone.keyDown),
+    onDragEnter: after(props.onDragEnter, zone.dragEnter),
+    onDragOver: after(props.onDragOver, zone.dragOver),
+    onDragLeave: after(props.onDragLeave, zone.dragLeave),
+    onDrop: after(props.onDrop, zone.drop),
+    onPaste: after(props.onPaste, zone.paste),
   });
 
   const getInputProps = (props: InputHTMLAttributes<HTMLInputElement> = {}): DropZoneInputProps => ({
@@ -182,19 +137,9 @@ export function useDropZone(given: DropZoneOptions): DropZone {
     disabled,
     tabIndex: -1,
     style: { display: 'none', ...props.style },
-    // The dialog's click bubbles to the root, whose onClick would open the dialog again.
-    onClick: (event) => {
-      props.onClick?.(event);
-      event.stopPropagation();
-    },
-    onChange: (event: ChangeEvent<HTMLInputElement>) => {
-      props.onChange?.(event);
-      const files = Array.from(event.target.files ?? [], pickedFile);
-      // Cleared so that picking the same file again fires onChange again.
-      event.target.value = '';
-      take(files);
-    },
+    onClick: after(props.onClick, zone.inputClick),
+    onChange: after(props.onChange, zone.inputChange),
   });
 
-  return { getRootProps, getInputProps, isDragActive, open };
+  return { getRootProps, getInputProps, isDragActive, open: zone.open };
 }

@@ -4,7 +4,8 @@
  * handler. The browser asks it to prepare an upload; it answers with a presigned PUT URL for one object key,
  * temporary credentials for it, or the operations of a presigned multipart upload.
  */
-export { createUploadHandler, type UploadHandler, type UploadHandlerConfig } from './handler';
+export { createUploadHandler, type UploadHandler } from './handler';
+export type { UploadHandlerConfig } from './config';
 export { defineRoute, defineRoutes, type UploadRoute, type UploadRoutes } from './routes';
 export { createObjectAccess, MAX_SIGNED_GET_EXPIRES_IN, type ObjectAccess, type SignedGetOptions } from './object-access';
 export { MAX_OBJECT_TAGS } from './object-tags';
@@ -31,7 +32,7 @@ export {
   TEMPORARY_TOKEN_DURATION_SECONDS,
   type TokenSettings,
 } from './temporary-token';
-export type { ObjectAcl, StorageSettings } from './settings';
+export type { ObjectAcl, StorageSettings } from './storage-config';
 export type { Env } from './env';
 export type { HookContext } from './upload-context';
 export type {

@@ -1,22 +1,8 @@
 import { UploadError } from './errors';
 import { present, SETTING_ENV, type Env } from './env';
-import type { StorageSettings } from './settings';
+import type { ProviderSettings, StorageProvider, StorageSettings } from './storage-config';
 
-/** A storage provider with a preset: its endpoint shape, region and addressing style. */
-export type StorageProvider = 'aws' | 'r2' | 'b2' | 'digitalocean' | 'minio' | 'ceph' | 'wasabi';
-
-/** Settings that pick a provider preset. */
-export interface ProviderSettings {
-  /**
-   * Fills in the endpoint, region and path style of a provider (see {@link PROVIDER_PRESETS}); an
-   * `endpoint`, `region` or `forcePathStyle` given in code or in its env variable wins over the preset.
-   * Env: `S3_UPLOAD_PROVIDER`.
-   * @default none: every setting is given by hand
-   */
-  provider?: StorageProvider;
-  /** Cloudflare account id, for the R2 endpoint `https://{accountId}.r2.cloudflarestorage.com`. Env: `S3_UPLOAD_ACCOUNT_ID`. */
-  accountId?: string;
-}
+export type { ProviderSettings, StorageProvider } from './storage-config';
 
 /** What a provider offers for the temporary-token strategy (STS), as its documentation says. */
 export type ProviderSts =

@@ -1,7 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createMarkerStore, type MarkerStore } from './completion-marker';
 import { isUploadError } from './errors';
-import type { UploadHandlerConfig } from './handler';
+import type { UploadHandlerConfig } from './config';
 import { isInternalKey, ownerOfKey, prefixedRoutes, type PrefixedRoute } from './reconcile-routes';
 import { routeScope } from './route-services';
 import type { UploadRoutes } from './routes';

@@ -3,7 +3,7 @@
  * route name from): the route whose `keyPrefix` is the longest that starts the key. Two routes with the same
  * prefix cannot be told apart: their objects are left alone and listed as `ambiguous`.
  */
-import type { UploadHandlerConfig } from './handler';
+import type { UploadHandlerConfig } from './config';
 import { INTERNAL_PREFIX } from './completion-marker';
 import { DEFAULT_KEY_PREFIX, normalizeKeyPrefix } from './object-key';
 import { assertValidRoutes, type UploadRoutes } from './routes';

@@ -1,6 +1,6 @@
 import type { S3Client, _Object } from '@aws-sdk/client-s3';
 import { idempotencyKeyOf, markerKey } from './completion-marker';
-import type { UploadHandlerConfig } from './handler';
+import type { UploadHandlerConfig } from './config';
 import { createObjectCompleter, type ReconciledObject } from './reconcile-object';
 import { listingPrefixes, prefixedRoutes } from './reconcile-routes';
 import type { UploadRoutes } from './routes';

@@ -14,7 +14,7 @@ import { createReceipts, type Receipts } from './upload-receipt';
 import { createUploadRecords, type UploadRecords } from './upload-record';
 import { createUnsignedHeaderGate, gated } from './unsigned-header-gate';
 import { createObjectLockGate } from './object-lock-gate';
-import type { UploadHandlerConfig } from './handler';
+import type { UploadHandlerConfig } from './config';
 
 /**
  * What one route's operations use, each built on first use and kept (settings are read on the first

@@ -5,7 +5,7 @@ import type { HookContext } from './upload-context';
 import type { UploadRequestBody } from '@upbeam/upload-protocol';
 import type { UploadCompleteContext } from './upload-completion';
 import type { UploadPolicySettings } from './upload-policy';
-import type { ObjectAcl } from './settings';
+import type { ObjectAcl } from './storage-config';
 
 /**
  * One kind of upload (an avatar, a video, documents): the per-upload settings of `createUploadHandler`, for

@@ -1,5 +1,5 @@
 import { UploadError } from './errors';
-import type { UploadHandlerConfig } from './handler';
+import type { UploadHandlerConfig } from './config';
 import { createObjectCompleter, type ReconciledObject } from './reconcile-object';
 import type { UploadRoutes } from './routes';
 

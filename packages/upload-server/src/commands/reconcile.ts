@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { UploadHandlerConfig } from '../handler';
+import type { UploadHandlerConfig } from '../config';
 import { reconcileUploads, type ReconcileOptions } from '../reconcile';
 import type { UploadRoutes } from '../routes';
 

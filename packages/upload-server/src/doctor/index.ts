@@ -4,7 +4,7 @@
  * CORS, lifecycle, clock, the temporary-token strategy) and says how to fix each problem.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { UploadHandlerConfig } from '../handler';
+import type { UploadHandlerConfig } from '../config';
 import { DEFAULT_KEY_PREFIX } from '../object-key';
 import { resolveProvider } from '../providers';
 import { present, processEnv, resolveStorageSettings, type Env } from '../settings';

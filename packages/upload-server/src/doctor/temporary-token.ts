@@ -1,6 +1,7 @@
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { nanoid } from 'nanoid';
-import { providerStsEndpoint, type StorageProvider } from '../providers';
+import { providerStsEndpoint } from '../providers';
+import type { StorageProvider } from '../storage-config';
 import { createTokenIssuer, type TokenSettings } from '../temporary-token';
 import { errorName, httpStatus, type CheckContext, type Finding } from './finding';
 

@@ -1,6 +1,6 @@
 import type { UploadRequestBody } from '@upbeam/upload-protocol';
 import { UploadError } from '../errors';
-import type { UploadHandlerConfig } from '../handler';
+import type { UploadHandlerConfig } from '../config';
 import { assertValidObjectKey, defaultObjectKey } from '../object-key';
 import type { RouteServices } from '../route-services';
 import type { UploadRoute } from '../routes';

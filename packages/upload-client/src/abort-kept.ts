@@ -5,7 +5,7 @@
  * (`runMultipart`); without this its parts would stay on storage until the bucket's lifecycle rule. Part of
  * the chunk of a tracker with `persist` (`tracker-persistence.ts`); the strategy's code loads when needed.
  */
-import { DEFAULT_UPLOAD_ENDPOINT, FALLBACK_CONTENT_TYPE } from '@upbeam/upload-protocol';
+import { FALLBACK_CONTENT_TYPE } from '@upbeam/upload-protocol';
 import type { MultipartStarter } from './multipart-run';
 import { openResumeJournal, resumeJournalId, resumeLockName } from './resume-journal';
 import { resolveRetrySettings } from './retry';
@@ -19,8 +19,7 @@ import { tryLock } from './web-lock';
  * Never throws: an abort storage refuses or cannot hear leaves the parts to the lifecycle rule.
  */
 export async function abortKeptUpload(file: File, options: UploadOptions, scope: string | undefined): Promise<void> {
-  const strategy = options.strategy ?? 'presigned';
-  const journalId = resumeJournalId(options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT, strategy, file, scope);
+  const journalId = resumeJournalId(file, options, scope);
   const release = await tryLock(resumeLockName(journalId));
   if (!release) return;
   try {
@@ -37,7 +36,7 @@ export async function abortKeptUpload(file: File, options: UploadOptions, scope:
       };
       // The strategies' own lazy chunks (those an upload loads), not new ones.
       const starter: MultipartStarter =
-        strategy === 'presigned'
+        (options.strategy ?? 'presigned') === 'presigned'
           ? (await import('./presigned/presigned-multipart')).presignedStarter(upload, {})
           : (await import('./temporary-token/temporary-token')).tokenStarterFor(upload);
       const opened = await starter.reopen(record).catch(() => undefined);

@@ -10,7 +10,6 @@ import { isNoSuchUpload, type MultipartBackend, type SignedPartRequest } from '.
 import { MultipartUpload } from './multipart-engine';
 import { wholeParts, type MultipartSettings } from './part-math';
 import type { ResumeJournal, ResumeRecord } from './resume-journal';
-import { DEFAULT_UPLOAD_ENDPOINT } from '@upbeam/upload-protocol';
 import type { UploadContext } from './types';
 
 /** A multipart upload on storage, ready for its parts. */
@@ -72,8 +71,7 @@ export async function runMultipart(upload: UploadContext, settings: MultipartSet
   // Loaded with `resume` only. One tab at a time continues a journal record: a second tab given the same
   // file waits for the first.
   const { lockResumeJournal } = await import('./resume-journal');
-  const endpointUrl = options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT;
-  const { journal, release } = await lockResumeJournal(endpointUrl, starter.strategy, file, settings.resume, options.signal).catch((error: unknown) => {
+  const { journal, release } = await lockResumeJournal(file, { ...options, strategy: starter.strategy }, settings.resume, options.signal).catch((error: unknown) => {
     throw options.signal?.aborted ? createAbortError() : error;
   });
   try {

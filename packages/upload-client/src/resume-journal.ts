@@ -8,9 +8,9 @@
  * Loaded with `import()` by an upload with `resume` only (and with a tracker's `persist`): a multipart upload
  * without it never downloads the journal, its IndexedDB access nor its Web Lock.
  */
-import type { CompletedPart, UploadStrategy } from '@upbeam/upload-protocol';
+import { DEFAULT_UPLOAD_ENDPOINT, type CompletedPart } from '@upbeam/upload-protocol';
 import { inStore } from './browser-database';
-import type { ResumeOptions } from './types';
+import type { ResumeOptions, UploadOptions } from './types';
 import { waitForLock, type ReleaseLock } from './web-lock';
 
 /** One unfinished multipart upload. */
@@ -55,13 +55,16 @@ export interface ResumeJournal {
 export type ResumeJournalKey = string | [scope: string, id: string];
 
 /**
- * Which record is the file's: endpoint URL, strategy, and the file's name, size, lastModified and type,
- * under `scope` when one is given (a record of one scope is never read under another, nor without one).
+ * Which record is the file's: the one place that says it (the upload that runs it, the restore that shows its
+ * stored parts, the abort of a kept upload and the clear all ask here). The endpoint URL (default
+ * `DEFAULT_UPLOAD_ENDPOINT`), the strategy (default `'presigned'`), and the file's name, size, lastModified and
+ * type, under `scope` when one is given (a record of one scope is never read under another, nor without one).
  */
-export function resumeJournalId(endpointUrl: string, strategy: UploadStrategy, file: File, scope?: string): ResumeJournalKey {
+export function resumeJournalId(file: File, options: Pick<UploadOptions, 'endpoint' | 'strategy'>, scope: string | undefined): ResumeJournalKey {
+  const endpointUrl = options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT;
   // Absolute, so that `/api/s3-upload` on two sites of one browser profile never share a record.
   const endpoint = globalThis.location ? new URL(endpointUrl, globalThis.location.href).href : endpointUrl;
-  const id = JSON.stringify([endpoint, strategy, file.name, file.size, file.lastModified, file.type]);
+  const id = JSON.stringify([endpoint, options.strategy ?? 'presigned', file.name, file.size, file.lastModified, file.type]);
   return scope === undefined ? id : [scope, id];
 }
 
@@ -94,19 +97,18 @@ export function openResumeJournal(id: ResumeJournalKey): ResumeJournal {
 }
 
 /**
- * The journal of `file` for this endpoint, strategy and `resume`'s scope ({@link resumeJournalId}), once this
- * tab holds its record's Web Lock: one tab of the origin at a time runs the upload of a record, a second tab
+ * The journal of `file` for `options`' endpoint and strategy and `resume`'s scope ({@link resumeJournalId}), once
+ * this tab holds its record's Web Lock: one tab of the origin at a time runs the upload of a record, a second tab
  * given the same file waits here until the first is done with it or gone. Give the lock back with `release`.
  * @throws what `waitForLock` throws when `signal` aborts while it waits (the caller makes it its `AbortError`).
  */
 export async function lockResumeJournal(
-  endpointUrl: string,
-  strategy: UploadStrategy,
   file: File,
+  options: Pick<UploadOptions, 'endpoint' | 'strategy'>,
   resume: true | ResumeOptions,
   signal: AbortSignal | undefined,
 ): Promise<{ journal: ResumeJournal; release: ReleaseLock }> {
-  const id = resumeJournalId(endpointUrl, strategy, file, resume === true ? undefined : resume.scope);
+  const id = resumeJournalId(file, options, resume === true ? undefined : resume.scope);
   const release = await waitForLock(resumeLockName(id), signal);
   return { journal: openResumeJournal(id), release };
 }

@@ -6,7 +6,6 @@
  * (`clear-kept.ts`) cancels and removes its files. Loaded with `import()`, with the kept queue, by a tracker
  * with `persist` only (and by `clearKeptUploads`): a tracker without it never downloads any of this.
  */
-import { DEFAULT_UPLOAD_ENDPOINT } from '@upbeam/upload-protocol';
 import { abortKeptUpload } from './abort-kept';
 import { reachedByClears, type Clearable } from './clear-kept';
 import { storedBytes } from './part-math';
@@ -105,8 +104,7 @@ export class TrackerPersistence implements Clearable {
     const tracked = this.#host.getFile(id);
     if (!tracked?.multipart) return;
     const options = this.#host.optionsOf(id);
-    const journalId = resumeJournalId(options.endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT, options.strategy ?? 'presigned', tracked.file, this.#queue.scope);
-    const record = await openResumeJournal(journalId).read();
+    const record = await openResumeJournal(resumeJournalId(tracked.file, options, this.#queue.scope)).read();
     const now = this.#host.getFile(id);
     if (!record || !now || (now.status !== 'queued' && now.status !== 'elsewhere') || now.uploaded > 0) return;
     const uploaded = storedBytes(record.parts, now.size, record.partSize);

@@ -97,3 +97,11 @@ export function errorToAnswer(error: unknown, log: (error: unknown) => void): Js
   log(error);
   return { status: 500, body: INTERNAL_ERROR_BODY };
 }
+
+/**
+ * The default `onError` (the app's, `app.ts`): the handler, a route's completion, `reconcileUploads` and
+ * `completeNotifiedUploads` log an unexpected error with it when the config gives no `onError`.
+ */
+export function logUnexpectedError(error: unknown): void {
+  console.error('[upbeam] upload preparation failed:', error);
+}

@@ -28,8 +28,7 @@ export type PartPresigner = (input: PartPresignInput) => Promise<SignedPart>;
  * requires them on every part of an SSE-C upload). Content-Type, Cache-Control, Content-Disposition and
  * metadata belong to CreateMultipartUpload, which the server sends itself.
  */
-export function createPartPresigner(settings: ResolvedStorageSettings, client: StorageClientSource): PartPresigner {
-  const sign = createUrlSigner(settings, client);
+export function createPartPresigner(settings: ResolvedStorageSettings, client: StorageClientSource, sign = createUrlSigner(settings, client)): PartPresigner {
   if (!sign) {
     let command: PartPresigner | undefined;
     return async (input) => (command ??= createCommandPartPresigner(settings, await client()))(input);

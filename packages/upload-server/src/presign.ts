@@ -196,9 +196,9 @@ export function createUrlSigner(settings: ResolvedStorageSettings, client: Stora
  * Content-Length and the canned ACL (`x-amz-acl`, `objectAcl`: as a header, not hoisted into the query)
  * are signed here, so storage answers 403 SignatureDoesNotMatch to a PUT that differs. An added
  * `x-amz-grant-*` header then fails too (S3 and radosgw refuse a canned ACL with grants: 400).
+ * `sign`: the app's shared URL signer for these settings (`shared-services.ts`); one of its own by default.
  */
-export function createPresigner(settings: ResolvedStorageSettings, client: StorageClientSource): Presigner {
-  const sign = createUrlSigner(settings, client);
+export function createPresigner(settings: ResolvedStorageSettings, client: StorageClientSource, sign = createUrlSigner(settings, client)): Presigner {
   if (!sign) {
     let command: Presigner | undefined;
     return async (input) => (command ??= createCommandPresigner(settings, await client()))(input);

@@ -16,9 +16,12 @@ export interface PrefixedRoute {
 }
 
 /** The owner of a key: one route, several with the same prefix, or none (outside every prefix). */
-export type KeyOwner = { route: PrefixedRoute } | { ambiguous: string[] } | undefined;
+export type KeyOwner<R extends PrefixedRoute = PrefixedRoute> = { route: R } | { ambiguous: string[] } | undefined;
 
-/** The handler's routes (or its one default route), each with its settings over the shared ones. */
+/**
+ * The handler's routes (or its one default route), each with its settings over the shared ones: the one place
+ * they are merged (the app's route table, `app.ts`, is built on it).
+ */
 export function prefixedRoutes(config: UploadHandlerConfig & { routes?: UploadRoutes }): PrefixedRoute[] {
   const { routes, ...shared } = config;
   const prefixOf = (own: string | undefined) => normalizeKeyPrefix(own ?? shared.keyPrefix ?? DEFAULT_KEY_PREFIX);
@@ -38,8 +41,8 @@ export function listingPrefixes(prefixes: readonly string[]): string[] {
 }
 
 /** The route a key belongs to: the longest prefix that starts it; equal longest prefixes are ambiguous. */
-export function ownerOfKey(key: string, routes: readonly PrefixedRoute[]): KeyOwner {
-  let best: PrefixedRoute[] = [];
+export function ownerOfKey<R extends PrefixedRoute>(key: string, routes: readonly R[]): KeyOwner<R> {
+  let best: R[] = [];
   for (const route of routes) {
     if (!key.startsWith(route.keyPrefix)) continue;
     if (best.length === 0 || route.keyPrefix.length > best[0]!.keyPrefix.length) best = [route];

@@ -3,10 +3,11 @@ import { createMultipartStorage } from './multipart-storage';
 import { createMultipartOperations, createMultipartTickets, type MultipartOperations, type MultipartTicketFields } from './multipart-upload';
 import { DEFAULT_KEY_PREFIX } from './object-key';
 import { createPartPresigner } from './part-presign';
-import { createPresigner, createUrlSigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
+import { logUnexpectedError } from './errors';
+import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
 import { providerStsEndpoint, resolveProvider } from './providers';
 import { processEnv, resolveStorageSettings, resolveStsSettings, type ResolvedStorageSettings } from './settings';
-import { createStorageClient } from './storage-client';
+import { createSharedServices, type SharedServices } from './shared-services';
 import { createRenewTickets, createTokenIssuer, type RenewTicketFields, type TokenIssuer } from './temporary-token';
 import type { Tickets } from './ticket';
 import { createCompletion, type Completion } from './upload-completion';
@@ -51,20 +52,35 @@ export function routeScope(bucket: string, config: Pick<UploadHandlerConfig, 'ke
   return handlerScope(bucket, config.keyPrefix ?? DEFAULT_KEY_PREFIX, route);
 }
 
-/** The services of the route `route` (undefined: a handler without routes) with these settings. */
-export function createRouteServices(config: UploadHandlerConfig, route: string | undefined): RouteServices {
+/** What a route's services take from its app (`app.ts`): the shared clients and signers, and the one `onError`. */
+export interface RouteServicesHost {
+  shared: SharedServices;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * The services of the route `route` (undefined: a handler without routes) with these settings (the route's
+ * over the shared ones), on its app's shared clients; alone (tests), on clients of its own.
+ */
+export function createRouteServices(
+  config: UploadHandlerConfig,
+  route: string | undefined,
+  host: RouteServicesHost = { shared: createSharedServices(), onError: config.onError ?? logUnexpectedError },
+): RouteServices {
   const expiresIn = config.expiresIn ?? PRESIGNED_URL_EXPIRES_IN;
   const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const env = () => config.env ?? processEnv();
   const settings = once(() => resolveStorageSettings(config, env()));
-  // The AWS SDK is loaded on first use (`sdk.ts`): the client is an async source.
-  const client = once(() => createStorageClient(settings()));
+  // The app's S3 client and URL signer for these settings (`shared-services.ts`). The AWS SDK is loaded on
+  // first use (`sdk.ts`): the client is an async source.
+  const storage = once(() => host.shared.storage(settings()));
+  const client = () => storage().client();
   // Receipts and tickets are signed within this route's scope: another handler or route refuses them.
   const scope = once(() => routeScope(settings().bucket, config, route));
   const multipartTickets = once(() => createMultipartTickets(settings().secretAccessKey, { scope: scope() }));
-  const presigner = once(() => createPresigner(settings(), client));
+  const presigner = once(() => createPresigner(settings(), client, storage().sign));
   const unsignedHeaderGate = once(() =>
-    createUnsignedHeaderGate(settings(), { client, presign: presigner(), keyPrefix, enabled: config.checkUnsignedHeaders ?? true }),
+    createUnsignedHeaderGate(settings(), { client, presign: presigner(), keyPrefix, enabled: config.checkUnsignedHeaders ?? true, sign: storage().sign }),
   );
   const records = once(async () =>
     createUploadRecords({
@@ -72,7 +88,7 @@ export function createRouteServices(config: UploadHandlerConfig, route: string |
       secret: settings().secretAccessKey,
       scope: scope(),
       client,
-      signUrl: createUrlSigner(settings(), client),
+      signUrl: storage().sign,
     }),
   );
   return {
@@ -86,7 +102,7 @@ export function createRouteServices(config: UploadHandlerConfig, route: string |
       const sts = resolveStsSettings(config, env());
       // Provider preset (providers.ts): refuses providers without STS, fills in a known STS endpoint.
       const stsEndpoint = providerStsEndpoint(resolveProvider(config, env()), sts, settings().endpoint);
-      const issue = createTokenIssuer(settings(), { ...config, roleArn: sts.roleArn, stsEndpoint });
+      const issue = createTokenIssuer(settings(), { ...config, roleArn: sts.roleArn, stsEndpoint }, {}, host.shared.sts(settings(), stsEndpoint));
       // No token while one could give its object an object lock (object-lock-gate.ts; once per process).
       const lockGate = createObjectLockGate(settings(), { client, issue, keyPrefix, enabled: config.checkUnsignedHeaders ?? true });
       return async (key: string, notAfter?: number) => {
@@ -96,7 +112,7 @@ export function createRouteServices(config: UploadHandlerConfig, route: string |
     }),
     receipts: once(() => createReceipts(settings().secretAccessKey, { scope: scope() })),
     completion: once(async () =>
-      createCompletion({ settings: settings(), client: await client(), policy: config, onUploadComplete: config.onUploadComplete, records: await records(), onError: config.onError }),
+      createCompletion({ settings: settings(), client: await client(), policy: config, onUploadComplete: config.onUploadComplete, records: await records(), onError: host.onError }),
     ),
     records,
     multipartTickets,
@@ -104,7 +120,7 @@ export function createRouteServices(config: UploadHandlerConfig, route: string |
       createMultipartOperations({
         bucket: settings().bucket,
         storage: createMultipartStorage(settings(), await client()),
-        presignPart: gated(createPartPresigner(settings(), client), unsignedHeaderGate()),
+        presignPart: gated(createPartPresigner(settings(), client, storage().sign), unsignedHeaderGate()),
         tickets: multipartTickets(),
         expiresIn,
       }),

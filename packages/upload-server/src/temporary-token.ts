@@ -177,6 +177,19 @@ async function requestCredentials(sts: Pick<STSClient, 'send'>, token: TokenSett
 }
 
 /**
+ * An STS client with the server's credentials, at `stsEndpoint` (undefined: AWS's own), built when asked for:
+ * `@aws-sdk/client-sts` is imported then (`sdk.ts`).
+ */
+export async function createStsClient(settings: ResolvedStorageSettings, stsEndpoint: string | undefined): Promise<STSClient> {
+  return new (await loadSts()).STSClient({
+    ...CLIENT_DEFAULTS,
+    region: settings.region,
+    endpoint: stsEndpoint,
+    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+  });
+}
+
+/**
  * Builds the token issuer of one handler around one long-lived STS client. With `roleArn` it calls
  * `AssumeRole`, otherwise `GetFederationToken` (AWS only; the server's credentials need
  * `sts:GetFederationToken`), both with {@link uploadTokenPolicy} and a duration of `tokenDurationSeconds`
@@ -192,17 +205,16 @@ async function requestCredentials(sts: Pick<STSClient, 'send'>, token: TokenSett
  *   role that its own tokens can assume (its own or another); `INTERNAL_SERVER_ERROR` (500, logged with the STS error as
  *   `cause`, never sent to the browser) when STS fails or answers without credentials.
  */
-export function createTokenIssuer(settings: ResolvedStorageSettings, token: TokenSettings, checks: { otherRoles?: boolean } = {}): TokenIssuer {
+export function createTokenIssuer(
+  settings: ResolvedStorageSettings,
+  token: TokenSettings,
+  checks: { otherRoles?: boolean } = {},
+  shared?: () => Promise<Pick<STSClient, 'send'>>,
+): TokenIssuer {
   const DurationSeconds = tokenDuration(token.tokenDurationSeconds);
-  // Built on the first token (`@aws-sdk/client-sts` is imported then: `sdk.ts`).
+  // `token.stsClient`, else the app's shared one (`shared-services.ts`), else one built on the first token.
   let sts: Pick<STSClient, 'send'> | undefined = token.stsClient;
-  const stsClient = async (): Promise<Pick<STSClient, 'send'>> =>
-    (sts ??= new (await loadSts()).STSClient({
-      ...CLIENT_DEFAULTS,
-      region: settings.region,
-      endpoint: token.stsEndpoint,
-      credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-    }));
+  const stsClient = async (): Promise<Pick<STSClient, 'send'>> => (sts ??= await (shared ?? (() => createStsClient(settings, token.stsEndpoint)))());
   const { roleArn, stsEndpoint } = token;
   let chainingChecked: Promise<void> | undefined;
   const checkChaining = (policy: string, credentials: TemporaryCredentials): Promise<void> => {

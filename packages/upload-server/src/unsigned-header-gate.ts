@@ -1,6 +1,6 @@
 import { UploadError } from './errors';
 import { checkOncePerProcess, type StorageCheck } from './storage-check';
-import { createUrlSigner, type Presigner, type StorageClientSource } from './presign';
+import { createUrlSigner, type Presigner, type StorageClientSource, type UrlSigner } from './presign';
 import type { ResolvedStorageSettings } from './settings';
 import { probeUnsignedHeaders, type UnsignedHeaderVerdict } from './unsigned-header-probe';
 
@@ -44,9 +44,9 @@ export function unsignedHeaderMessage(bucket: string, verdict: UnsignedHeaderVer
  */
 export function createUnsignedHeaderGate(
   settings: ResolvedStorageSettings,
-  input: { client: StorageClientSource; presign: Presigner; keyPrefix: string; enabled: boolean },
+  input: { client: StorageClientSource; presign: Presigner; keyPrefix: string; enabled: boolean; sign?: UrlSigner | undefined },
 ): () => Promise<void> {
-  const sign = createUrlSigner(settings, input.client);
+  const sign = 'sign' in input ? input.sign : createUrlSigner(settings, input.client);
   if (!input.enabled || settings.endpoint === undefined || !sign) return () => Promise.resolve();
   const id = `${settings.endpoint}\n${settings.bucket}\n${settings.accessKeyId}`;
   const probe = async () => {

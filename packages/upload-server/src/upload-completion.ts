@@ -10,7 +10,7 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createMarkerStore, idempotencyKeyOf, markerKey, statusOf, type Marker } from './completion-marker';
-import { UploadError } from './errors';
+import { logUnexpectedError, UploadError } from './errors';
 import { loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 import { readContext } from './upload-context';
@@ -176,7 +176,7 @@ export function createCompletion(deps: CompletionDependencies): Completion {
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   const markers = createMarkerStore(client, Bucket, now);
-  const log = deps.onError ?? ((error: unknown) => console.error('[upbeam] completing an upload:', error));
+  const log = deps.onError ?? logUnexpectedError;
 
   /** The stored answer of another run of the hook, waiting while it runs; undefined when the claim is stale. */
   const answerOfOtherRun = async (Key: string): Promise<Marker | undefined> => {

@@ -9,7 +9,7 @@
  * Split is not the default: on one core chromium alone is busy most of a multipart upload (0.77 s of CPU per
  * 128 MiB, half of it the browser process reading the parts' Blobs), so the page's extra CPU costs about as much
  * there, and a single PUT at 300 MB/s keeps the core so busy that the bare XHR floor's page saw 226 ms tasks
- * (run D, 2026-11-28 evening: bench/design-measurements.md).
+ * (run D, 2026-11-28 evening: bench/notes/upload-cpu.md).
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';

@@ -229,7 +229,8 @@ const RUNS: Record<TargetName, Record<number, number>> = { s3rver: { 128: 9, 102
  * The modes that the targets compare round by round (Upbeam against the bare XHR floors and curl's, single
  * PUT and multipart) run more rounds at 128 MiB: {@link PAIRED_RUNS}, where the other modes stop at
  * {@link RUNS}. The median of 9 paired rounds of one cell moved from 0.79x to 1.09x between runs of the same
- * code on 2026-11-28 (storage's pace changes in phases of several uploads); 30 narrow it (design-measurements.md).
+ * code on 2026-11-28 (storage's pace changes in phases of several uploads); 30 narrow it
+ * (bench/notes/upload-cpu.md, "Where a single PUT loses time, and 30 paired rounds").
  * At 1 GiB, 9: two bare floors with the same work differed 0.65x in a cell of 2 rounds (radosgw), and one paired
  * ratio ranged 0.82-1.15x over 5 (s3rver; both 2026-11-28).
  */

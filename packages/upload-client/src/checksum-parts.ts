@@ -26,7 +26,7 @@ export class PartChecksums {
   /**
    * The `Content-MD5` of a part. The `ahead` parts after it are hashed next, while parts are in flight, so
    * that a sender finds its part's digest ready instead of waiting for it (faster than hashing each part when
-   * its sender takes it: bench/RESULTS.md, "One-off measurements behind design choices").
+   * its sender takes it: bench/notes/checksums.md).
    * @throws the read's error when the file can no longer be read.
    */
   async contentMd5(partNumber: number): Promise<string> {

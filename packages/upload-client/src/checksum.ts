@@ -23,7 +23,7 @@ export type ChecksumOption = 'md5' | false;
 /**
  * Bytes read and hashed at a time, 1 MiB, into one buffer reused from hash to hash (a BYOB reader): the
  * fastest reader that keeps the page heap flat, and no faster in a Worker; the measurements are in
- * bench/RESULTS.md, "One-off measurements behind design choices".
+ * bench/notes/checksums.md.
  */
 const READ_SIZE = 1024 * 1024;
 
@@ -33,7 +33,7 @@ const READ_SIZE = 1024 * 1024;
  * in one task of 300-420 ms; with them, no task over 50 ms on its own, at 0.7-1.0x the speed. The run is
  * shared by the hashes that follow one another (the parts hashed ahead): a hash that starts in the task
  * where another ended gets what is left of the budget, not one of its own (the traced task times:
- * bench/RESULTS.md, "One-off measurements behind design choices").
+ * bench/notes/part-scheduling.md).
  */
 const TASK_BUDGET_MS = 10;
 

@@ -12,7 +12,7 @@ let used = 0;
  * A new tracked file's id: 21 characters of nanoid's URL-safe alphabet (`A-Za-z0-9_-`), each from one random
  * byte, as `nanoid()` makes them. The bytes come from a pool refilled by one `crypto.getRandomValues` call for
  * 128 ids, as nanoid's Node build does; its browser build calls `getRandomValues` for every id, and adding
- * 5,000 files in one call spent a third of that task there (chromium; bench/design-measurements.md). Each
+ * 5,000 files in one call spent a third of that task there (chromium; bench/notes/lists-at-scale.md). Each
  * byte is used once.
  */
 export function newFileId(): string {

@@ -23,7 +23,7 @@ import { afterNextFrame, useCommitEffect } from './next-frame';
  * over 50 ms that step's time per row is a row's cost. Steps are within MIN_STEP and MAX_STEP rows. A step's
  * wait for its turn (behind a transition of `useS3Upload`'s snapshots, `use-transition-pacer.ts`) is not its
  * cost: timed from frame to frame, a step that waited looked long, and the steps shrank while files uploaded.
- * bench/design-measurements.md has the rules tried (a whole frame of 25 ms, timed frame to frame; doubling
+ * bench/notes/lists-at-scale.md has the rules tried (a whole frame of 25 ms, timed frame to frame; doubling
  * steps; a budget of 35 ms, which left growth frames over 50 ms on a busy machine) and
  * `pnpm --filter @upbeam/bench bench:growth` measures them.
  */

@@ -22,7 +22,7 @@ export const VIRTUALIZE_FROM = 100;
 /**
  * Rows drawn while the virtualized rows' chunk loads, for a list that had fewer rows before (a folder of
  * thousands added at once): about a view's worth of 72 px rows. Each row mounted costs its render and its
- * subscription in that one frame (measured with 100: bench/design-measurements.md, "How much of the main
+ * subscription in that one frame (measured with 100: bench/notes/lists-at-scale.md, "How much of the main
  * thread the listeners take").
  */
 const FIRST_ROWS = 20;

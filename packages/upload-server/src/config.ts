@@ -6,7 +6,7 @@
 import type { UploadRequestBody } from '@upbeam/upload-protocol';
 import type { Env } from './env';
 import type { BeforeUploadHook } from './hooks';
-import type { UploadRoutes } from './routes';
+import type { UploadRoute, UploadRoutes } from './routes';
 import type { StorageSettings } from './storage-config';
 import type { TokenSettings } from './temporary-token';
 import type { UploadCompleteHook } from './upload-completion';
@@ -86,3 +86,6 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
 
 /** A handler's whole configuration: the shared settings and, optionally, its routes (`defineRoutes`). */
 export type HandlerConfig = UploadHandlerConfig & { routes?: UploadRoutes };
+
+/** One route's settings: its own over the shared ones (`prefixedRoutes`), with the strategies it allows. */
+export type RouteConfig = UploadHandlerConfig & Pick<UploadRoute, 'strategies'>;

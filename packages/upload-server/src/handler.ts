@@ -1,10 +1,11 @@
+import { compileApp } from './app';
 import { errorToAnswer } from './errors';
 import type { UploadHandlerConfig } from './config';
 import { fetchIncoming, withIncomingEntry, type IncomingHandler } from './incoming-request';
 import { ok, toResponse } from './json-answer';
 import { readUploadRequest, type BodyAdmission } from './request-body';
 import { createRouteEndpoint } from './route-endpoint';
-import { assertValidRoutes, listedRules, pickRoute, type UploadRoutes } from './routes';
+import { listedRules, pickRoute, type UploadRoutes } from './routes';
 
 /** A Fetch API handler: works as-is in Next.js App Router, Hono, Bun, Deno and workers. */
 export type UploadHandler = (request: Request) => Promise<Response>;
@@ -39,22 +40,21 @@ export function createUploadHandler<const R extends UploadRoutes = UploadRoutes>
   return withIncomingEntry(async (request: Request) => toResponse(await answer(fetchIncoming(request))), answer);
 }
 
-/** The handler's logic: a request in, its JSON answer out (`incoming-request.ts`, `json-answer.ts`). */
+/** The handler's logic: a request in, its JSON answer out (`incoming-request.ts`, `json-answer.ts`), on the compiled app. */
 function createAnswering(config: UploadHandlerConfig & { routes?: UploadRoutes }): IncomingHandler {
-  const { routes, ...shared } = config;
-  const log = config.onError ?? ((error: unknown) => console.error('[upbeam] upload preparation failed:', error));
+  const app = compileApp(config);
+  const { routes, onError } = app;
   if (routes === undefined) {
-    const endpoint = createRouteEndpoint(shared, undefined);
+    const endpoint = createRouteEndpoint(app.table[0]!);
     return async (incoming) => {
       try {
         return await endpoint.handle(await readUploadRequest(incoming, endpoint.admitLargeBody), incoming);
       } catch (error) {
-        return errorToAnswer(error, log);
+        return errorToAnswer(error, onError);
       }
     };
   }
-  assertValidRoutes(routes);
-  const endpoints = new Map(Object.entries(routes).map(([name, route]) => [name, createRouteEndpoint({ ...shared, ...route }, name)]));
+  const endpoints = new Map(app.table.map((route) => [route.name!, createRouteEndpoint(route)]));
   const names: ReadonlySet<string> = new Set(endpoints.keys());
   /** A large body is read on when its ticket is one of any route's; the route then checks it is its own. */
   const admitLargeBody: BodyAdmission = async (head) => {
@@ -67,7 +67,7 @@ function createAnswering(config: UploadHandlerConfig & { routes?: UploadRoutes }
       const body = await readUploadRequest(incoming, admitLargeBody);
       return await endpoints.get(pickRoute(body, names))!.handle(body, incoming);
     } catch (error) {
-      return errorToAnswer(error, log);
+      return errorToAnswer(error, onError);
     }
   };
 }

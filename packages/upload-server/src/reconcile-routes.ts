@@ -3,7 +3,7 @@
  * route name from): the route whose `keyPrefix` is the longest that starts the key. Two routes with the same
  * prefix cannot be told apart: their objects are left alone and listed as `ambiguous`.
  */
-import type { UploadHandlerConfig } from './config';
+import type { RouteConfig, UploadHandlerConfig } from './config';
 import { INTERNAL_PREFIX } from './completion-marker';
 import { DEFAULT_KEY_PREFIX, normalizeKeyPrefix } from './object-key';
 import { assertValidRoutes, type UploadRoutes } from './routes';
@@ -12,7 +12,7 @@ import { assertValidRoutes, type UploadRoutes } from './routes';
 export interface PrefixedRoute {
   name: string | undefined;
   keyPrefix: string;
-  config: UploadHandlerConfig;
+  config: RouteConfig;
 }
 
 /** The owner of a key: one route, several with the same prefix, or none (outside every prefix). */

@@ -1,4 +1,5 @@
 import type { UploadRequestBody, UploadStrategy } from '@upbeam/upload-protocol';
+import type { AppRoute } from './app';
 import { UploadError } from './errors';
 import type { RequestSource } from './incoming-request';
 import { ok, type JsonAnswer } from './json-answer';
@@ -9,12 +10,11 @@ import { prepareToken } from './operations/prepare-token';
 import { renew } from './operations/renew';
 import { decideObject, type RouteContext } from './operations/route-context';
 import type { BodyAdmission } from './request-body';
-import { createRouteServices } from './route-services';
 
 /** A `"ticket": "..."` member in raw JSON text (a ticket is base64url with one dot, at most 4096 characters). */
 const TICKET_FIELD = /"ticket"\s*:\s*"([A-Za-z0-9_.-]{1,4096})"/;
 
-/** One route's operations: a handler without routes has one, with `route` undefined. */
+/** One route's operations, on its services in the app (`app.ts`): a handler without routes has one, with `route` undefined. */
 export interface RouteEndpoint {
   /** Answers a checked request body of this route; `source` gives user code the request. */
   handle(body: UploadRequestBody, source: RequestSource): Promise<JsonAnswer>;
@@ -28,8 +28,8 @@ export interface RouteEndpoint {
  * its first 16 KiB name a multipart ticket this route issued: Upbeam's client writes the ticket before the
  * parts. Anyone else's large body is refused at 16 KiB, before it is parsed.
  */
-export function createRouteEndpoint(config: RouteContext['config'], route: string | undefined): RouteEndpoint {
-  const context: RouteContext = { config, services: createRouteServices(config, route) };
+export function createRouteEndpoint({ name: route, config, services }: AppRoute): RouteEndpoint {
+  const context: RouteContext = { config, services };
   const admitLargeBody: BodyAdmission = async (head) => {
     const ticket = TICKET_FIELD.exec(head)?.[1];
     if (ticket === undefined) return false;

@@ -1,9 +1,8 @@
 import type { UploadRequestBody } from '@upbeam/upload-protocol';
 import { UploadError } from '../errors';
-import type { UploadHandlerConfig } from '../config';
+import type { RouteConfig } from '../config';
 import { assertValidObjectKey, defaultObjectKey } from '../object-key';
 import type { RouteServices } from '../route-services';
-import type { UploadRoute } from '../routes';
 import type { ResolvedStorageSettings } from '../settings';
 import { INTERNAL_PREFIX } from '../completion-marker';
 import type { BeforeUploadContext, BeforeUploadReturn } from '../hooks';
@@ -13,7 +12,7 @@ import { checkUploadPolicy, defaultContentDisposition } from '../upload-policy';
 
 /** What every operation of a route reads: the route's settings (over the shared ones) and its services. */
 export interface RouteContext {
-  config: UploadHandlerConfig & Pick<UploadRoute, 'strategies'>;
+  config: RouteConfig;
   services: RouteServices;
 }
 

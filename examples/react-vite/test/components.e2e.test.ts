@@ -203,7 +203,10 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
   beforeAll(async () => {
     browser = await launchBrowser(engine);
   });
-  afterEach(() => proxy.reset());
+  afterEach(() => {
+    proxy.reset();
+    throttle.release();
+  });
   afterAll(async () => {
     await page?.close().catch(() => {});
     await browser?.close();
@@ -245,6 +248,8 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     await page.press('Space');
     expect(await page.evaluate(() => (window as unknown as { dialogs: number }).dialogs, undefined)).toBe(2);
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle, undefined)).toBe('solid');
+    // The throttling proxy holds the parts' bytes until Cancel has landed: the upload cannot end before the keys.
+    throttle.hold();
     await page.setInputFile(INPUT, join(dir, 'big.bin'));
     await expect.poll(() => statuses(page)).toEqual(['uploading']);
     await tabTo(page, 'Pause big.bin');
@@ -257,6 +262,7 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     await tabTo(page, 'Cancel big.bin');
     await page.press('Enter');
     await expect.poll(() => statuses(page)).toEqual(['aborted']);
+    throttle.release();
     expect(await page.text(`${ROW} [data-upbeam="status"]`)).toBe('Cancelled');
     // Calm: no error shown, no bar, no Cancel; Retry and Remove name the file.
     expect(await page.evaluate((row) => document.querySelector(`${row} [data-upbeam="error"], ${row} progress, ${row} [data-action="cancel"]`), ROW)).toBeNull();
@@ -266,6 +272,8 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
 
   it('Uploader: a multipart upload paused and resumed is stored whole', async () => {
     const page = await open('component=uploader');
+    // The throttling proxy holds the parts' bytes until Pause has landed: the upload cannot end before the click.
+    throttle.hold();
     await page.setInputFile(INPUT, join(dir, 'big.bin'));
     await expect.poll(() => statuses(page)).toEqual(['uploading']);
     // Leaving the page mid-upload asks first (beforeunload cancelled); not once the files have ended.
@@ -274,6 +282,7 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     await expect.poll(leaveAsks).toBe(true);
     await press(page, '[data-action="pause"]');
     await expect.poll(() => statuses(page)).toEqual(['paused']);
+    throttle.release();
     await press(page, '[data-action="resume"]');
     await expect.poll(() => statuses(page), { timeout: 60_000 }).toEqual(['done']);
     await expect.poll(leaveAsks).toBe(false);
@@ -390,6 +399,8 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
       const zone = document.querySelector('[data-upbeam="dropzone"]')!;
       zone.dispatchEvent(new Event('dragleave', { bubbles: true }));
     }, undefined);
+    // The throttling proxy holds the parts' bytes until Cancel has landed: the upload cannot end before the clicks.
+    throttle.hold();
     await page.setInputFile(INPUT, join(dir, 'big.bin'));
     await expect.poll(() => statuses(page)).toEqual(['uploading']);
     states.uploading = await audit(page);
@@ -397,6 +408,7 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     await expect.poll(() => statuses(page)).toEqual(['paused']);
     states.paused = await audit(page);
     await press(page, '[data-action="cancel"]');
+    throttle.release();
     for (let i = 0; i < 3; i += 1) proxy.inject('error-500', isPut);
     await page.setInputFile(INPUT, join(dir, 'notes.txt'));
     await expect.poll(() => statuses(page), { timeout: 30_000 }).toEqual(['aborted', 'error']);

@@ -103,6 +103,7 @@ describe.each(ENGINES)('honest progress in %s', (engine) => {
 
   async function open(): Promise<ExamplePage> {
     await page?.close();
+    throttle.release();
     page = await openExamplePage(browser, example.origin, SELECTORS.fileInput);
     return page;
   }
@@ -128,10 +129,13 @@ describe.each(ENGINES)('honest progress in %s', (engine) => {
   it('a cancelled single PUT falls back to 0 and counts as cancelled; its retry stores the same bytes', async () => {
     const page = await open();
     faults.reset();
+    // The throttling proxy holds the file's bytes until the cancel has landed: the PUT cannot end before the click.
+    throttle.hold();
     await page.setInputFile(SELECTORS.fileInput, join(dir, 'single.bin'));
     await expect.poll(async () => Number(await page.attribute(SELECTORS.upload, 'data-progress')), { timeout: 30_000, interval: 50 }).toBeGreaterThan(0);
     await page.click(SELECTORS.cancel);
     await expect.poll(() => page.attribute(SELECTORS.upload, 'data-status')).toBe('aborted');
+    throttle.release();
 
     expect(await uploaded(page, SINGLE_SIZE)).toBe(0);
     await expect.poll(() => page.text(SUMMARY)).toMatch(/^0 of 1 file uploaded · 1 cancelled · 0%/);

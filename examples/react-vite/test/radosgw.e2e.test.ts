@@ -125,6 +125,8 @@ describe.skipIf(!connection).each(ENGINES)('example page in %s against radosgw',
       const page = await open();
       await page.click(SELECTORS.temporaryToken);
       const sent = proxy.requests.length;
+      // The proxy holds the parts' bytes until the cancel has landed: no part can be stored before the click.
+      proxy.hold();
       await page.setInputFile(SELECTORS.fileInput, bigPath);
       // Cancel once the first part is on its way. Not on the first progress event: the browser reports the
       // parts' bytes as sent once the kernel holds them, long before they are through the throttle.
@@ -139,11 +141,13 @@ describe.skipIf(!connection).each(ENGINES)('example page in %s against radosgw',
       await expect.poll(() => page.text(SELECTORS.cancel), { timeout: 30_000 }).not.toBeNull();
       await page.click(SELECTORS.cancel);
       await expect.poll(() => page.text(SELECTORS.status), { timeout: 30_000 }).toBe('Cancelled');
+      proxy.release();
       expect(await page.attribute(SELECTORS.upload, 'data-status')).toBe('aborted');
       await expect
         .poll(async () => (await admin.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: key }))).Uploads ?? [], { timeout: 15_000 })
         .toEqual([]);
     } finally {
+      proxy.release();
       proxy.setBytesPerSecond(Infinity);
     }
   });

@@ -103,6 +103,7 @@ describe.each(ENGINES)('example page in %s, embedded storage', (engine) => {
 
   async function open(): Promise<ExamplePage> {
     await page?.close();
+    proxy.release();
     page = await openExamplePage(browser, example.origin, SELECTORS.fileInput);
     return page;
   }
@@ -140,12 +141,15 @@ describe.each(ENGINES)('example page in %s, embedded storage', (engine) => {
   it('presigned: cancel mid-upload rejects with AbortError "Upload aborted." and the file is not stored whole', async () => {
     const page = await open();
     const asked = answers.length;
+    // The proxy holds the file's bytes until the cancel has landed: the PUT cannot end before the click.
+    proxy.hold();
     await page.setInputFile(SELECTORS.fileInput, filePath);
     const { key } = (await nextAnswer(asked)) as { key: string };
     await expect.poll(async () => Number(await page.attribute(SELECTORS.upload, 'data-progress')), { timeout: 30_000 }).toBeGreaterThan(0);
     await page.click(SELECTORS.cancel);
 
     await expect.poll(() => page.text(SELECTORS.status)).toBe('Cancelled');
+    proxy.release();
     // A user's own cancel is no error: nothing shown in red.
     expect(await page.text(SELECTORS.error)).toBeNull();
     expect(await page.attribute(SELECTORS.upload, 'data-status')).toBe('aborted');
@@ -194,15 +198,18 @@ describe.each(ENGINES)('example page in %s, embedded storage', (engine) => {
     const page = await open();
     await page.click(SELECTORS.temporaryToken);
     const sent = proxy.requests.length;
+    // The proxy holds the parts' bytes until the cancel has landed: no part can be stored before the click.
+    proxy.hold();
     await page.setInputFile(SELECTORS.fileInput, filePath);
     await expect.poll(async () => Number(await page.attribute(SELECTORS.upload, 'data-progress')), { timeout: 60_000 }).toBeGreaterThan(0);
-    // Chromium hands the three parts to the kernel at once and shows 100 long before storage has them: the
+    // Chromium hands the three parts to the kernel at once and may show 100 long before storage has them: the
     // click then lands after the last byte left the page, before storage answered. Still a cancel.
     // (This test used to click the row's first button, Pause on a multipart row, and failed in chromium for
     // that; it clicks Cancel since the button has its own test id.)
     const clickedAt = proxy.requests.length;
     await page.click(SELECTORS.cancel);
     await expect.poll(() => page.text(SELECTORS.status)).toBe('Cancelled');
+    proxy.release();
     // A user's own cancel is no error: nothing shown in red.
     expect(await page.text(SELECTORS.error)).toBeNull();
     expect(await page.attribute(SELECTORS.upload, 'data-status')).toBe('aborted');

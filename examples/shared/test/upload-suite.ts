@@ -102,6 +102,7 @@ export function describeUploadPage({ framework, root }: UploadPageExample): void
 
     async function open(): Promise<ExamplePage> {
       await page?.close();
+      proxy.release();
       proxy.setBytesPerSecond(Number.POSITIVE_INFINITY);
       page = await openExamplePage(browser, example.origin);
       return page;
@@ -195,8 +196,9 @@ export function describeUploadPage({ framework, root }: UploadPageExample): void
 
     it('cancel mid-upload shows Cancelled; retry uploads the file whole', async () => {
       const page = await open();
-      // ~6 s for the file: the cancel lands while parts are in flight.
-      proxy.setBytesPerSecond(2 * MiB);
+      // The proxy holds the parts' bytes until the cancel has landed: however slow the machine, the upload
+      // cannot end before the click.
+      proxy.hold();
       await page.setInputFile(SELECTORS.fileInput, join(dir, 'video.bin'));
       await expect.poll(async () => Number(await page.attribute(SELECTORS.upload, 'data-progress')), { timeout: 30_000 }).toBeGreaterThan(0);
       await page.click(SELECTORS.cancel);
@@ -204,6 +206,7 @@ export function describeUploadPage({ framework, root }: UploadPageExample): void
       expect(await page.attribute(SELECTORS.upload, 'data-status')).toBe('aborted');
       expect(await page.text(SELECTORS.error)).toBeNull();
 
+      proxy.release();
       proxy.setBytesPerSecond(Number.POSITIVE_INFINITY);
       await page.click('[data-testid="upload"] [data-testid="retry"]');
       await expect.poll(() => page.attribute(SELECTORS.upload, 'data-status'), { timeout: 90_000 }).toBe('done');

@@ -8,7 +8,10 @@ export interface TestPage {
   readonly engine: Engine;
   /** Loads the URL and waits for its `load` event. */
   goto(url: string): Promise<void>;
-  /** Clicks the first element matching the selector, as a user would (the driver's own input). */
+  /**
+   * Clicks the first element matching the selector, as a user would (the driver's own input): first waits,
+   * up to 10 s, for it to be shown and enabled (a user clicks what they see), then clicks it even if not.
+   */
   click(selector: string): Promise<void>;
   /**
    * Presses a key with the driver's own keyboard input (trusted events, default actions included: Tab moves
@@ -37,12 +40,38 @@ export type Key = 'Tab' | 'Enter' | 'Space';
 /** The engine-specific part of a {@link TestPage}; the rest is written once over `evaluate`. */
 export type DriverPage = Pick<TestPage, 'engine' | 'goto' | 'click' | 'press' | 'setInputFile' | 'evaluate' | 'close'>;
 
+/** Longest wait of {@link TestPage.click} for its element to be shown and enabled, in milliseconds. */
+const CLICKABLE_TIMEOUT_MS = 10_000;
+
+/**
+ * Whether the first element matching the selector is one a user could click: in the document, with a box,
+ * not hidden by CSS, not disabled, not inert. Sent to the page as source text.
+ */
+function clickable(selector: string): boolean {
+  const element = document.querySelector(selector);
+  if (!element || !element.isConnected || element.getClientRects().length === 0) return false;
+  const style = getComputedStyle(element);
+  if (style.visibility === 'hidden' || style.pointerEvents === 'none') return false;
+  return !element.matches(':disabled') && element.closest('[inert]') === null;
+}
+
+/** Waits for {@link clickable}, polling every 50 ms up to {@link CLICKABLE_TIMEOUT_MS}. */
+async function untilClickable(driver: DriverPage, selector: string): Promise<void> {
+  const deadline = Date.now() + CLICKABLE_TIMEOUT_MS;
+  while (!(await driver.evaluate(clickable, selector)) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Completes a driver's page with the queries written over `evaluate`. */
 export function withQueries(driver: DriverPage): TestPage {
   return {
     engine: driver.engine,
     goto: (url) => driver.goto(url),
-    click: (selector) => driver.click(selector),
+    click: async (selector) => {
+      await untilClickable(driver, selector);
+      await driver.click(selector);
+    },
     press: (key) => driver.press(key),
     setInputFile: (selector, path) => driver.setInputFile(selector, path),
     evaluate: (fn, argument) => driver.evaluate(fn, argument),

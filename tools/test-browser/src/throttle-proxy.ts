@@ -25,6 +25,15 @@ export interface ThrottleProxy {
   readonly requests: readonly ProxiedRequest[];
   /** Changes the upload bandwidth, bytes per second (`Infinity`: unbounded). */
   setBytesPerSecond(bytesPerSecond: number): void;
+  /**
+   * Holds every request body at the proxy until {@link ThrottleProxy.release}: storage gets no more bytes
+   * (the browser only fills the loopback socket buffers), so no upload can end. A test that races a user's
+   * click against an upload holds it until the click has landed, whatever the machine's load. Requests
+   * without a body (preflights, DELETE) pass.
+   */
+  hold(): void;
+  /** Lets the held bodies through again, at the current bandwidth. Does nothing when none is held. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -47,6 +56,8 @@ export async function startThrottleProxy(target: string, bytesPerSecond: number)
   let rate = bytesPerSecond;
   /** When the shared uplink is free again, in ms since the epoch. */
   let uplinkFreeAt = 0;
+  /** While held ({@link ThrottleProxy.hold}): settles on release. */
+  let held: { released: Promise<void>; release: () => void } | undefined;
   const sockets = new Set<Socket>();
 
   /** Waits for the uplink to carry `bytes` at the current rate. */
@@ -64,9 +75,14 @@ export async function startThrottleProxy(target: string, bytesPerSecond: number)
         const slices: Buffer[] = [];
         for (let offset = 0; offset < chunk.length; offset += SLICE_BYTES) slices.push(chunk.subarray(offset, offset + SLICE_BYTES));
         const next = () => {
+          if (held) return void held.released.then(next);
           const slice = slices.shift();
           if (!slice) return done();
           setTimeout(() => {
+            if (held) {
+              slices.unshift(slice);
+              return void held.released.then(next);
+            }
             this.push(slice);
             next();
           }, reserve(slice.length));
@@ -74,6 +90,13 @@ export async function startThrottleProxy(target: string, bytesPerSecond: number)
         next();
       },
     });
+
+  const release = () => {
+    const current = held;
+    held = undefined;
+    uplinkFreeAt = 0;
+    current?.release();
+  };
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
     requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', at: Date.now() });
@@ -114,7 +137,15 @@ export async function startThrottleProxy(target: string, bytesPerSecond: number)
     setBytesPerSecond(next) {
       rate = next;
     },
+    hold() {
+      if (held) return;
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      held = { released, release };
+    },
+    release,
     async close() {
+      release();
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
       agent.destroy();

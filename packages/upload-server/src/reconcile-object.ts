@@ -1,14 +1,9 @@
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { AppRoute, UploadApp } from './app';
 import { createMarkerStore, type MarkerStore } from './completion-marker';
 import { isUploadError } from './errors';
-import type { UploadHandlerConfig } from './config';
-import { isInternalKey, ownerOfKey, prefixedRoutes, type PrefixedRoute } from './reconcile-routes';
-import { routeScope } from './route-services';
-import type { UploadRoutes } from './routes';
-import { processEnv, resolveStorageSettings, type ResolvedStorageSettings } from './settings';
-import { createStorageClient } from './storage-client';
-import { createCompletion, type Completion } from './upload-completion';
-import { createUploadRecords } from './upload-record';
+import { isInternalKey } from './reconcile-routes';
+import type { ResolvedStorageSettings } from './settings';
 
 /** What happened to one stored object that had no completion record. */
 export interface ReconciledObject {
@@ -46,58 +41,44 @@ const UNPREPARED = {
 } as const;
 
 /** Whose an object is: the handler's own, a route's without a hook, routes' that share a prefix, or a route's. */
-export type ObjectOwner = { kind: 'internal' } | { kind: 'no-hook' } | { kind: 'ambiguous'; routes: string[] } | { kind: 'route'; route: PrefixedRoute };
+export type ObjectOwner = { kind: 'internal' } | { kind: 'no-hook' } | { kind: 'ambiguous'; routes: string[] } | { kind: 'route'; route: AppRoute };
 
-/** The storage and routes of a handler configuration, and the completion of one object found on storage. */
+/** The storage and routes of a handler's app, and the completion of one object found on storage. */
 export interface ObjectCompleter {
   settings: ResolvedStorageSettings;
   client: S3Client;
   markers: MarkerStore;
   ownerOf(key: string): ObjectOwner;
   /** Runs the route's completion for `found` (checks, claim, hook once) and says what came of it. */
-  complete(route: PrefixedRoute, found: ReconciledObject): Promise<ReconciledObject>;
+  complete(route: AppRoute, found: ReconciledObject): Promise<ReconciledObject>;
 }
 
 /**
  * The completion of objects the server finds itself (a listing, a storage notification) rather than hears of
- * from a page: the route read from the key, then the route's own completion (`upload-completion.ts`).
+ * from a page: the route read from the key (the app's route table), then the route's own completion
+ * (`upload-completion.ts`, the route's services in the app), on the app's one S3 client.
  */
-export async function createObjectCompleter(config: UploadHandlerConfig & { routes?: UploadRoutes }): Promise<ObjectCompleter> {
-  const log = config.onError ?? ((error: unknown) => console.error('[upbeam] completing a stored object failed:', error));
-  const routes = prefixedRoutes(config);
-  const settings = resolveStorageSettings(config, config.env ?? processEnv());
-  const client = await createStorageClient(settings);
-  const completions = new Map<PrefixedRoute, Completion>();
-  const completionOf = (route: PrefixedRoute) => {
-    let completion = completions.get(route);
-    if (!completion) {
-      const { onUploadComplete } = route.config;
-      // The route's records are signed within its scope, as its receipts: a record of another route never verifies.
-      const scope = routeScope(settings.bucket, route.config, route.name);
-      // Read only here: the SDK's client lists and reads them.
-      const records = createUploadRecords({ Bucket: settings.bucket, secret: settings.secretAccessKey, scope, client: async () => client, signUrl: undefined });
-      completions.set(route, (completion = createCompletion({ settings, client, policy: route.config, onUploadComplete, records, onError: log })));
-    }
-    return completion;
-  };
+export async function createObjectCompleter(app: UploadApp): Promise<ObjectCompleter> {
+  const settings = app.settings();
+  const client = await app.client();
   return {
     settings,
     client,
     markers: createMarkerStore(client, settings.bucket, Date.now),
     ownerOf(key) {
-      const owner = ownerOfKey(key, routes);
+      const owner = app.ownerOf(key);
       if (isInternalKey(key, owner && 'route' in owner ? owner.route.keyPrefix : '')) return { kind: 'internal' };
       if (owner === undefined || ('route' in owner && !owner.route.config.onUploadComplete)) return { kind: 'no-hook' };
       return 'route' in owner ? { kind: 'route', route: owner.route } : { kind: 'ambiguous', routes: owner.ambiguous };
     },
     async complete(route, found) {
       try {
-        const reconciled = await completionOf(route).reconcile(found.key);
+        const reconciled = await (await route.services.completion()).reconcile(found.key);
         if ('unprepared' in reconciled) return { ...found, outcome: 'unprepared', error: UNPREPARED[reconciled.unprepared] };
         return { ...found, outcome: reconciled.ran ? 'completed' : 'recorded' };
       } catch (error) {
         if (isUploadError(error)) return { ...found, outcome: 'refused', code: error.code, error: error.message };
-        log(error);
+        app.onError(error);
         const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
         return { ...found, outcome: 'failed', error: `${name}: ${message}` };
       }

@@ -1,8 +1,9 @@
 import type { S3Client, _Object } from '@aws-sdk/client-s3';
+import { compileApp } from './app';
 import { idempotencyKeyOf, markerKey } from './completion-marker';
 import type { UploadHandlerConfig } from './config';
 import { createObjectCompleter, type ReconciledObject } from './reconcile-object';
-import { listingPrefixes, prefixedRoutes } from './reconcile-routes';
+import { listingPrefixes } from './reconcile-routes';
 import type { UploadRoutes } from './routes';
 import { loadS3 } from './sdk';
 import { RECEIPT_TTL_SECONDS } from './upload-receipt';
@@ -114,7 +115,8 @@ export async function reconcileUploads(config: UploadHandlerConfig & { routes?: 
   const maxRequests = options.maxRequests ?? 1000;
   const maxMs = (options.maxSeconds ?? 25) * 1000;
   const pageSize = Math.min(Math.max(Math.floor(options.pageSize ?? 1000), 1), 1000);
-  const { settings, client, markers, ownerOf, complete } = await createObjectCompleter(config);
+  const app = compileApp(config);
+  const { settings, client, markers, ownerOf, complete } = await createObjectCompleter(app);
   let requests = 0;
   client.middlewareStack.add((next) => (args) => ((requests += 1), next(args)), { step: 'initialize', name: 'upbeamCountRequests' });
 
@@ -156,7 +158,7 @@ export async function reconcileUploads(config: UploadHandlerConfig & { routes?: 
     return true;
   };
 
-  const prefixes = listingPrefixes(prefixedRoutes(config).filter((route) => route.config.onUploadComplete).map((route) => route.keyPrefix));
+  const prefixes = listingPrefixes(app.table.filter((route) => route.config.onUploadComplete).map((route) => route.keyPrefix));
   if (options.startAfter !== undefined) report.lastKey = options.startAfter;
   const listing = { Bucket: settings.bucket, prefixes, startAfter: options.startAfter, MaxKeys: pageSize };
   try {
@@ -168,7 +170,7 @@ export async function reconcileUploads(config: UploadHandlerConfig & { routes?: 
     }, (cursor) => (report.lastKey = cursor));
     report.requests = requests;
   } finally {
-    client.destroy();
+    app.destroy();
   }
   return report;
 }

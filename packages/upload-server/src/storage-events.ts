@@ -1,3 +1,4 @@
+import { compileApp } from './app';
 import { UploadError } from './errors';
 import type { UploadHandlerConfig } from './config';
 import { createObjectCompleter, type ReconciledObject } from './reconcile-object';
@@ -81,7 +82,8 @@ export function recordKey(record: EventRecord): string | undefined {
  */
 export async function completeNotifiedUploads(config: UploadHandlerConfig & { routes?: UploadRoutes }, body: unknown): Promise<NotifiedUploads> {
   const records = eventRecords(body);
-  const completer = await createObjectCompleter(config);
+  const app = compileApp(config);
+  const completer = await createObjectCompleter(app);
   const result: NotifiedUploads = { objects: [], ignored: 0 };
   for (const record of records) {
     const key = recordKey(record);
@@ -97,6 +99,6 @@ export async function completeNotifiedUploads(config: UploadHandlerConfig & { ro
     if (owner.kind === 'ambiguous') result.objects.push({ ...found, outcome: 'ambiguous', routes: owner.routes });
     else result.objects.push(await completer.complete(owner.route, owner.route.name === undefined ? found : { ...found, route: owner.route.name }));
   }
-  completer.client.destroy();
+  app.destroy();
   return result;
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { UploadClientError } from './errors';
 import type { PersistedFile, PersistedQueue } from './persisted-queue';
-import { restoreKept, type RestoreTarget } from './restore-kept';
+import type { PersistedList } from './persistence';
+import { restoreKept } from './restore-kept';
+import type { TrackedFile } from './tracked-file';
 
 // The restore's decisions, in Node (no IndexedDB nor Web Locks here: the browser suite
 // examples/react-vite/test/persist.e2e.test.ts runs the real store and locks in chromium and Firefox). The kept
@@ -28,15 +30,20 @@ function standInQueue(files: PersistedFile[], heldElsewhere: string[] = []) {
 function recordingTarget(tracked: string[] = []) {
   const list = new Map<string, string>(tracked.map((id) => [id, 'picked']));
   const errors = new Map<string, UploadClientError>();
-  const target: RestoreTarget = {
-    tracks: (id) => list.has(id),
+  // The tracker's list as the restore reaches it: a file is a stand-in (never multipart: no journal to read here).
+  const target: PersistedList = {
+    getFile: (id) => (list.has(id) ? ({ id } as TrackedFile) : undefined),
+    getIds: () => [...list.keys()],
+    optionsOf: () => ({}),
     add: (files) => files.forEach(({ kept, status }) => list.set(kept.id, status)),
-    start: (id) => list.set(id, 'queued-started'),
-    fail: (id, error) => {
-      list.set(id, 'error');
-      errors.set(id, error);
+    change: (id, change) => {
+      if (change.status === 'queued') list.set(id, 'queued-started');
+      if (change.status === 'error') {
+        list.set(id, 'error');
+        errors.set(id, change.error as UploadClientError);
+      }
     },
-    drop: (id) => list.delete(id),
+    remove: (id) => list.delete(id),
   };
   return { target, list, errors };
 }

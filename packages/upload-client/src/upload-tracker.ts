@@ -11,7 +11,7 @@ import { preloadStrategy, uploadFile } from './upload-file';
 import { DEFAULT_CONCURRENCY, UploadQueue } from './upload-queue';
 import { FrameNotifier } from './frame-notifier';
 import { TrackedFiles } from './tracked-files';
-import type { PersistenceHost, TrackerPersistence } from './tracker-persistence';
+import type { PersistedList, UploadPersistence } from './persistence';
 import type { PersistOptions } from './persisted-queue';
 import { summarize, type UploadSummary } from './upload-summary';
 import type { FileWithPath, TrackedFile } from './tracked-file';
@@ -96,7 +96,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   readonly #queue: UploadQueue;
   readonly #rate = new TransferRate();
   /** With `persist`: the kept queue and its wiring to the list, loaded with `import()` when the tracker is made. */
-  readonly #persistence: Promise<TrackerPersistence> | undefined;
+  readonly #persistence: Promise<UploadPersistence> | undefined;
   /** With `persist`: the `resume` of every upload (`persist` itself: `true`, or its `scope` is the journal's). */
   readonly #resume: true | ResumeOptions | undefined;
 
@@ -114,9 +114,11 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     const { persist } = options;
     if (!persist) return;
     this.#resume = persist;
-    const host: PersistenceHost = {
+    const list: PersistedList = {
       getIds: this.getIds,
       getFile: this.getFile,
+      remove: this.remove,
+      optionsOf: (id) => this.#optionsOf(this.#entries.get(id)!),
       add: (files) => {
         this.#files.append(
           files.map(({ kept: { id, file, path, options }, status }) =>
@@ -125,13 +127,13 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
         );
         this.#changed();
       },
-      optionsOf: (id) => this.#optionsOf(this.#entries.get(id)!),
-      update: (id, change) => this.#update(id, change),
-      enqueue: (id) => this.#enqueue(id),
-      end: (id, change) => this.#end(id, this.#entries.get(id)!, change),
-      remove: this.remove,
+      change: (id, change) => {
+        if (change.status === 'error') this.#end(id, this.#entries.get(id)!, change);
+        else this.#update(id, change);
+        if (change.status === 'queued') this.#enqueue(id);
+      },
     };
-    this.#persistence = import('./tracker-persistence').then(({ TrackerPersistence }) => new TrackerPersistence(persist, host));
+    this.#persistence = import('./tracker-persistence').then(({ TrackerPersistence }) => new TrackerPersistence(persist, list));
   }
 
   /**
@@ -378,7 +380,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   }
 
   /** With `persist`: runs `act` on the tracker's persistence once it is loaded; without, does nothing. */
-  #persist(act: (persistence: TrackerPersistence) => void): void {
+  #persist(act: (persistence: UploadPersistence) => void): void {
     void this.#persistence?.then(act);
   }
 

@@ -4,11 +4,11 @@
  * CORS, lifecycle, clock, the temporary-token strategy) and says how to fix each problem.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
+import { compileApp } from '../app';
 import type { UploadHandlerConfig } from '../config';
 import { DEFAULT_KEY_PREFIX } from '../object-key';
 import { resolveProvider } from '../providers';
-import { present, processEnv, resolveStorageSettings, type Env } from '../settings';
-import { createStorageClient } from '../storage-client';
+import { present, type Env } from '../settings';
 import { checkBucket } from './bucket';
 import { checkClock } from './clock';
 import { checkCors } from './cors';
@@ -57,9 +57,11 @@ export interface DoctorOptions {
  * @throws `UploadError` `MISSING_SETTINGS` / `INVALID_SETTINGS` as `createUploadHandler` would.
  */
 export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorOptions = {}): Promise<Finding[]> {
-  const env = config.env ?? processEnv();
-  const settings = resolveStorageSettings(config, env);
-  const s3 = await createStorageClient(settings);
+  // The app of the handler's shared settings (its routes, if given, are not what the doctor checks).
+  const app = compileApp({ ...config, routes: undefined });
+  const env = app.env();
+  const settings = app.settings();
+  const s3 = await app.client();
   let headers: SeenHeaders = {};
   recordHeaders(s3, (seen) => (headers = seen));
   const context: CheckContext = { settings, s3, lastHeaders: () => headers };
@@ -88,7 +90,10 @@ export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorO
         ? await checkStsRoles(context, {
             stsEndpoint,
             // The issuer's own check of other roles is left out: this check reports them, by name.
-            token: () => createTokenIssuer(settings, { ...tokenSettings, stsEndpoint }, { otherRoles: false })(`${keyPrefix}upbeam-doctor-roles`),
+            token: () =>
+              createTokenIssuer(settings, { ...tokenSettings, stsEndpoint }, { otherRoles: false }, app.services.sts(settings, stsEndpoint))(
+                `${keyPrefix}upbeam-doctor-roles`,
+              ),
           })
         : {
             check: 'sts-roles',
@@ -97,11 +102,12 @@ export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorO
           };
     const objectLock = await checkObjectLock(context, {
       keyPrefix,
-      token: wantsToken && token.status !== 'fail' ? createTokenIssuer(settings, { ...tokenSettings, stsEndpoint: providerStsEndpoint(provider, tokenSettings, settings.endpoint) }) : undefined,
+      // `stsEndpoint` is the provider's (`providerStsEndpoint`) whenever a token is wanted and its check passed.
+      token: wantsToken && token.status !== 'fail' ? createTokenIssuer(settings, { ...tokenSettings, stsEndpoint }, {}, app.services.sts(settings, stsEndpoint)) : undefined,
     });
     return [bucket, clock, cors, lifecycle, token, presignedHeaders, stsRoles, objectLock];
   } finally {
-    s3.destroy();
+    app.destroy();
   }
 }
 

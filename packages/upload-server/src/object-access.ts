@@ -1,9 +1,9 @@
 import type { S3Client } from '@aws-sdk/client-s3';
+import { compileApp } from './app';
 import { UploadError } from './errors';
 import { objectKeyProblem } from './object-key';
 import { loadPresigner, loadS3 } from './sdk';
-import { resolveStorageSettings, type StorageSettings } from './settings';
-import { createStorageClient } from './storage-client';
+import type { StorageSettings } from './storage-config';
 
 /** Longest lifetime of a SigV4 presigned URL: 7 days, in seconds. */
 export const MAX_SIGNED_GET_EXPIRES_IN = 604_800;
@@ -56,15 +56,13 @@ export interface ObjectAccess {
  * await objects.deleteObject(oldAvatarKey);
  */
 export function createObjectAccess(settings: StorageSettings = {}): ObjectAccess {
-  let client: Promise<{ s3: S3Client; bucket: string }> | undefined;
-  const connect = () =>
-    (client ??= (async () => {
-      const resolved = resolveStorageSettings(settings);
-      return { s3: await createStorageClient(resolved), bucket: resolved.bucket };
-    })().catch((error: unknown) => {
-      client = undefined;
-      throw error;
-    }));
+  // The app of these settings: resolved, and the S3 client built, on first use (a failure is tried again).
+  // `process.env` is where they fall back to, whatever else the object passed holds.
+  const app = compileApp({ ...settings, env: undefined, routes: undefined });
+  const connect = async (): Promise<{ s3: S3Client; bucket: string }> => {
+    const { bucket } = app.settings();
+    return { s3: await app.client(), bucket };
+  };
   const checkKey = (key: string) => {
     const problem = objectKeyProblem(key, '');
     if (problem !== undefined) throw new UploadError('INVALID_REQUEST', `The object key ${problem}.`);

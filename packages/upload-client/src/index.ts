@@ -11,6 +11,7 @@ export type { Persistence, PersistOptions } from './persisted-queue';
 export { clearKeptUploads } from './clear-kept-uploads';
 export { DEFAULT_CONCURRENCY } from './upload-queue';
 export { PauseController } from './pause';
+export { createPacedScheduler, type Pace, type PacedSchedule } from './paced-scheduler';
 // Types only: the multipart constants and objectUrl are values of `@upbeam/upload-client/multipart`, so that
 // the presigned path's chunk does not carry the multipart code (see src/multipart.ts).
 export type { MultipartOptions, ObjectTag, PrepareEndpoint, ResumeOptions, UploadOptions } from './types';

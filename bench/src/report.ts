@@ -2,7 +2,7 @@
  * Writes bench/RESULTS.md from the raw results in bench/results/*.json: the machine and versions, the
  * headline ratios, the issue's targets, and the tables (medians of the runs; every sample stays in the JSON).
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BundleResult, BundleRow } from './bundle/run';
 import type { ColdStartResult } from './cold-start/run';
@@ -12,6 +12,7 @@ import { loadResult } from './lib/results';
 import { fmt, kib, range, ratio } from './lib/stats';
 import type { PrepareResult, PrepareRow } from './prepare/run';
 import type { HugeResult } from './huge/run';
+import { beforeAfterSection } from './report-before-after';
 import { coldStartSection } from './report-cold-start';
 import { prepareRecordSection } from './report-prepare-record';
 import type { PrepareRecordResult } from './prepare/record';
@@ -231,13 +232,6 @@ function profileSection(profile: NonNullable<PrepareResult['profile']>): void {
   add('');
 }
 
-/** The last section of RESULTS.md: where the dated measurements behind design choices are (bench/notes/). */
-const DESIGN_NOTES_POINTER = [
-  '## 5. One-off measurements behind design choices',
-  '',
-  'Dated experiments, each measured once to choose between two designs, are in [notes/](notes/README.md), one file per topic.',
-];
-
 /** Rewrites RESULTS.md from whatever results exist; returns its path. */
 export async function writeReport(): Promise<string> {
   lines.length = 0;
@@ -251,6 +245,8 @@ export async function writeReport(): Promise<string> {
   const frameCost = await loadResult<FrameCostResultFile>('many-files-frame-cost');
   const huge = await loadResult<HugeResult>('huge');
   const uploadTrace = await loadResult<UploadResult>('upload-trace');
+  const uploadBeforeAfter = await loadResult<UploadResult>('upload-before-after');
+  const manyFilesBeforeAfter = await loadResult<ManyFilesResultFile>('many-files-before-after');
   const headline: string[] = [];
   add(
     '# Benchmarks',
@@ -283,14 +279,15 @@ export async function writeReport(): Promise<string> {
   if (manyFiles) manyFilesSection(manyFiles, add, headline);
   if (manyFilesGrowth) manyFilesGrowthSection(manyFilesGrowth, add);
   if (frameCost) frameCostSection(frameCost, add);
+  beforeAfterSection(uploadBeforeAfter, manyFilesBeforeAfter, add);
   if (huge) hugeSection(huge, add, headline);
   const targets: string[] = [];
   targetsSection(bundle, upload, huge, (...text) => targets.push(...text));
   if (upload) sendLoopTargetsSection(upload, uploadTrace, (...text) => targets.push(...text));
   lines.splice(headlineAt, 0, '## Headline ratios', '', ...headline, '', ...targets);
-  // The one-off measurements behind design choices are dated history, hand-kept in bench/notes/ (never
-  // re-measured, never written here): RESULTS.md ends with a pointer there, under the heading the docs link to.
-  add('', ...DESIGN_NOTES_POINTER);
+  // The hand-kept one-off measurements behind design choices (moved out of the shipped TSDoc) come last.
+  const designNotes = await readFile(join(BENCH_DIR, 'design-measurements.md'), 'utf8').catch(() => '');
+  if (designNotes) add('', designNotes.trimEnd());
   const path = join(BENCH_DIR, 'RESULTS.md');
   await writeFile(path, `${lines.join('\n').trimEnd()}\n`);
   return path;

@@ -6,7 +6,8 @@ import { RESULTS_DIR } from './paths';
 
 /**
  * The benchmarks of `pnpm bench`, and the opt-in ones: the upload of a file over 5 GiB, the traced uploads, a
- * batch of files joining a list with no upload, what one frame of a long list costs.
+ * batch of files joining a list with no upload, what one frame of a long list costs, and the upload and many-files
+ * runs against another checkout's build (`BENCH_BEFORE_ROOT`, `lib/before-build.ts`).
  */
 export type BenchName =
   | 'bundle'
@@ -18,7 +19,9 @@ export type BenchName =
   | 'huge'
   | 'upload-trace'
   | 'many-files-growth'
-  | 'many-files-frame-cost';
+  | 'many-files-frame-cost'
+  | 'upload-before-after'
+  | 'many-files-before-after';
 
 /** What every result file holds besides its data. */
 export interface ResultMeta {

@@ -10,7 +10,9 @@
  * and the hook list run a second time against that build (modes `*-before`), for a before/after in one run.
  * `MANY_FILES_BEFORE_REACT=<a folder holding another build's packages/upload-react/dist>` does the same for
  * `@upbeam/upload-react` (its `dist/` copied there is enough: its own imports resolve from this checkout's
- * package); either or both.
+ * package); either or both. `BENCH_BEFORE_ROOT=<another checkout, built>` takes upload-protocol, -client and -react
+ * from that checkout (`lib/before-build.ts`); the modes then run in a new order every round. Every run records the
+ * CPU time of chromium's processes (`clientCpuSeconds`), which the before/after report pairs round by round.
  *
  * `runManyFilesBench({ growthOnly: true })` (`bench:growth`, opt-in) times only a batch joining the React lists:
  * no upload runs (the hook's uploads go to a stand-in that never settles), so the list's growth is measured
@@ -22,13 +24,15 @@
  */
 import os from 'node:os';
 import { join } from 'node:path';
-import type { Plugin } from 'esbuild';
+import { beforeBuildsOf, beforeEsbuildPlugin, beforeRoot, beforeRunOf, type BeforeRun } from '../lib/before-build';
 import { startBusyProcesses } from '../lib/busy-processes';
 import { launchCdpBrowser, type CdpBrowser } from '../lib/cdp-browser';
+import { treeCpuSeconds } from '../lib/cpu-time';
 import { envList } from '../lib/env-list';
 import { BENCH_DIR, TMP_DIR } from '../lib/paths';
 import { describeMachine, packageVersion } from '../lib/machine';
 import { saveResult, type ResultMeta } from '../lib/results';
+import { roundOrder } from '../lib/round-order';
 import { median } from '../lib/stats';
 import { buildPage, startPageServer, type PageServer } from '../upload/page-server';
 import { startS3rverTarget } from '../upload/targets';
@@ -141,6 +145,8 @@ export interface ManyFilesSample {
   longFrames?: LongFrame[];
   /** 1-minute load average when the run started (2 = both cores busy). */
   load?: number;
+  /** CPU seconds of chromium's processes (all of them) from the files handed to the client to the last one ended. */
+  clientCpuSeconds?: number;
   /** React clients: seconds until `files` held every file (it grows some rows a frame). */
   filesWholeSeconds?: number;
   /** With `MANY_FILES_PROFILE=<mode ids>`: where the page's main thread spent the run. */
@@ -176,34 +182,8 @@ export interface ManyFilesResultFile extends ResultMeta {
   fileBytes: number;
   modes: ManyFilesMode[];
   cells: ManyFilesCell[];
-}
-
-const PACKAGES_DIR = join(BENCH_DIR, '..', 'packages');
-
-/**
- * Resolves a package of this workspace (and its subpaths) to another build's `dist/`, in `builds` by package
- * folder name (`upload-client`, `upload-react`). That build's own imports resolve as they would from this
- * checkout's package folder, so a copied `dist/` is enough.
- */
-function beforeBuildPlugin(builds: Record<string, string>): Plugin {
-  const folders = Object.entries(builds);
-  return {
-    name: 'before-build',
-    setup(build) {
-      for (const [folder, packageDir] of folders) {
-        const name = `@upbeam/${folder}`;
-        build.onResolve({ filter: new RegExp(`^${name}(/[\\w-]+)?$`) }, ({ path }) => {
-          const subpath = path.slice(name.length).replace(/^\//, '') || 'index';
-          return { path: join(packageDir, 'dist', `${subpath}.js`) };
-        });
-        build.onResolve({ filter: /^[^./]/ }, async ({ path, importer, kind, pluginData }) => {
-          if (pluginData === 'before-build' || !importer.startsWith(join(packageDir, 'dist'))) return undefined;
-          const resolved = await build.resolve(path, { kind, resolveDir: join(PACKAGES_DIR, folder), pluginData: 'before-build' });
-          return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, external: resolved.external };
-        });
-      }
-    },
-  };
+  /** With `BENCH_BEFORE_ROOT`: the other checkout, its commit, and the command that ran. */
+  before?: BeforeRun;
 }
 
 async function runOnce(
@@ -223,7 +203,9 @@ async function runOnce(
     }
     if (profileName) await startProfile(page);
     const tracing = trace ? await startTrace(page) : undefined;
+    const cpuBefore = treeCpuSeconds(browser.pid);
     const result = await page.evaluate<ManyFilesResult>(`window.benchManyFiles(${JSON.stringify({ ...run, client: mode.client })})`);
+    const clientCpuSeconds = treeCpuSeconds(browser.pid) - cpuBefore;
     const taskTimes = tracing ? await stopTrace(page, tracing, { fromMark: RUN_STARTED_MARK }) : undefined;
     const profile = profileName ? await stopProfile(page, profileName) : undefined;
     const seconds = result.ms / 1000;
@@ -234,6 +216,7 @@ async function runOnce(
       filesPerSecond: result.done / seconds,
       longTasks: result.longTasks,
       longFrames: result.longFrames,
+      clientCpuSeconds,
       ...(result.filesWholeMs !== undefined && { filesWholeSeconds: result.filesWholeMs / 1000 }),
       ...(profile ? { profile } : {}),
       ...(taskTimes ? { taskTimes } : {}),
@@ -302,6 +285,7 @@ export function describeManyFilesSample(sample: ManyFilesSample): string {
   return (
     `${sample.filesPerSecond!.toFixed(1)} files/s (${sample.done} stored, ${sample.failed} failed in ${sample.seconds!.toFixed(1)} s), ` +
     `long tasks ${sample.longTasks!.count} (max ${sample.longTasks!.maxMs} ms), ${cpu}` +
+    `${sample.clientCpuSeconds === undefined ? '' : `client CPU ${sample.clientCpuSeconds.toFixed(2)} s, `}` +
     `${sample.filesWholeSeconds === undefined ? '' : `\`files\` whole after ${sample.filesWholeSeconds.toFixed(1)} s, `}load ${sample.load}${profile}${frames}`
   );
 }
@@ -316,22 +300,24 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
   const concurrencies = growthOnly ? [3] : (envNumbers('MANY_FILES_CONCURRENCY') ?? [3, 6]);
   const rounds = Number(process.env.MANY_FILES_ROUNDS ?? (growthOnly ? 6 : 2));
   const busyProcesses = Number(process.env.MANY_FILES_BUSY_PROCESSES ?? 0);
-  const beforeBuilds: Record<string, string> = {};
+  const otherRoot = beforeRoot();
+  const beforeBuilds: Record<string, string> = otherRoot ? beforeBuildsOf(otherRoot) : {};
   if (process.env.MANY_FILES_BEFORE_CLIENT) beforeBuilds['upload-client'] = process.env.MANY_FILES_BEFORE_CLIENT;
   if (process.env.MANY_FILES_BEFORE_REACT) beforeBuilds['upload-react'] = process.env.MANY_FILES_BEFORE_REACT;
   const before = Object.keys(beforeBuilds).length > 0;
   const only = envList('MANY_FILES_MODES');
   const profiled = new Set(envList('MANY_FILES_PROFILE') ?? []);
   const traced = new Set(envList('MANY_FILES_TRACE') ?? []);
-  // Growth-only runs have no floor (nothing is uploaded); upload runs always have both floors.
+  // Growth-only runs have no floor (nothing is uploaded); upload runs always have both floors. A mode named
+  // brings its before variant, where there is a before build.
   const wanted = (mode: ManyFilesMode) =>
     growthOnly
       ? GROWING_CLIENTS.includes(mode.client) && (!only || only.includes(mode.id))
-      : !only || only.includes(mode.id) || FLOOR_MODES.includes(mode.id);
+      : !only || only.includes(mode.id) || only.includes(mode.id.replace(/-before$/, '')) || FLOOR_MODES.includes(mode.id);
   const modes = [...MODES, ...(before ? BEFORE_MODES : [])].filter(wanted);
   const entry = join(BENCH_DIR, 'src', 'many-files', 'page.tsx');
   await buildPage({ entry, outDir: join(PAGES_DIR, 'after') });
-  if (before) await buildPage({ entry, outDir: join(PAGES_DIR, 'before'), plugins: [beforeBuildPlugin(beforeBuilds)] });
+  if (before) await buildPage({ entry, outDir: join(PAGES_DIR, 'before'), plugins: [beforeEsbuildPlugin(beforeBuilds)] });
   const server = await startPageServer(PAGES_DIR);
   const browser = await launchCdpBrowser();
   const cells: ManyFilesCell[] = [];
@@ -346,8 +332,10 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
       for (const concurrency of concurrencies) {
         const byMode = new Map(modes.map((mode) => [mode.id, [] as ManyFilesSample[]]));
         for (let round = 0; round < rounds; round++) {
-          // Modes take turns, starting one further each round, so that a noisy moment hits all alike.
-          for (const mode of modes.map((_, index) => modes[(index + round) % modes.length]!)) {
+          // Modes take turns, starting one further each round, so that a noisy moment hits all alike; with a
+          // before build, in a new order every round, so that no variant always follows the same mode.
+          const order = before ? roundOrder(modes, round) : modes.map((_, index) => modes[(index + round) % modes.length]!);
+          for (const mode of order) {
             const load = Math.round(os.loadavg()[0]! * 10) / 10;
             loads.push(load);
             const profileName = profiled.has(mode.id) ? `many-files-${count}-c${concurrency}-${mode.id}-round${round + 1}` : undefined;
@@ -393,8 +381,10 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
       fileBytes: FILE_BYTES,
       modes,
       cells,
+      ...(otherRoot ? { before: beforeRunOf(otherRoot, 'bench:many-files', 'MANY_FILES_') } : {}),
     };
-    await saveResult(growthOnly ? 'many-files-growth' : 'many-files', result);
+    // A run against another checkout is a before/after of its own: it leaves the many-files table as it was.
+    await saveResult(growthOnly ? 'many-files-growth' : otherRoot ? 'many-files-before-after' : 'many-files', result);
     return result;
   }
 }

@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { build } from 'vite';
+import { build, type Plugin } from 'vite';
 import { BENCH_DIR } from '../lib/paths';
 import { PAGE_DIR, PAGE_HTML } from './page-server';
 
@@ -17,16 +17,26 @@ export interface VitePageBuild {
   entry?: string;
   /** The folder written (emptied first). @default .tmp/page */
   outDir?: string;
+  /** The path the page is served at (`/before/` for a page in a subfolder of the served one). @default / */
+  base?: string;
+  /** Vite plugins besides React's (e.g. one that resolves a package to another build of it). */
+  plugins?: Plugin[];
 }
 
 /** Bundles the page with Vite into `outDir` (emptied first), beside the shared `index.html`. */
-export async function buildPageWithVite({ entry = join(BENCH_DIR, 'src', 'upload', 'page.tsx'), outDir = PAGE_DIR }: VitePageBuild = {}): Promise<void> {
+export async function buildPageWithVite({
+  entry = join(BENCH_DIR, 'src', 'upload', 'page.tsx'),
+  outDir = PAGE_DIR,
+  base = '/',
+  plugins = [],
+}: VitePageBuild = {}): Promise<void> {
   await build({
     configFile: false,
     root: BENCH_DIR,
+    base,
     logLevel: 'error',
     mode: 'production',
-    plugins: [react()],
+    plugins: [...plugins, react()],
     define: { 'process.env.NODE_ENV': '"production"' },
     build: {
       outDir,

@@ -5,11 +5,17 @@
  * UploadPart URLs (see curl-floor.ts). For each page upload: the page's heap (JS objects + ArrayBuffer
  * backing stores, CDP `Runtime.getHeapUsage`, sampled every 100 ms) and the main thread's long tasks (Long
  * Tasks API). Modes take turns within each round, so a noisy moment hits all alike.
+ *
+ * With `BENCH_BEFORE_ROOT=<another checkout, built>` the page is built a second time against that checkout's
+ * packages (`lib/before-build.ts`) and every Upbeam page mode that runs also runs on it (`<id>-before`, as many rounds
+ * as its own, in the same rounds' random order); the result is saved apart (`upload-before-after`), for the report's
+ * paired client CPU per upload.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
+import { beforeBuildsOf, beforeRoot, beforeVitePlugin, beforeRunOf, type BeforeRun } from '../lib/before-build';
 import { launchCdpBrowser, type CdpBrowser, type CdpPage } from '../lib/cdp-browser';
 import { coreLayoutFromEnv, useCoreLayout, type CoreLayout } from '../lib/cores';
 import { reapedChildrenCpuSeconds, treeCpuSeconds, treeCpuSecondsByKind } from '../lib/cpu-time';
@@ -27,7 +33,7 @@ import type { PageRequest, PartTimeline } from './part-timeline';
 import { startTrace, stopTrace, type TaskTimes } from './page-trace';
 import type { EndpointCall } from './server-log';
 import { buildPageWithVite } from './page-build-vite';
-import { startPageServer, type PageServer } from './page-server';
+import { PAGE_DIR, startPageServer, type PageServer } from './page-server';
 import { radosgwTarget, startRadosgwProcess, startS3rverTarget, type Target, type TargetName } from './targets';
 
 const MiB = 1024 * 1024;
@@ -57,6 +63,8 @@ export interface UploadMode {
   maxMiB?: number;
   /** Runs only when named in `UPLOAD_MODES` (a question for one run, not the table). */
   optIn?: boolean;
+  /** Page modes: `before` runs on the page built against `BENCH_BEFORE_ROOT`'s packages (served at `/before/`). */
+  build?: 'before';
 }
 
 /** Bigger parts, for the question whether the engine's cost is per part or per byte. */
@@ -340,6 +348,8 @@ export interface UploadResult extends ResultMeta {
   targets: Record<string, string>;
   modes: { id: string; label: string; kind: UploadMode['kind']; parts?: PartSettings }[];
   cells: UploadCell[];
+  /** With `BENCH_BEFORE_ROOT`: the other checkout, its commit, and the command that ran. */
+  before?: BeforeRun;
 }
 
 /** Writes `bytes` of random data (not compressible) in 8 MiB blocks. */
@@ -404,13 +414,13 @@ export async function runInPage(
   browser: CdpBrowser,
   server: PageServer,
   target: Target,
-  mode: Pick<UploadMode, 'id' | 'page'>,
+  mode: Pick<UploadMode, 'id' | 'page' | 'build'>,
   filePath: string,
   size: number,
   { timeoutMs, profileName, trace, verify }: PageRunOptions,
 ): Promise<UploadSample> {
-  const declared = mode.page?.declared ? `/?strategy=${mode.page.strategy}` : '';
-  const page = await browser.newPage(server.origin + declared);
+  const declared = mode.page?.declared ? `?strategy=${mode.page.strategy}` : '';
+  const page = await browser.newPage(`${server.origin}${mode.build === 'before' ? '/before/' : '/'}${declared}`);
   try {
     await waitForPage(page);
     await page.setInputFile('#file', filePath);
@@ -547,7 +557,12 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
   const onlyModes = envList('UPLOAD_MODES');
   const profiled = new Set(envList('UPLOAD_PROFILE') ?? []);
   const isUpbeamPage = (mode: UploadMode) => mode.kind === 'page' && mode.id.startsWith('upbeam-');
-  const modes = UPLOAD_MODES.filter((mode) => (onlyModes ? onlyModes.includes(mode.id) : !mode.optIn && (!trace || isUpbeamPage(mode))));
+  const otherRoot = trace ? undefined : beforeRoot();
+  const chosen = UPLOAD_MODES.filter((mode) => (onlyModes ? onlyModes.includes(mode.id) : !mode.optIn && (!trace || isUpbeamPage(mode))));
+  const beforeModes: UploadMode[] = otherRoot
+    ? chosen.filter(isUpbeamPage).map((mode) => ({ ...mode, id: `${mode.id}-before`, label: `${mode.label} (before)`, build: 'before' }))
+    : [];
+  const modes = [...chosen, ...beforeModes];
   const traced = new Set(trace ? modes.map((mode) => mode.id) : (envList('UPLOAD_TRACE') ?? []));
   const wantsRadosgw = plans.some((entry) => entry.target === 'radosgw');
   // Before any server starts: the processes started from here run on the servers' cores.
@@ -570,6 +585,9 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
     /** The curl multipart floor's part files, by file size and part size. */
     const partFiles = new Map<string, PartFiles>();
     await buildPageWithVite();
+    if (otherRoot) {
+      await buildPageWithVite({ outDir: join(PAGE_DIR, 'before'), base: '/before/', plugins: [beforeVitePlugin(beforeBuildsOf(otherRoot))] });
+    }
     for (const mib of sizes) {
       const path = join(fileDir, `bench-${mib}MiB.bin`);
       await makeFile(path, mib * MiB);
@@ -631,7 +649,7 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
         const bySize = new Map(sizeModes.map((mode) => [mode.id, [] as UploadSample[]]));
         const runs = entry.runs[mib]!;
         const pairedRuns = Math.max(runs, entry.pairedRuns[mib]!);
-        const roundsOf = (mode: UploadMode) => (PAIRED_MODES.has(mode.id) ? pairedRuns : runs);
+        const roundsOf = (mode: UploadMode) => (PAIRED_MODES.has(mode.id.replace(/-before$/, '')) ? pairedRuns : runs);
         for (let round = 0; round < pairedRuns; round++) {
           const roundModes = sizeModes.filter((mode) => round < roundsOf(mode));
           const order = roundOrder(roundModes, round);
@@ -682,8 +700,10 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
       targets: descriptions,
       modes: modes.map(({ id, label, kind, parts }) => ({ id, label, kind, ...(parts ? { parts } : {}) })),
       cells,
+      ...(otherRoot ? { before: beforeRunOf(otherRoot, 'bench:upload', 'UPLOAD_') } : {}),
     };
-    await saveResult(trace ? 'upload-trace' : 'upload', result);
+    // A run against another checkout is a before/after of its own: it leaves the upload tables as they were.
+    await saveResult(trace ? 'upload-trace' : otherRoot ? 'upload-before-after' : 'upload', result);
     return result;
   } finally {
     await browser?.close().catch(() => {});

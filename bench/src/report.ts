@@ -2,7 +2,7 @@
  * Writes bench/RESULTS.md from the raw results in bench/results/*.json: the machine and versions, the
  * headline ratios, the issue's targets, and the tables (medians of the runs; every sample stays in the JSON).
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BundleResult, BundleRow } from './bundle/run';
 import type { ColdStartResult } from './cold-start/run';
@@ -232,6 +232,13 @@ function profileSection(profile: NonNullable<PrepareResult['profile']>): void {
   add('');
 }
 
+/** The last section of RESULTS.md: where the dated measurements behind design choices are (bench/notes/). */
+const DESIGN_NOTES_POINTER = [
+  '## 5. One-off measurements behind design choices',
+  '',
+  'Dated experiments, each measured once to choose between two designs, are in [notes/](notes/README.md), one file per topic.',
+];
+
 /** Rewrites RESULTS.md from whatever results exist; returns its path. */
 export async function writeReport(): Promise<string> {
   lines.length = 0;
@@ -285,9 +292,9 @@ export async function writeReport(): Promise<string> {
   targetsSection(bundle, upload, huge, (...text) => targets.push(...text));
   if (upload) sendLoopTargetsSection(upload, uploadTrace, (...text) => targets.push(...text));
   lines.splice(headlineAt, 0, '## Headline ratios', '', ...headline, '', ...targets);
-  // The hand-kept one-off measurements behind design choices (moved out of the shipped TSDoc) come last.
-  const designNotes = await readFile(join(BENCH_DIR, 'design-measurements.md'), 'utf8').catch(() => '');
-  if (designNotes) add('', designNotes.trimEnd());
+  // The one-off measurements behind design choices are dated history, hand-kept in bench/notes/ (never
+  // re-measured, never written here): RESULTS.md ends with a pointer there, under the heading the docs link to.
+  add('', ...DESIGN_NOTES_POINTER);
   const path = join(BENCH_DIR, 'RESULTS.md');
   await writeFile(path, `${lines.join('\n').trimEnd()}\n`);
   return path;

@@ -193,6 +193,67 @@ describe('UploadTracker queue', () => {
   });
 });
 
+describe('UploadTracker file ends (onFileEnd)', () => {
+  it('tells each end once, with the file as it ended: stored, failed, cancelled; again after a retry', async () => {
+    const { uploader, calls } = standInUploader();
+    const tracker = new UploadTracker({ uploader, concurrency: 1 });
+    const ends: TrackedFile[] = [];
+    tracker.onFileEnd((ended) => ends.push(ended));
+    const [a, b, c] = tracker.add([file('a'), file('b'), file('c')]);
+    const failure = new Error('storage said no');
+    calls[0]!.fail(failure);
+    await tick();
+    tracker.cancel(c!.id);
+    calls[1]!.finish();
+    await tick();
+    expect(ends.map((f) => [f.id, f.status])).toEqual([
+      [a!.id, 'error'],
+      [c!.id, 'aborted'],
+      [b!.id, 'done'],
+    ]);
+    expect(ends[0]!.error).toBe(failure);
+    expect(ends[2]).toBe(tracker.getFile(b!.id));
+    expect(ends[2]!.result).toEqual({ url: 'http://127.0.0.1/bucket/uploads/b', bucket: 'bucket', key: 'uploads/b' });
+    // A retry that fails then stores within one frame is told both ends (no snapshot is read between them).
+    tracker.retry(a!.id);
+    calls[2]!.finish();
+    await tick();
+    expect(ends.slice(3).map((f) => [f.id, f.status])).toEqual([[a!.id, 'done']]);
+  });
+
+  it('tells nothing of a file removed before it ended, nor after unsubscribing; a throwing listener leaves the tracker as it was', async () => {
+    const { uploader, calls } = standInUploader();
+    const tracker = new UploadTracker({ uploader });
+    const ends: string[] = [];
+    const stop = tracker.onFileEnd((ended) => ends.push(ended.status));
+    const thrown: unknown[] = [];
+    const onUncaught = (error: unknown) => thrown.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      tracker.onFileEnd(() => {
+        throw new Error('a listener failed');
+      });
+      const [a, b] = tracker.add([file('a'), file('b')]);
+      tracker.remove(a!.id);
+      calls[1]!.finish();
+      await tick();
+      expect(ends).toEqual(['done']);
+      expect(tracker.getFile(b!.id)?.status).toBe('done');
+      expect(thrown).toHaveLength(1);
+      stop();
+      tracker.retry(b!.id);
+      expect(tracker.getFile(b!.id)?.status).toBe('done');
+      const [c] = tracker.add([file('c')]);
+      calls[2]!.fail(new Error('no'));
+      await tick();
+      expect(tracker.getFile(c!.id)?.status).toBe('error');
+      expect(ends).toEqual(['done']);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+  });
+});
+
 describe('UploadTracker snapshots at scale', () => {
   it('keeps every unchanged file the same object, and the array until something changes', async () => {
     const { uploader, calls } = standInUploader();

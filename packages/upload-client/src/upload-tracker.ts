@@ -93,6 +93,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   #summary: UploadSummary | undefined;
   readonly #entries = new Map<string, Entry>();
   readonly #notifier = new FrameNotifier();
+  readonly #endListeners = new Set<(file: TrackedFile) => void>();
   readonly #queue: UploadQueue;
   readonly #rate = new TransferRate();
   /** With `persist`: the kept queue and its wiring to the list, loaded with `import()` when the tracker is made. */
@@ -159,6 +160,23 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     // With `persist`: the kept files come back on the first listener (the restore runs once).
     this.#persist((persistence) => persistence.restore());
     return this.#notifier.subscribe(listener);
+  };
+
+  /**
+   * Registers a listener told of each file that ends, once per end: stored (`status` `done`, with its `result`),
+   * failed (`error`, with its `error`) or cancelled (`aborted`), given the file as it ended (its snapshot). A file
+   * retried and ended again is told again; one removed, or dropped by `reset`, before it ends is not. Told in a
+   * microtask after the end (before the `subscribe` listeners' next call): a listener that throws leaves the
+   * tracker as it was. Returns the unsubscribe function.
+   * @example
+   * tracker.onFileEnd((file) => { if (file.status === 'done') save(file.result); });
+   */
+  onFileEnd = (listener: (file: TrackedFile<RouteResultData<R, N>>) => void): (() => void) => {
+    const added = listener as (file: TrackedFile) => void;
+    this.#endListeners.add(added);
+    return () => {
+      this.#endListeners.delete(added);
+    };
   };
 
   /**
@@ -373,6 +391,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     entry.stopSignal = undefined;
     this.#update(id, change);
     this.#persist((persistence) => persistence.forget(id));
+    const ended = this.#files.get(id);
+    if (ended?.status === change.status) for (const listener of this.#endListeners) queueMicrotask(() => listener(ended!));
     const { settle } = entry;
     entry.settle = undefined;
     if (change.result) settle?.resolve(change.result);

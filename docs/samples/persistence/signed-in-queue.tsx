@@ -1,5 +1,6 @@
 // A kept queue per user: files one user left for later never upload under another user's session.
-import { clearKeptUploads, useS3Upload } from '@upbeam/upload-react';
+import { clearKeptUploads } from '@upbeam/upload-client';
+import { useS3Upload } from '@upbeam/upload-react';
 
 interface User {
   id: string;

@@ -1,5 +1,5 @@
 'use client';
-import type { UploadStrategy } from '@upbeam/upload-react';
+import type { UploadStrategy } from '@upbeam/upload-client';
 import { Uploader } from '@upbeam/upload-react/components';
 import { useState } from 'react';
 import { Choice, type ChoiceOption } from './choice';

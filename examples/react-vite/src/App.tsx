@@ -1,4 +1,4 @@
-import type { UploadStrategy } from '@upbeam/upload-react';
+import type { UploadStrategy } from '@upbeam/upload-client';
 import { Uploader } from '@upbeam/upload-react/components';
 import '@upbeam/upload-react/components.css';
 import { useState } from 'react';

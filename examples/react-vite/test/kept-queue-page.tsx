@@ -5,7 +5,8 @@
  * sign-out page: no uploader, it calls `clearKeptUploads(user)`. The test reads the rows and calls
  * `window.keptQueue.add(...)`.
  */
-import { clearKeptUploads, useS3Upload } from '@upbeam/upload-react';
+import { clearKeptUploads } from '@upbeam/upload-client';
+import { useS3Upload } from '@upbeam/upload-react';
 import { createRoot } from 'react-dom/client';
 
 export interface KeptQueuePage {

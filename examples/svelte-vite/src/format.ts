@@ -1,5 +1,4 @@
-import { formatBytes } from '@upbeam/upload-svelte';
-import type { TrackedFileStatus } from '@upbeam/upload-svelte';
+import { formatBytes, type TrackedFileStatus } from '@upbeam/upload-client';
 
 /** What each status reads as on the page. */
 export const STATUS_TEXT: Record<TrackedFileStatus, string> = {

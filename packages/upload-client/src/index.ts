@@ -5,6 +5,7 @@
  */
 export { uploadFile } from './upload-file';
 export { UploadTracker, type Uploader, type UploadTrackerOptions } from './upload-tracker';
+export { uploadActions, type RouteTrackerOptions, type UploadActions } from './upload-actions';
 export type { FileWithPath, TrackedFile, TrackedFileStatus } from './tracked-file';
 export type { UploadSummary } from './upload-summary';
 export type { Persistence, PersistOptions } from './persisted-queue';
@@ -30,5 +31,5 @@ export {
   type UploadClientErrorCode,
   type UploadClientErrorDetails,
 } from './errors';
-export { DEFAULT_UPLOAD_ENDPOINT, type ObjectChecksum, type UploadResult } from '@upbeam/upload-protocol';
+export { DEFAULT_UPLOAD_ENDPOINT, type ObjectChecksum, type UploadResult, type UploadStrategy } from '@upbeam/upload-protocol';
 export type { ChecksumOption } from './checksum';

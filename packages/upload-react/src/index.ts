@@ -1,6 +1,10 @@
 /**
  * @module
  * `@upbeam/upload-react`: the `useS3Upload` hook, a thin React layer over `@upbeam/upload-client`.
+ *
+ * It exports its own hooks and types, and the client's types of what they hand the app (`TrackedFile`,
+ * `UploadSummary`, `UploadResult`, `FileRejection`); the rest of the client (`formatBytes`, the errors,
+ * `clearKeptUploads`, the option types) is imported from `@upbeam/upload-client`.
  */
 export { useS3Upload, type UseS3Upload, type UseS3UploadOptions } from './use-s3-upload';
 export { createRouteHooks, type RouteHooks } from './route-hooks';
@@ -15,27 +19,5 @@ export {
   type DropZoneRootProps,
   type DroppedFile,
 } from './use-drop-zone';
-export type { FileRejection, FileRejectionCode, FileRules } from '@upbeam/upload-client/drop-zone';
-export {
-  clearKeptUploads,
-  isAbortError,
-  isUploadClientError,
-  PauseController,
-  UploadClientError,
-  DEFAULT_CONCURRENCY,
-  formatBytes,
-  type FormatBytesOptions,
-  type FileWithPath,
-  type Persistence,
-  type PersistOptions,
-  type ResumeOptions,
-  type TrackedFile,
-  type UploadSummary,
-  type UploadTrackerOptions,
-  type TrackedFileStatus,
-  type MultipartOptions,
-  type ObjectTag,
-  type UploadOptions,
-  type UploadProgress,
-} from '@upbeam/upload-client';
-export type { UploadResult, UploadStrategy } from '@upbeam/upload-protocol';
+export type { FileRejection } from '@upbeam/upload-client/drop-zone';
+export type { TrackedFile, UploadResult, UploadSummary } from '@upbeam/upload-client';

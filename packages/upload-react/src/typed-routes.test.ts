@@ -1,42 +1,14 @@
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { compile } from '../../../test/typed-routes';
 
 // Types from server to page: `test-types/page.tsx` uses the routes of `test-types/upload-routes.ts`
 // (`defineRoutes`) through `import type`, with `@ts-expect-error` on every line that must not compile.
 
 const here = join(import.meta.dirname, '..');
 const fixtures = join(here, 'test-types');
-const packages = join(here, '..');
-
-/** The diagnostics of tsc on `files` (strict, as an app), the packages taken from their sources (no build needed). */
-function compile(files: string[]): string[] {
-  const program = ts.createProgram(files, {
-    strict: true,
-    noEmit: true,
-    jsx: ts.JsxEmit.ReactJSX,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-    skipLibCheck: true,
-    types: ['node'],
-    // The packages' sources, so that the check needs no build.
-    paths: {
-      '@upbeam/upload-client': [join(packages, 'upload-client/src/index.ts')],
-      '@upbeam/upload-protocol': [join(packages, 'upload-protocol/src/index.ts')],
-      '@upbeam/upload-react': [join(packages, 'upload-react/src/index.ts')],
-      '@upbeam/upload-react/components': [join(packages, 'upload-react/src/components/index.ts')],
-      '@upbeam/upload-server': [join(packages, 'upload-server/src/index.ts')],
-      '@upbeam/upload-server/next': [join(packages, 'upload-server/src/adapters/next.ts')],
-    },
-  });
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => `${d.file?.fileName ?? ''}:${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-}
 
 /**
  * The docs' routes sample (`docs/samples/routes/app/**`, included into the Routes guide): copied under `dir`,

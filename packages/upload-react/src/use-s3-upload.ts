@@ -1,15 +1,15 @@
 'use client';
 import {
+  uploadActions,
   UploadTracker,
-  type FileWithPath,
   type TrackedFile,
-  type UploadOptions,
+  type UploadActions,
   type UploadSummary,
   type UploadTrackerOptions,
-  type RouteOption,
   type RouteResultData,
+  type RouteTrackerOptions,
 } from '@upbeam/upload-client';
-import type { AnyRoutes, RouteName, UploadResult } from '@upbeam/upload-protocol';
+import type { AnyRoutes, RouteName } from '@upbeam/upload-protocol';
 import { useEffect, useState, type ReactElement } from 'react';
 import { createFileInput, type FileInputProps } from './file-input';
 import { useGrowingList } from './use-growing-list';
@@ -22,23 +22,10 @@ import type { TrackedIdsStore } from './use-tracked-ids';
  * Options of {@link useS3Upload}: defaults for every upload (endpoint, strategy, onProgress, signal) and
  * `concurrency`, the files uploaded at once (default 3).
  */
-export type UseS3UploadOptions<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>> = Omit<UploadTrackerOptions, 'route'> &
-  RouteOption<R, N>;
+export type UseS3UploadOptions<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>> = RouteTrackerOptions<R, N>;
 
-/** What {@link useS3Upload} returns. */
-export interface UseS3Upload<ServerData = unknown> {
-  /**
-   * Tracks the file (progress 0 at once), queues it behind the files in flight and uploads it; resolves to
-   * `{ url, bucket, key }`. Rejects with an `AbortError` DOMException (`Upload aborted.`) when cancelled,
-   * and with an `UploadClientError` when the endpoint or storage refuses.
-   */
-  uploadToS3: (file: File, options?: UploadOptions) => Promise<UploadResult<ServerData>>;
-  /**
-   * Tracks and uploads many files, `concurrency` at once; never rejects (a failure is the file's `status`
-   * and `error`). Pass `{ file, path }` for a folder's files: the path is sent as `filename`.
-   * @returns the new tracked files (their ids).
-   */
-  addFiles: (files: Iterable<File | FileWithPath>, options?: UploadOptions) => TrackedFile<ServerData>[];
+/** What {@link useS3Upload} returns: the `UploadActions` of `@upbeam/upload-client` and the state, held in React. */
+export interface UseS3Upload<ServerData = unknown> extends UploadActions<ServerData> {
   /**
    * Tracked files, in the order added: `{ id, file, path?, progress (percent), uploaded (bytes), size (bytes),
    * status, url?, result?, error? }`; `status` is `queued`, `uploading`, `paused`, `done`, `error` or `aborted`.
@@ -65,21 +52,6 @@ export interface UseS3Upload<ServerData = unknown> {
    * bytesPerSecond, secondsLeft, count }` (count per status). Updated with `files`, in the same renders.
    */
   summary: UploadSummary;
-  /** Empties `files`: queued files never start; running uploads go on untracked (`cancel()` first to stop them). */
-  resetFiles: () => void;
-  /** Cancels the file with this id (queued, running or paused), or all of them. */
-  cancel: (id?: string) => void;
-  /** Uploads again a file that failed or was cancelled (queued, from 0 or, with `resume`, the parts it lacks). */
-  retry: (id: string) => void;
-  /** Cancels the file with this id if it has not ended and takes it off `files`. */
-  remove: (id: string) => void;
-  /**
-   * Pauses the multipart upload with this id (a file at or above `multipartThreshold`): its parts in flight
-   * stop, status `paused`. A single PUT is not paused.
-   */
-  pause: (id: string) => void;
-  /** Resumes the paused upload with this id: only the parts it lacks are sent. */
-  resume: (id: string) => void;
   /** A hidden `<input type="file">`: `onChange` gets the first picked `File`, `onFiles` all (with `multiple`). Render it once. */
   FileInput: (props: FileInputProps) => ReactElement;
   /** Opens the browser's file dialog of `FileInput`. */
@@ -127,6 +99,5 @@ export function useS3Upload(options: UploadTrackerOptions = {}): UseS3Upload {
   const files = useGrowingList(view.files, schedule);
   const { summary } = view;
   const [{ FileInput, openFileDialog }] = useState(createFileInput);
-  const { upload: uploadToS3, add: addFiles, reset: resetFiles, cancel, retry, remove, pause, resume } = tracker;
-  return { uploadToS3, addFiles, files, tracker, summary, resetFiles, cancel, retry, remove, pause, resume, FileInput, openFileDialog };
+  return { ...uploadActions(tracker), files, tracker, summary, FileInput, openFileDialog };
 }

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { UploadResult } from '@upbeam/upload-protocol';
 import { compileModule } from 'svelte/compiler';
 import { describe, expect, it, vi } from 'vitest';
+import { standInUploader } from '../../../test/stand-in-uploader';
 import { createDropZone } from './create-drop-zone';
 import { createS3Upload } from './create-s3-upload';
 
@@ -14,17 +14,6 @@ vi.mock('svelte/reactivity', async () => {
   const root = createRequire(import.meta.url).resolve('svelte/package.json').replace(/package\.json$/, '');
   return import(/* @vite-ignore */ `${root}src/reactivity/index-client.js`);
 });
-
-/** A stand-in for `uploadFile` (jsdom has no network to storage; the example page in three browsers uploads for real). */
-function standInUploader() {
-  const finishes: (() => void)[] = [];
-  const uploader = (file: File, options: { signal?: AbortSignal }) =>
-    new Promise<UploadResult>((resolve, reject) => {
-      options.signal?.addEventListener('abort', () => reject(new DOMException('Upload aborted.', 'AbortError')));
-      finishes.push(() => resolve({ url: `http://127.0.0.1/b/${file.name}`, bucket: 'b', key: file.name }));
-    });
-  return { uploader, finishes };
-}
 
 /**
  * A `$effect` that records what it reads, compiled by Svelte's own compiler from a `.svelte.js` module

@@ -2,29 +2,14 @@
  * @module
  * `@upbeam/upload-vue`: the `useS3Upload` and `useDropZone` composables, a thin Vue 3 layer over
  * `@upbeam/upload-client`.
+ *
+ * It exports its own composables and types, and the client's types of what they take and hand the app
+ * (`DropZoneOptions`, `DroppedFile`, `FileRejection`, `TrackedFile`, `UploadSummary`, `UploadResult`); the rest
+ * of the client (`formatBytes`, the errors, `clearKeptUploads`, the option types) is imported from
+ * `@upbeam/upload-client`.
  */
 export { useS3Upload, type UseS3Upload, type UseS3UploadOptions } from './use-s3-upload';
+export { createRouteHooks, type RouteHooks } from './route-hooks';
 export { useDropZone, type DropZoneInputProps, type DropZoneRootProps, type UseDropZone } from './use-drop-zone';
-export type { DropZoneOptions, DroppedFile, FileRejection, FileRejectionCode, FileRules } from '@upbeam/upload-client/drop-zone';
-export {
-  clearKeptUploads,
-  isAbortError,
-  isUploadClientError,
-  UploadClientError,
-  DEFAULT_CONCURRENCY,
-  formatBytes,
-  type FormatBytesOptions,
-  type FileWithPath,
-  type Persistence,
-  type PersistOptions,
-  type ResumeOptions,
-  type TrackedFile,
-  type UploadSummary,
-  type UploadTrackerOptions,
-  type TrackedFileStatus,
-  type MultipartOptions,
-  type ObjectTag,
-  type UploadOptions,
-  type UploadProgress,
-} from '@upbeam/upload-client';
-export type { UploadResult, UploadStrategy } from '@upbeam/upload-protocol';
+export type { DropZoneOptions, DroppedFile, FileRejection } from '@upbeam/upload-client/drop-zone';
+export type { TrackedFile, UploadResult, UploadSummary } from '@upbeam/upload-client';

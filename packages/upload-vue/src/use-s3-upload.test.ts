@@ -1,20 +1,9 @@
 // @vitest-environment jsdom
-import type { UploadResult } from '@upbeam/upload-protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { standInUploader } from '../../../test/stand-in-uploader';
 import { createApp, defineComponent, h, nextTick, shallowRef, type App } from 'vue';
 import { useDropZone, type UseDropZone } from './use-drop-zone';
 import { useS3Upload, type UseS3Upload, type UseS3UploadOptions } from './use-s3-upload';
-
-/** A stand-in for `uploadFile` (jsdom has no network to storage; the example page in three browsers uploads for real). */
-function standInUploader() {
-  const finishes: (() => void)[] = [];
-  const uploader = (file: File, options: { signal?: AbortSignal }) =>
-    new Promise<UploadResult>((resolve, reject) => {
-      options.signal?.addEventListener('abort', () => reject(new DOMException('Upload aborted.', 'AbortError')));
-      finishes.push(() => resolve({ url: `http://127.0.0.1/b/${file.name}`, bucket: 'b', key: file.name }));
-    });
-  return { uploader, finishes };
-}
 
 let app: App | undefined;
 afterEach(() => {

@@ -13,7 +13,7 @@ import { logUnexpectedError } from './errors';
 import { ownerOfKey, prefixedRoutes, type KeyOwner, type PrefixedRoute } from './reconcile-routes';
 import { createRouteServices, type RouteServices } from './route-services';
 import type { UploadRoutes } from './routes';
-import { processEnv, resolveStorageSettings, type ResolvedStorageSettings } from './settings';
+import { processEnv, type ResolvedStorageSettings } from './settings';
 import { createSharedServices, type SharedServices } from './shared-services';
 
 /** One route of the app: its name (undefined without routes), key prefix, settings and services. */
@@ -59,7 +59,7 @@ export function compileApp(config: HandlerConfig): UploadApp {
   const byName = new Map(table.map((route) => [route.name, route]));
   const env = () => config.env ?? processEnv();
   let settings: ResolvedStorageSettings | undefined;
-  const sharedSettings = () => (settings ??= resolveStorageSettings(shared, env()));
+  const sharedSettings = () => (settings ??= services.settings(shared));
   return {
     shared,
     routes,

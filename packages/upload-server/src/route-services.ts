@@ -6,7 +6,7 @@ import { createPartPresigner } from './part-presign';
 import { logUnexpectedError } from './errors';
 import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
 import { providerStsEndpoint, resolveProvider } from './providers';
-import { processEnv, resolveStorageSettings, resolveStsSettings, type ResolvedStorageSettings } from './settings';
+import { processEnv, resolveStsSettings, type ResolvedStorageSettings } from './settings';
 import { createSharedServices, type SharedServices } from './shared-services';
 import { createRenewTickets, createTokenIssuer, type RenewTicketFields, type TokenIssuer } from './temporary-token';
 import type { Tickets } from './ticket';
@@ -70,7 +70,7 @@ export function createRouteServices(
   const expiresIn = config.expiresIn ?? PRESIGNED_URL_EXPIRES_IN;
   const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const env = () => config.env ?? processEnv();
-  const settings = once(() => resolveStorageSettings(config, env()));
+  const settings = once(() => host.shared.settings(config));
   // The app's S3 client and URL signer for these settings (`shared-services.ts`). The AWS SDK is loaded on
   // first use (`sdk.ts`): the client is an async source.
   const storage = once(() => host.shared.storage(settings()));

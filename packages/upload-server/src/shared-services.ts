@@ -1,7 +1,9 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { STSClient } from '@aws-sdk/client-sts';
 import { createUrlSigner, type StorageClientSource, type UrlSigner } from './presign';
-import type { ResolvedStorageSettings } from './settings';
+import type { Env } from './env';
+import { processEnv, resolveStorageSettings, type ResolvedStorageSettings } from './settings';
+import type { StorageSettings } from './storage-config';
 import { createStorageClient } from './storage-client';
 import { createStsClient } from './temporary-token';
 
@@ -19,6 +21,12 @@ export interface SharedStorage {
  * and one STS client per distinct STS connection. Each is built on first use.
  */
 export interface SharedServices {
+  /**
+   * The storage settings of `config` (a route's over the shared ones), each missing one read from `config.env`,
+   * else `process.env`: the one place they are resolved.
+   * @throws `MISSING_SETTINGS` / `INVALID_SETTINGS` (`resolveStorageSettings`)
+   */
+  settings(config: StorageSettings & { env?: Env | undefined }): ResolvedStorageSettings;
   /** The storage of these settings (only their connection fields are read: a route's `objectAcl` or `checksum` is not). */
   storage(settings: ResolvedStorageSettings): SharedStorage;
   /** The STS client for these settings at `stsEndpoint`, built on first use. */
@@ -42,6 +50,7 @@ export function createSharedServices(): SharedServices {
   const stsClients = new Map<string, () => Promise<Pick<STSClient, 'send'>>>();
   const built: S3Client[] = [];
   return {
+    settings: (config) => resolveStorageSettings(config, config.env ?? processEnv()),
     storage(settings) {
       const id = JSON.stringify([settings.accessKeyId, settings.secretAccessKey, settings.region, settings.endpoint ?? null, settings.forcePathStyle, settings.bucket]);
       let storage = storages.get(id);

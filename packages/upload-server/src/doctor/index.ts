@@ -8,7 +8,7 @@ import { compileApp } from '../app';
 import type { UploadHandlerConfig } from '../config';
 import { DEFAULT_KEY_PREFIX } from '../object-key';
 import { resolveProvider } from '../providers';
-import { present, type Env } from '../settings';
+import { present, resolveStsSettings, type Env } from '../settings';
 import { checkBucket } from './bucket';
 import { checkClock } from './clock';
 import { checkCors } from './cors';
@@ -68,7 +68,8 @@ export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorO
   try {
     const bucket = await checkBucket(context);
     const clock = checkClock(context);
-    const roleArn = present(config.roleArn) ?? present(env.S3_UPLOAD_ROLE_ARN);
+    const sts = resolveStsSettings(config, env);
+    const { roleArn } = sts;
     const wantsToken = config.temporaryToken ?? roleArn !== undefined;
     if (bucket.status === 'fail') {
       const skipped = (check: string): Finding => ({ check, status: 'skipped', message: 'Skipped: the bucket is not reachable.' });
@@ -79,7 +80,7 @@ export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorO
     const cors = await checkCors(context, origin);
     const lifecycle = await checkLifecycle(context, keyPrefix);
     const provider = resolveProvider(config, env);
-    const tokenSettings = { ...config, roleArn, stsEndpoint: present(config.stsEndpoint) ?? present(env.S3_UPLOAD_STS_ENDPOINT) };
+    const tokenSettings = { ...config, roleArn, stsEndpoint: sts.stsEndpoint };
     const token: Finding = wantsToken
       ? await checkTemporaryToken(context, { provider, token: tokenSettings, keyPrefix })
       : { check: 'temporary-token', status: 'skipped', message: 'Not checked: no role ARN configured (pass --temporary-token to check GetFederationToken).' };

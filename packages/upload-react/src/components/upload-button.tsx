@@ -8,7 +8,7 @@ import { activeFiles } from './format';
 import { withDefaults } from './labels';
 import { partProps, rootProps, type UploadAppearance } from './parts';
 import { Rejections } from './rejections';
-import { useTaking, useUploadSource, type UploadSourceProps } from './upload-source';
+import { UploadSource, useTaking, type UploadSourceProps, type WithUpload } from './upload-source';
 
 /** Props of {@link UploadButton}. */
 export interface UploadButtonProps<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>
@@ -30,7 +30,12 @@ export interface UploadButtonProps<R extends AnyRoutes = AnyRoutes, N extends Ro
  * <UploadButton<typeof routes, 'document'> route="document" onUploadComplete={(result) => console.log(result.key)} />
  */
 export function UploadButton<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>(props: UploadButtonProps<R, N>) {
-  const upload = useUploadSource(props);
+  return <UploadSource props={props} view={Button<R, N>} />;
+}
+
+/** The button, given the uploads it adds to (`props.upload`, or its own). */
+function Button<R extends AnyRoutes, N extends RouteName<R>>(props: WithUpload<UploadButtonProps<R, N>>) {
+  const { upload } = props;
   const labels = withDefaults(props.labels);
   const { options, rejected } = useTaking(props, upload);
   const picker = useDropZone({ ...options, multiple: props.multiple, paste: false });

@@ -6,7 +6,7 @@ import { useDropZone, type DroppedFile } from '../use-drop-zone';
 import { withDefaults } from './labels';
 import { partProps, rootProps, type UploadAppearance } from './parts';
 import { Rejections } from './rejections';
-import { useTaking, useUploadSource, type UploadSourceProps } from './upload-source';
+import { UploadSource, useTaking, type UploadSourceProps, type WithUpload } from './upload-source';
 
 /** Props of {@link UploadDropzone}. */
 export interface UploadDropzoneProps<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>
@@ -32,7 +32,12 @@ export interface UploadDropzoneProps<R extends AnyRoutes = AnyRoutes, N extends 
  * <UploadDropzone<typeof routes, 'avatar'> route="avatar" onUploadComplete={(result) => save(result.serverData)} />
  */
 export function UploadDropzone<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>(props: UploadDropzoneProps<R, N>) {
-  const upload = useUploadSource(props);
+  return <UploadSource props={props} view={Dropzone<R, N>} />;
+}
+
+/** The drop zone, given the uploads it adds to (`props.upload`, or its own). */
+function Dropzone<R extends AnyRoutes, N extends RouteName<R>>(props: WithUpload<UploadDropzoneProps<R, N>>) {
+  const { upload } = props;
   const labels = withDefaults(props.labels);
   const { options, rejected } = useTaking(props, upload);
   const zone = useDropZone({ ...options, paste: props.paste ?? 'document' });

@@ -3,9 +3,10 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as hook from '../use-s3-upload';
-import type { TrackedFile } from '@upbeam/upload-client';
+import type { Uploader } from '@upbeam/upload-client';
+import type { UploadResult } from '@upbeam/upload-protocol';
 import { UploadDropzone } from './upload-dropzone';
-import { useOutcomes } from './upload-source';
+import { UploadSource, type UploadSourceProps, type WithUpload } from './upload-source';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -35,7 +36,7 @@ describe('a component given `upload`', () => {
     seen.length = 0;
   });
 
-  it('keeps no queue of its own: its own hook never gets `persist` (it would restore the kept files unseen)', async () => {
+  it('keeps no queue of its own: it makes no tracker, so none gets `persist` (it would restore the kept files unseen)', async () => {
     function Owner() {
       const upload = hook.useS3Upload({ persist: true });
       return <UploadDropzone options={{ persist: true }} upload={upload} />;
@@ -43,8 +44,8 @@ describe('a component given `upload`', () => {
     await renderDropzone(<Owner />);
     const [owner, ...components] = seen;
     expect(owner?.persist).toBe(true);
-    expect(components.length).toBeGreaterThan(0);
-    for (const options of components) expect(options.persist).toBeUndefined();
+    // No hook of its own at all (before: one that stayed empty, without `persist`).
+    expect(components).toEqual([]);
   });
 
   it('without `upload`, its own hook keeps the queue as asked', async () => {
@@ -55,27 +56,45 @@ describe('a component given `upload`', () => {
 });
 
 describe("a component's outcome callbacks", () => {
-  const file = { id: 'a', file: new File(['x'], 'a.bin'), size: 1, progress: 0, uploaded: 0 } as unknown as TrackedFile;
-  const failed = { ...file, status: 'error', error: new Error('Storage refused the upload (500 InternalError).') } as TrackedFile;
-  const stored = { ...file, status: 'done', progress: 100, uploaded: 1, result: { url: 'http://127.0.0.1/b/a.bin', bucket: 'b', key: 'a.bin' } } as TrackedFile;
+  /** An uploader whose calls the test ends: `finish` stores the file, `fail` fails it. */
+  function standInUploader() {
+    const calls: { finish: () => void; fail: (error: unknown) => void }[] = [];
+    const uploader: Uploader = (file) =>
+      new Promise<UploadResult>((resolve, reject) => {
+        calls.push({ finish: () => resolve({ url: `http://127.0.0.1/b/${file.name}`, bucket: 'b', key: file.name }), fail: reject });
+      });
+    return { uploader, calls };
+  }
+  const settle = () => act(async () => new Promise((resolve) => setTimeout(resolve, 0)));
 
   it('a retry that ends within one render still calls onUploadComplete (error, then done, no render between)', async () => {
     const onUploadComplete = vi.fn();
     const onError = vi.fn();
-    function Probe({ files }: { files: TrackedFile[] }) {
-      useOutcomes({ files }, { onUploadComplete, onError });
+    const { uploader, calls } = standInUploader();
+    let upload: WithUpload<UploadSourceProps>['upload'] | undefined;
+    function Probe(props: WithUpload<UploadSourceProps>) {
+      upload = props.upload;
       return null;
     }
     const root = createRoot(document.createElement('div'));
-    await act(async () => root.render(<Probe files={[failed]} />));
-    await act(async () => root.render(<Probe files={[{ ...failed }]} />));
+    await act(async () => root.render(<UploadSource props={{ options: { uploader }, onUploadComplete, onError }} view={Probe} />));
+    const [file] = upload!.addFiles([new File(['x'], 'a.bin')]);
+    calls[0]!.fail(new Error('Storage refused the upload (500 InternalError).'));
+    await settle();
     expect(onError).toHaveBeenCalledTimes(1);
-    await act(async () => root.render(<Probe files={[stored]} />));
-    await act(async () => root.render(<Probe files={[{ ...stored }]} />));
+    // Failed again after a retry: a new error, reported again.
+    upload!.retry(file!.id);
+    calls[1]!.fail(new Error('again'));
+    await settle();
+    expect(onError).toHaveBeenCalledTimes(2);
+    // Retried and stored before any render or frame.
+    upload!.retry(file!.id);
+    calls[2]!.finish();
+    await settle();
     expect(onUploadComplete).toHaveBeenCalledTimes(1);
+    const stored = upload!.tracker.getFile(file!.id)!;
     expect(onUploadComplete).toHaveBeenCalledWith(stored.result, stored);
-    // Failed again after another retry: a new error, reported again.
-    await act(async () => root.render(<Probe files={[{ ...failed, error: new Error('again') }]} />));
+    expect(stored.result).toEqual({ url: 'http://127.0.0.1/b/a.bin', bucket: 'b', key: 'a.bin' });
     expect(onError).toHaveBeenCalledTimes(2);
     await act(async () => root.unmount());
   });

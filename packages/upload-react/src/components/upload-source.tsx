@@ -1,7 +1,7 @@
 'use client';
-import type { RouteResultData, TrackedFile } from '@upbeam/upload-client';
+import type { RouteResultData, TrackedFile, UploadTracker } from '@upbeam/upload-client';
 import type { AnyRoutes, RouteName, UploadResult } from '@upbeam/upload-protocol';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ComponentType } from 'react';
 import type { FileRejection, FileRules } from '@upbeam/upload-client/drop-zone';
 import type { DroppedFile, DropZoneOptions } from '../use-drop-zone';
 import { useRouteRules } from '../use-route-rules';
@@ -25,47 +25,40 @@ export interface UploadSourceProps<R extends AnyRoutes = AnyRoutes, N extends Ro
   onError?: (error: unknown, file: TrackedFile<RouteResultData<R, N>>) => void;
 }
 
-/** The uploads a component shows: `props.upload`, or its own hook's (reporting outcomes to the callbacks). */
-export function useUploadSource<R extends AnyRoutes, N extends RouteName<R>>(props: UploadSourceProps<R, N>): UseS3Upload<RouteResultData<R, N>> {
-  // Given `upload`, the component's own hook (called all the same: a hook is never conditional) stays empty
-  // and keeps no queue: with `persist` it would restore the kept files and upload them unseen, beside the
-  // owner's tracker, which would show them as uploading in another tab (the `<Uploader>` hands its options
-  // and its uploads to its drop zone).
-  const { persist, ...withoutPersist } = props.options ?? {};
-  const options = props.upload ? withoutPersist : props.options;
-  const own = (useS3Upload as (options: UseS3UploadOptions) => UseS3Upload)({ ...options, route: props.route } as UseS3UploadOptions);
-  useOutcomes(props.upload ? undefined : (own as UseS3Upload<RouteResultData<R, N>>), props);
-  return props.upload ?? (own as UseS3Upload<RouteResultData<R, N>>);
-}
-
-/** The outcome of a failed file whose `error` is unset. */
-const NO_ERROR_DETAIL = {};
+/** A component's props as its view reads them: with the uploads it shows, given or its own. */
+export type WithUpload<P extends { upload?: unknown }> = P & { upload: NonNullable<P['upload']> };
 
 /**
- * Calls `onUploadComplete` and `onError` once per file that ended so, and again when a retry ends it anew. A file's
- * end is told by its outcome, the `result` or the `error` object, not by a render between its two ends: a small
- * file retried within one paced render goes from `error` to `done` in the next list the page renders.
+ * Renders `view` with the uploads it shows: `props.upload` as it is (the component makes no tracker of its own,
+ * and so keeps no queue: with `persist` one of its own would restore the kept files and upload them unseen,
+ * beside the owner's tracker, which would show them as uploading in another tab), or its own `useS3Upload`
+ * (from `route` and `options`), whose files' ends it tells to `onUploadComplete` and `onError`.
  */
-export function useOutcomes<S>(upload: Pick<UseS3Upload<S>, 'files'> | undefined, callbacks: { onUploadComplete?: (result: UploadResult<S>, file: TrackedFile<S>) => void; onError?: (error: unknown, file: TrackedFile<S>) => void }) {
-  /** The outcome last reported for each file. */
-  const reported = useRef(new Map<string, unknown>());
-  const latest = useRef(callbacks);
-  latest.current = callbacks;
-  const files = upload?.files;
-  useEffect(() => {
-    if (!files) return;
-    for (const file of files) {
-      const outcome = file.status === 'done' ? file.result : file.status === 'error' ? (file.error ?? NO_ERROR_DETAIL) : undefined;
-      if (outcome === undefined) {
-        reported.current.delete(file.id);
-        continue;
-      }
-      if (reported.current.get(file.id) === outcome) continue;
-      reported.current.set(file.id, outcome);
-      if (file.status === 'done') latest.current.onUploadComplete?.(file.result!, file);
-      else latest.current.onError?.(file.error, file);
-    }
-  }, [files]);
+export function UploadSource<P extends { upload?: unknown }>({ props, view: View }: { props: P; view: ComponentType<WithUpload<P>> }) {
+  if (!props.upload) return <OwnUploads props={props} view={View} />;
+  const viewProps = props as WithUpload<P>;
+  return <View {...viewProps} />;
+}
+
+/** A component's own uploads: its `useS3Upload`, the callbacks told of each file's end. */
+function OwnUploads<P extends { upload?: unknown }>({ props, view: View }: { props: P; view: ComponentType<WithUpload<P>> }) {
+  const source = props as UploadSourceProps;
+  const upload = (useS3Upload as (options: UseS3UploadOptions) => UseS3Upload)({ ...source.options, route: source.route } as UseS3UploadOptions);
+  const latest = useRef(source);
+  latest.current = source;
+  // The hook's tracker is an `UploadTracker`: it tells each end once, a retried file's again, whatever the
+  // renders between them.
+  const { tracker } = upload as unknown as { tracker: UploadTracker };
+  useEffect(
+    () =>
+      tracker.onFileEnd((file) => {
+        if (file.status === 'done') latest.current.onUploadComplete?.(file.result!, file);
+        else if (file.status === 'error') latest.current.onError?.(file.error, file);
+      }),
+    [tracker],
+  );
+  const viewProps = { ...props, upload } as WithUpload<P>;
+  return <View {...viewProps} />;
 }
 
 /** What a drop zone or button takes from its props: the rules, the route and what to do with the files. */

@@ -9,7 +9,7 @@ import { useLeaveWarning } from './leave-warning';
 import { partProps, rootProps } from './parts';
 import { UploadDropzone, type UploadDropzoneProps } from './upload-dropzone';
 import { UploadList, useStableAppearance } from './upload-list';
-import { useUploadSource } from './upload-source';
+import { UploadSource, type WithUpload } from './upload-source';
 
 /** Props of {@link Uploader}: a drop zone's, and what to show under each file. */
 export interface UploaderProps<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>> extends Omit<UploadDropzoneProps<R, N>, 'children'> {
@@ -28,7 +28,12 @@ export interface UploaderProps<R extends AnyRoutes = AnyRoutes, N extends RouteN
  * <Uploader<typeof routes, 'photos'> route="photos" onUploadComplete={(result) => console.log(result.serverData)} />
  */
 export function Uploader<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>(props: UploaderProps<R, N>) {
-  const upload = useUploadSource(props);
+  return <UploadSource props={props} view={WholeUploader<R, N>} />;
+}
+
+/** The uploader, given the uploads it shows (`props.upload`, or its own). */
+function WholeUploader<R extends AnyRoutes, N extends RouteName<R>>(props: WithUpload<UploaderProps<R, N>>) {
+  const { upload } = props;
   const appearance = useStableAppearance(props);
   const inner = useMemo(() => ({ ...appearance, className: undefined }), [appearance]);
   const labels = useMemo(() => withDefaults(props.labels), [props.labels]);
@@ -36,7 +41,7 @@ export function Uploader<R extends AnyRoutes = AnyRoutes, N extends RouteName<R>
   const active = activeFiles(summary);
   useLeaveWarning((props.warnBeforeLeave ?? true) && active > 0);
   // The hook's own uploads, shared: the children neither create nor report their own.
-  const { onUploadComplete, onError, details, warnBeforeLeave, ...dropzone } = props;
+  const { onUploadComplete, onError, details, warnBeforeLeave, upload: _shown, ...dropzone } = props;
   return (
     <section {...rootProps('root', appearance)} aria-label={labels.region}>
       <UploadDropzone<R, N> {...dropzone} {...inner} labels={props.labels} upload={upload} />

@@ -2,11 +2,11 @@
  * The cancel of a multipart file that has a kept upload but is not running: a tracker with `persist` restored
  * it (or retried it after a failure kept its parts) and it was cancelled, or removed, while still queued.
  * Its upload is aborted on storage and its journal record forgotten, as the cancel of a running upload does
- * (`runMultipart`); without this its parts would stay on storage until the bucket's lifecycle rule. Part of
+ * (`MultipartUpload`); without this its parts would stay on storage until the bucket's lifecycle rule. Part of
  * the chunk of a tracker with `persist` (`tracker-persistence.ts`); the strategy's code loads when needed.
  */
 import { FALLBACK_CONTENT_TYPE } from '@upbeam/upload-protocol';
-import type { MultipartStarter } from './multipart-run';
+import type { MultipartStarter } from './multipart-upload';
 import { openResumeJournal, resumeJournalId, resumeLockName } from './resume-journal';
 import { resolveRetrySettings } from './retry';
 import type { UploadContext, UploadOptions } from './types';

@@ -1,31 +1,32 @@
 /**
- * The part engine of both strategies: one {@link MultipartUpload} per upload owns its AbortController, its
- * parts and its progress (the shape of Uppy's `MultipartUploader`). Each part is a `Blob.slice()` sent with
- * `XMLHttpRequest`: the browser reads it from disk as it sends, no byte of the file passes through
- * JavaScript memory. With `checksum: 'md5'` each part is hashed before it is sent (`checksum-parts.ts`; the
- * next parts while parts are in flight) and sent with its `Content-MD5`, which storage verifies.
+ * The parts of one multipart upload, for the `MultipartUpload` that owns it (`multipart-upload.ts`): which
+ * are stored, sending the missing ones `queueSize` at once, their progress, and their signatures. Each part is a
+ * `Blob.slice()` sent with `XMLHttpRequest`: the browser reads it from disk as it sends, no byte of the file
+ * passes through JavaScript memory. With `checksum: 'md5'` each part is hashed before it is sent
+ * (`checksum-parts.ts`; the next parts while parts are in flight) and sent with its `Content-MD5`, which storage
+ * verifies.
  *
  * When a part is stored, its sender sends the next part at once, in the task of the stored part's answer;
  * what the stored part changes (progress, the resume journal) waits for a new task. The answer's task then
  * holds only the work that keeps the connection busy, and the next part's request is signed before a
- * sender needs it (the part timelines before and after: bench/notes/part-scheduling.md).
+ * sender needs it (the part timelines before and after: bench/RESULTS.md, "One-off measurements behind
+ * design choices").
  */
 import type { CompletedPart, ObjectChecksum } from '@upbeam/upload-protocol';
-import { createAbortError, onAbort } from './abort';
+import { createAbortError } from './abort';
 import type { ChecksumOption } from './checksum';
 import type { PartChecksums } from './checksum-parts';
 import { UploadClientError } from './errors';
 import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
 import { nextTask } from './next-task';
-import type { PauseController } from './pause';
 import { partRanges, type PartRange } from './part-math';
 import { putBody } from './put-object';
 import type { RetrySettings } from './retry';
 import { etagIn } from './s3-answer';
 import { sendLoop } from './send-loop';
 
-/** One multipart upload to send, its upload id already on storage. */
-export interface MultipartUploadInput {
+/** The parts of one multipart upload, its upload id already on storage. */
+export interface MultipartPartsInput {
   file: Blob;
   /** Size of every part but the last, in bytes. */
   partSize: number;
@@ -36,9 +37,8 @@ export interface MultipartUploadInput {
   /** Parts signed before the engine starts (with the upload's creation): used until they expire. Not told to `onFirstSigned`. */
   signed?: readonly SignedPartRequest[] | undefined;
   backend: MultipartBackend;
-  /** `maxAttempts` per part (and per completion), `onRetry`; `signal` cancels the upload. */
+  /** `maxAttempts` per part, `onRetry`. */
   retry: RetrySettings;
-  pauseController?: PauseController | undefined;
   /** `'md5'`: each part carries its `Content-MD5`; `false` or unset: none. */
   checksum?: ChecksumOption | undefined;
   /** Receives the bytes stored and in flight, summed over the parts (may go back when a part restarts). */
@@ -60,31 +60,28 @@ const missingEtagMessage = (partNumber: number) =>
   `Part ${partNumber} is missing ETag in UploadPart response. Missing Bucket CORS configuration for ETag header? Add "ETag" to the bucket's CORS ExposeHeaders: without it the browser cannot read part ETags and the multipart upload cannot complete.`;
 
 /**
- * Sends the parts a multipart upload lacks, `queueSize` at once, then completes it.
+ * Sends the parts a multipart upload lacks, `queueSize` at once ({@link MultipartParts.send}).
  * - Each part is retried on its own (backoff with jitter, `Retry-After`), and signed again when its
  *   signature expired; an answer without a readable `ETag` fails with `MISSING_ETAG` after the retries.
  * - Progress is the sum of the parts' upload events: bytes of stored parts plus bytes in flight.
- * - Pause (`pauseController`) stops the parts in flight at once; resume sends what is missing.
- * - Cancel (`retry.signal`) stops the parts in flight at once; the promise rejects with `AbortError`.
- * The caller decides what happens on storage after a failure or a cancel (abort, or keep for resume).
+ * The `MultipartUpload` that owns them pauses, cancels, completes, and decides what happens on storage after
+ * a failure or a cancel (abort, or keep for resume).
  */
-export class MultipartUpload {
-  readonly #input: MultipartUploadInput;
+export class MultipartParts {
+  readonly #input: MultipartPartsInput;
   readonly #parts: Part[];
   /** Signed requests by part number, made or being made. */
   readonly #signed = new Map<number, Promise<SignedPartRequest>>();
-  /** Stops the parts of the current run: aborted by a cancel, a pause, or a part's final failure. */
-  #run = new AbortController();
   /** Bytes of the stored parts; with the parts in flight, the progress (kept as sums: 10000 parts is O(1)). */
   #storedBytes = 0;
   readonly #inFlight = new Set<Part>();
-  /** Parts stored whose progress and journal entry wait for the next task ({@link MultipartUpload.#settle}). */
+  /** Parts stored whose progress and journal entry wait for the next task ({@link MultipartParts.#settle}). */
   readonly #justStored: Part[] = [];
   /** The parts' MD5 checksums (`checksum: 'md5'`), loaded on first use. */
   #checksums: Promise<PartChecksums> | undefined;
   #firstSigned = false;
 
-  constructor(input: MultipartUploadInput) {
+  constructor(input: MultipartPartsInput) {
     this.#input = input;
     const stored = new Map(input.completed.map((part) => [part.partNumber, part.etag]));
     this.#parts = partRanges(input.file.size, input.partSize).map((range) => {
@@ -95,44 +92,13 @@ export class MultipartUpload {
     for (const request of input.signed ?? []) this.#signed.set(request.partNumber, Promise.resolve(request));
   }
 
-  /**
-   * Sends the missing parts and completes the upload.
-   * @returns the object's `composite` checksum with `checksum: 'md5'` (parts stored before a resume are
-   *   hashed too), else `undefined`.
-   * @throws `AbortError` DOMException (`Upload aborted.`) when cancelled, even while paused.
-   * @throws {@link UploadClientError} of the first part that failed after its retries, or of the completion.
-   */
-  async upload(): Promise<ObjectChecksum | undefined> {
-    const { retry, pauseController } = this.#input;
-    const stopCancel = onAbort(retry.signal, () => this.#run.abort());
-    const stopPause = pauseController?.subscribe(() => {
-      if (pauseController.paused) this.#run.abort();
-    });
-    try {
-      for (;;) {
-        await waitWhilePaused(pauseController, retry.signal);
-        this.#run = new AbortController();
-        try {
-          await this.#sendParts(this.#run.signal);
-          break;
-        } catch (error) {
-          if (retry.signal?.aborted) throw createAbortError();
-          if (!pauseController?.paused) throw error;
-        }
-      }
-      this.#report();
-      const checksum = this.#input.checksum === 'md5' ? await (await this.#partChecksums()).objectChecksum() : undefined;
-      await this.#input.backend.complete(this.#completedParts(), retry.signal);
-      return checksum;
-    } finally {
-      stopCancel();
-      stopPause?.();
-      this.#run.abort();
-    }
+  /** The object's `composite` checksum with `checksum: 'md5'` (parts stored before a resume are hashed too), else `undefined`. */
+  async checksum(): Promise<ObjectChecksum | undefined> {
+    return this.#input.checksum === 'md5' ? (await this.#partChecksums()).objectChecksum() : undefined;
   }
 
   /** Every part with its ETag, in order (once all are stored). */
-  #completedParts(): CompletedPart[] {
+  completed(): CompletedPart[] {
     return this.#parts.map(({ partNumber, etag }) => ({ partNumber, etag: etag! }));
   }
 
@@ -143,17 +109,19 @@ export class MultipartUpload {
   }
 
   /** Reports the bytes of the stored parts and of the parts in flight. */
-  #report(): void {
+  report(): void {
     let uploaded = this.#storedBytes;
     for (const part of this.#inFlight) uploaded += part.sent;
     this.#input.onProgress(uploaded);
   }
 
   /**
-   * Runs `queueSize` senders over the parts still missing; the first final failure stops the others at once.
-   * Every part stored by then is settled (progress, journal) before it returns or throws.
+   * Runs `queueSize` senders over the parts still missing, until `run` aborts (a cancel, a pause); the first
+   * final failure aborts `run`, which stops the others at once. Every part stored by then is settled (progress,
+   * journal) before it returns or throws.
    */
-  async #sendParts(signal: AbortSignal): Promise<void> {
+  async send(run: AbortController): Promise<void> {
+    const { signal } = run;
     const missing = this.#parts.filter((part) => !part.etag);
     let next = 0;
     const sender = async () => {
@@ -170,7 +138,7 @@ export class MultipartUpload {
     try {
       await Promise.all(senders);
     } catch (error) {
-      this.#run.abort();
+      run.abort();
       throw error;
     } finally {
       this.#settle();
@@ -179,7 +147,7 @@ export class MultipartUpload {
 
   /**
    * Sends one part, with its retries; keeps its ETag. Its bytes stay in flight (they count as uploaded)
-   * until {@link MultipartUpload.#settle} counts them as stored.
+   * until {@link MultipartParts.#settle} counts them as stored.
    */
   async #sendPart(part: Part, signal: AbortSignal): Promise<void> {
     this.#inFlight.add(part);
@@ -202,7 +170,7 @@ export class MultipartUpload {
       this.#storedBytes += part.end - part.start;
       this.#signed.delete(part.partNumber);
     }
-    this.#report();
+    this.report();
     for (const { partNumber, etag } of stored) this.#input.onPartStored?.({ partNumber, etag: etag! });
   }
 
@@ -228,7 +196,7 @@ export class MultipartUpload {
         send: async (request) => {
           const onProgress = (sent: number) => {
             part.sent = sent;
-            this.#report();
+            this.report();
           };
           // A `Blob.slice()`, read from disk by the browser as it sends.
           const answer = await putBody(request, file.slice(part.start, part.end), signal, onProgress, backend.recoveryFor);
@@ -238,7 +206,7 @@ export class MultipartUpload {
         },
         lost: () => {
           part.sent = 0;
-          this.#report();
+          this.report();
         },
       },
       { ...retry, signal },
@@ -306,22 +274,4 @@ export class MultipartUpload {
     }
     return this.#signed.get(first)!;
   }
-}
-
-/** Resolves at once when not paused, else when resumed; rejects with `AbortError` when `signal` aborts. */
-function waitWhilePaused(pauseController: PauseController | undefined, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(createAbortError());
-  if (!pauseController?.paused) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const stopPause = pauseController.subscribe(() => {
-      if (pauseController.paused) return;
-      stopCancel();
-      stopPause();
-      resolve();
-    });
-    const stopCancel = onAbort(signal, () => {
-      stopPause();
-      reject(createAbortError());
-    });
-  });
 }

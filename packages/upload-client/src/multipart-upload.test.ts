@@ -3,10 +3,10 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import { createHash } from 'node:crypto';
 import { isAbortError } from './abort';
 import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
-import { MultipartUpload } from './multipart-engine';
-import { runMultipart, type MultipartStarter } from './multipart-run';
+import { MultipartParts } from './multipart-parts';
+import { MultipartUpload, type MultipartStarter } from './multipart-upload';
 import { PauseController } from './pause';
-import { resolveMultipartSettings } from './part-math';
+import { resolveMultipartSettings, type MultipartSettings } from './part-math';
 import { throttledProgress } from './progress';
 import type { UploadContext, UploadOptions } from './types';
 
@@ -130,6 +130,9 @@ function context(options: UploadOptions, seen: number[] = []): UploadContext {
     report: throttledProgress(file.size, (p) => seen.push(p.uploaded)),
   };
 }
+
+/** One multipart upload from start to end, by its owner. */
+const runMultipart = (upload: UploadContext, settings: MultipartSettings, starter: MultipartStarter) => new MultipartUpload(upload, settings, starter).start();
 
 const settings = (options: UploadOptions = {}) => resolveMultipartSettings(SIZE, { multipartThreshold: 0, ...options });
 
@@ -351,7 +354,7 @@ describe('runMultipart with the part engine', () => {
   it("sends the next part in the stored part's answer task; the stored part's progress and journal entry come after it", async () => {
     const { backend } = fakeBackend();
     const file = new File([new Uint8Array(SIZE)], 'big.bin');
-    const engine = new MultipartUpload({
+    const engine = new MultipartParts({
       file,
       partSize: 5 * MiB,
       queueSize: 1,
@@ -361,7 +364,7 @@ describe('runMultipart with the part engine', () => {
       onProgress: (uploaded) => events.push(`progress ${uploaded / MiB}`),
       onPartStored: ({ partNumber }) => events.push(`stored ${partNumber}`),
     });
-    await engine.upload();
+    await engine.send(new AbortController());
     const stored = events.filter((event) => !event.startsWith('progress ') && !event.startsWith('sign '));
     expect(stored).toEqual(['send 1', 'send 2', 'stored 1', 'send 3', 'stored 2', 'stored 3']);
     // Progress never goes back while parts are stored: a stored part counts in flight until it is settled.

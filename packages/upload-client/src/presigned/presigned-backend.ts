@@ -15,7 +15,7 @@ import {
 } from '@upbeam/upload-protocol';
 import { isUploadClientError } from '../errors';
 import { completionWatch, type MultipartBackend, type SignedPartRequest } from '../multipart-backend';
-import type { MultipartStarter, OpenedUpload } from '../multipart-run';
+import type { MultipartStarter, OpenedUpload } from '../multipart-upload';
 import { postToEndpoint, type EndpointCall } from '../prepare';
 import { presignedUrlExpiry } from '../put-object';
 import type { ResumeRecord } from '../resume-journal';
@@ -107,7 +107,7 @@ export function presignedStarter(upload: UploadContext, completed: CompletionAns
         // 501 NOT_SUPPORTED: storage has no ListParts (s3rver); the journal is the record.
         if (answerCode !== 'NOT_SUPPORTED') throw error;
       }
-      // Sizes kept: runMultipart sends again a part stored cut short (wholeParts).
+      // Sizes kept: MultipartUpload sends again a part stored cut short (wholeParts).
       return { backend: presignedBackend(upload, record.ticket, completed), record: { ...record, parts: stored } };
     },
   };

@@ -3,7 +3,7 @@
  * that the single PUT path stays small.
  */
 import type { UploadResult } from '@upbeam/upload-protocol';
-import { runMultipart } from '../multipart-run';
+import { MultipartUpload } from '../multipart-upload';
 import { resolveMultipartSettings } from '../part-math';
 import { presignedStarter, type CompletionAnswer } from './presigned-backend';
 import type { UploadContext } from '../types';
@@ -12,7 +12,7 @@ import type { UploadContext } from '../types';
 export { presignedStarter };
 
 /**
- * Sends the file as a presigned multipart upload (see `runMultipart`).
+ * Sends the file as a presigned multipart upload (see `MultipartUpload`).
  * @returns `{ url, bucket, key, checksum?, serverData? }`: `url` is a part URL without its query string, the object's
  *   address as the single PUT's URL gives it; `serverData` what the server's completion hook answered in
  *   the `complete` request.
@@ -21,7 +21,7 @@ export { presignedStarter };
 export async function uploadPresignedMultipart(upload: UploadContext): Promise<UploadResult> {
   const settings = resolveMultipartSettings(upload.file.size, upload.options);
   const completed: CompletionAnswer = {};
-  const { record, checksum } = await runMultipart(upload, settings, presignedStarter(upload, completed));
+  const { record, checksum } = await new MultipartUpload(upload, settings, presignedStarter(upload, completed)).start();
   const { url = '', bucket, key } = record;
   return { url, bucket, key, ...(checksum && { checksum }), ...completed };
 }

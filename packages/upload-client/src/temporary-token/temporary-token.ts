@@ -7,7 +7,7 @@
 import { UPLOAD_STRATEGIES, type ObjectChecksum, type TemporaryTokenUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
 import { reportCompletion } from '../complete-upload';
 import { UploadClientError } from '../errors';
-import { runMultipart } from '../multipart-run';
+import { MultipartUpload } from '../multipart-upload';
 import { usesMultipart } from '../multipart-threshold';
 import { resolveMultipartSettings } from '../part-math';
 import { putWholeFile } from '../single-put';
@@ -60,7 +60,7 @@ export async function uploadWithTemporaryToken(upload: UploadContext, prepared?:
   const settings = usesMultipart(file.size, options.multipartThreshold) ? resolveMultipartSettings(file.size, options) : undefined;
   if (settings) {
     const starter = tokenStarterFor(upload);
-    ({ checksum } = await runMultipart(upload, settings, starter));
+    ({ checksum } = await new MultipartUpload(upload, settings, starter).start());
     session = starter.session!;
   } else {
     session = sessionOn(upload, prepared ?? (await prepareToken(upload)));

@@ -5,7 +5,7 @@
  */
 import { isUploadClientError } from '../errors';
 import type { MultipartBackend } from '../multipart-backend';
-import type { MultipartStarter, OpenedUpload } from '../multipart-run';
+import type { MultipartStarter, OpenedUpload } from '../multipart-upload';
 import type { ResumeRecord } from '../resume-journal';
 import type { TokenSession } from './token/token-session';
 
@@ -80,7 +80,7 @@ export function tokenStarter(contentType: string, openSession: SessionOpener, si
         if (isUploadClientError(error) && error.status === 404) return undefined;
         throw error;
       }
-      // Sizes kept: runMultipart sends again a part stored cut short (wholeParts).
+      // Sizes kept: MultipartUpload sends again a part stored cut short (wholeParts).
       return { backend: tokenBackend(session, record.uploadId), record: { ...record, parts: stored ?? record.parts } };
     },
   };

@@ -1,7 +1,7 @@
 /**
  * The contract between the part engine and the temporary-token strategy's storage requests: every S3
  * operation the browser makes with temporary credentials, signed in the browser (SigV4, header-signed,
- * `UNSIGNED-PAYLOAD`, so no byte of the file is hashed in JavaScript). The engine (`multipart-engine`) and
+ * `UNSIGNED-PAYLOAD`, so no byte of the file is hashed in JavaScript). The parts of a multipart upload (`multipart-parts`) and
  * the single PUT call these; how they are signed, when the credentials are renewed and how a skewed browser
  * clock is corrected stay inside the session. `createTokenSession` (./create-token-session.ts) makes one.
  */

@@ -1,4 +1,5 @@
 /** The cold-start section of RESULTS.md (`cold-start/run.ts`). */
+import type { ColdStartRoutesResult } from './cold-start/five-routes-run';
 import type { ColdStartResult } from './cold-start/run';
 import { fmt, median, range } from './lib/stats';
 
@@ -57,4 +58,27 @@ export function coldStartSection(result: ColdStartResult, add: (...text: string[
     );
   }
   add('');
+}
+
+/** Under 2b: the cold start of a five-route handler, this build beside another (`cold-start/five-routes-run.ts`). */
+export function coldStartRoutesSection(result: ColdStartRoutesResult, add: (...text: string[]) => void): void {
+  add(
+    '### Five routes: one S3 client',
+    '',
+    `A fresh \`node\` process imports \`@upbeam/upload-server\`, creates a handler with five routes and answers the first presigned`,
+    'preparation of each (Fetch `Request`s, no server), then exits; the bucket has a dot, so its address comes from the',
+    "SDK's endpoint rules (each URL signer asks an S3 client for it once, offline). This build and the other take turns,",
+    `${result.rounds} processes each after one warm-up (\`COLD_START_BASELINE_DIST=<other build's dist> pnpm --filter @upbeam/bench bench:cold-start-routes\`,`,
+    `${result.machine.date.slice(0, 10)}; load average ${result.load.map((value) => value.toFixed(1)).join(' / ')}: the wall times are the noisy ones). Clients counted in one more run`,
+    'whose module hooks count each construction (`count-clients.mjs`).',
+    '',
+    '| build | process, spawn to exit | process CPU to the 5th answer | creation to the 5th answer | its CPU | SDK clients constructed |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+    ...result.rows.map(
+      (row) =>
+        `| ${row.label} | ${row.wallMs} ms | ${row.cpuMs} ms | ${row.answersMs} ms | ${row.answersCpuMs} ms | ` +
+        `${Object.entries(row.clients).map(([name, count]) => `${name} × ${count}`).join(', ') || 'none'} |`,
+    ),
+    '',
+  );
 }

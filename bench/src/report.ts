@@ -5,6 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BundleResult, BundleRow } from './bundle/run';
+import type { ColdStartRoutesResult } from './cold-start/five-routes-run';
 import type { ColdStartResult } from './cold-start/run';
 import type { Machine } from './lib/machine';
 import { BENCH_DIR } from './lib/paths';
@@ -13,7 +14,7 @@ import { fmt, kib, range, ratio } from './lib/stats';
 import type { PrepareResult, PrepareRow } from './prepare/run';
 import type { HugeResult } from './huge/run';
 import { beforeAfterSection } from './report-before-after';
-import { coldStartSection } from './report-cold-start';
+import { coldStartRoutesSection, coldStartSection } from './report-cold-start';
 import { prepareRecordSection } from './report-prepare-record';
 import type { PrepareRecordResult } from './prepare/record';
 import { frameCostSection, manyFilesGrowthSection, manyFilesSection } from './report-many-files';
@@ -246,6 +247,7 @@ export async function writeReport(): Promise<string> {
   const prepare = await loadResult<PrepareResult>('prepare');
   const prepareRecord = await loadResult<PrepareRecordResult>('prepare-record');
   const coldStart = await loadResult<ColdStartResult>('cold-start');
+  const coldStartRoutes = await loadResult<ColdStartRoutesResult>('cold-start-routes');
   const upload = await loadResult<UploadResult>('upload');
   const manyFiles = await loadResult<ManyFilesResultFile>('many-files');
   const manyFilesGrowth = await loadResult<ManyFilesResultFile>('many-files-growth');
@@ -282,6 +284,7 @@ export async function writeReport(): Promise<string> {
   if (prepare) prepareSection(prepare, headline);
   if (prepareRecord) prepareRecordSection(prepareRecord, add);
   if (coldStart) coldStartSection(coldStart, add, headline);
+  if (coldStartRoutes) coldStartRoutesSection(coldStartRoutes, add);
   if (upload) uploadSection(upload, add, headline);
   if (manyFiles) manyFilesSection(manyFiles, add, headline);
   if (manyFilesGrowth) manyFilesGrowthSection(manyFilesGrowth, add);

@@ -14,6 +14,7 @@ export type BenchName =
   | 'prepare'
   | 'prepare-record'
   | 'cold-start'
+  | 'cold-start-routes'
   | 'upload'
   | 'many-files'
   | 'huge'

@@ -9,8 +9,7 @@
  * When a part is stored, its sender sends the next part at once, in the task of the stored part's answer;
  * what the stored part changes (progress, the resume journal) waits for a new task. The answer's task then
  * holds only the work that keeps the connection busy, and the next part's request is signed before a
- * sender needs it (the part timelines before and after: bench/RESULTS.md, "One-off measurements behind
- * design choices").
+ * sender needs it (the part timelines before and after: bench/notes/part-scheduling.md).
  */
 import type { CompletedPart, ObjectChecksum } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';

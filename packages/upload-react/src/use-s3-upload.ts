@@ -45,8 +45,11 @@ export interface UseS3Upload<ServerData = unknown> extends UploadActions<ServerD
    * The tracker behind the hook, the same object for the component's life: a list reads the files' ids with
    * {@link useTrackedIds} (it renders again only when a file is added or removed) and gives them to rows that
    * read their own file with {@link useTrackedFile} (a row then renders only when its file changes).
+   * `tracker.onFileEnd(listener)` tells each file's end (stored, failed, cancelled) once per end, whatever the
+   * renders between them; it returns the unsubscribe function (see `UploadTracker.onFileEnd`).
    */
-  tracker: TrackedFileStore<ServerData> & TrackedIdsStore;
+  tracker: TrackedFileStore<ServerData> &
+    TrackedIdsStore & { onFileEnd: (listener: (file: TrackedFile<ServerData>) => void) => () => void };
   /**
    * Totals of `files` that are queued, running or done: `{ uploaded, size (bytes), progress (percent),
    * bytesPerSecond, secondsLeft, count }` (count per status). Updated with `files`, in the same renders.

@@ -1,5 +1,5 @@
 'use client';
-import type { RouteResultData, TrackedFile, UploadTracker } from '@upbeam/upload-client';
+import type { RouteResultData, TrackedFile } from '@upbeam/upload-client';
 import type { AnyRoutes, RouteName, UploadResult } from '@upbeam/upload-protocol';
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import type { FileRejection, FileRules } from '@upbeam/upload-client/drop-zone';
@@ -46,9 +46,8 @@ function OwnUploads<P extends { upload?: unknown }>({ props, view: View }: { pro
   const upload = (useS3Upload as (options: UseS3UploadOptions) => UseS3Upload)({ ...source.options, route: source.route } as UseS3UploadOptions);
   const latest = useRef(source);
   latest.current = source;
-  // The hook's tracker is an `UploadTracker`: it tells each end once, a retried file's again, whatever the
-  // renders between them.
-  const { tracker } = upload as unknown as { tracker: UploadTracker };
+  // The tracker tells each end once, a retried file's again, whatever the renders between them.
+  const { tracker } = upload;
   useEffect(
     () =>
       tracker.onFileEnd((file) => {

@@ -82,7 +82,7 @@ export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorO
     const provider = resolveProvider(config, env);
     const tokenSettings = { ...config, roleArn, stsEndpoint: sts.stsEndpoint };
     const token: Finding = wantsToken
-      ? await checkTemporaryToken(context, { provider, token: tokenSettings, keyPrefix })
+      ? await checkTemporaryToken(context, { provider, token: tokenSettings, keyPrefix, sts: (stsEndpoint) => app.services.sts(settings, stsEndpoint) })
       : { check: 'temporary-token', status: 'skipped', message: 'Not checked: no role ARN configured (pass --temporary-token to check GetFederationToken).' };
     const presignedHeaders = await checkPresignedHeaders(context, keyPrefix);
     const stsEndpoint = wantsToken && token.status !== 'fail' ? providerStsEndpoint(provider, tokenSettings, settings.endpoint) : undefined;

@@ -1,4 +1,5 @@
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { STSClient } from '@aws-sdk/client-sts';
 import { nanoid } from 'nanoid';
 import { providerStsEndpoint } from '../providers';
 import type { StorageProvider } from '../storage-config';
@@ -10,6 +11,8 @@ export interface TokenCheckInput {
   provider: StorageProvider | undefined;
   token: TokenSettings;
   keyPrefix: string;
+  /** The app's STS client for this endpoint (`shared-services.ts`); one of the issuer's own when absent. */
+  sts?: ((stsEndpoint: string | undefined) => () => Promise<Pick<STSClient, 'send'>>) | undefined;
 }
 
 /**
@@ -27,7 +30,7 @@ export async function checkTemporaryToken(context: CheckContext, input: TokenChe
   try {
     const stsEndpoint = providerStsEndpoint(input.provider, input.token, settings.endpoint);
     // Other roles a token could assume are the sts-roles check's: the issuer's own check of them is left out.
-    credentials = await createTokenIssuer(settings, { ...input.token, stsEndpoint }, { otherRoles: false })(probeKey);
+    credentials = await createTokenIssuer(settings, { ...input.token, stsEndpoint }, { otherRoles: false }, input.sts?.(stsEndpoint))(probeKey);
   } catch (error) {
     return {
       check,

@@ -103,5 +103,5 @@ export function errorToAnswer(error: unknown, log: (error: unknown) => void): Js
  * `completeNotifiedUploads` log an unexpected error with it when the config gives no `onError`.
  */
 export function logUnexpectedError(error: unknown): void {
-  console.error('[upbeam] upload preparation failed:', error);
+  console.error('[upbeam] unexpected error:', error);
 }

@@ -155,7 +155,7 @@ describe('runtime matrix: the packed package', () => {
     });
 
     it('logged no unexpected error', () => {
-      expect(server.output()).not.toMatch(/upload preparation failed|Uncaught|NotCapable|PermissionDenied/);
+      expect(server.output()).not.toMatch(/\[upbeam\] unexpected error|Uncaught|NotCapable|PermissionDenied/);
     });
   });
 

@@ -1,13 +1,10 @@
 import type { AnyRoutes, RouteName, UploadResult } from '@upbeam/upload-protocol';
 import { UploadClientError } from './errors';
 import type { RouteOption, RouteResultData, RouteUploadResult } from './routes';
-import { createAbortError, isAbortError, onAbort } from './abort';
 import { newFileId } from './file-id';
-import { usesMultipart } from './multipart-threshold';
-import { PauseController } from './pause';
 import { TransferRate } from './transfer-rate';
 import type { ResumeOptions, UploadOptions } from './types';
-import { preloadStrategy, uploadFile } from './upload-file';
+import { preloadStrategy } from './upload-file';
 import { DEFAULT_CONCURRENCY, UploadQueue } from './upload-queue';
 import { FrameNotifier } from './frame-notifier';
 import { TrackedFiles } from './tracked-files';
@@ -15,9 +12,9 @@ import type { PersistedList, UploadPersistence } from './persistence';
 import type { PersistOptions } from './persisted-queue';
 import { summarize, type UploadSummary } from './upload-summary';
 import type { FileWithPath, TrackedFile } from './tracked-file';
+import { type Settle, type TrackerShared, TrackedUpload, type Uploader } from './tracked-upload';
 
-/** What uploads one file: `uploadFile` unless the tracker is given another (tests, a custom transport). */
-export type Uploader = (file: File, options: UploadOptions) => Promise<UploadResult>;
+export type { Uploader } from './tracked-upload';
 
 /** Options of {@link UploadTracker}: the defaults of every upload, the files in flight, the uploader. */
 export interface UploadTrackerOptions extends UploadOptions {
@@ -57,23 +54,6 @@ export interface UploadTrackerOptions extends UploadOptions {
   persist?: boolean | PersistOptions;
 }
 
-/** A running upload: what cancels it and what pauses it. */
-interface Running {
-  abort: AbortController;
-  pause: PauseController;
-}
-
-/** What the tracker keeps of a file beside its snapshot. */
-interface Entry {
-  options: UploadOptions;
-  path?: string;
-  running?: Running;
-  /** The promise of `upload(file)`, settled by the first attempt. */
-  settle?: { resolve: (result: UploadResult) => void; reject: (error: unknown) => void };
-  /** Removes the listener on `options.signal`. */
-  stopSignal?: () => void;
-}
-
 /**
  * The tracked-file list behind `useS3Upload`, framework-free: a queue that uploads many files, at most
  * `concurrency` at once, keeps each file's progress and status and the totals (speed, time left), and
@@ -91,7 +71,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   readonly #files = new TrackedFiles();
   /** Totals of the files, computed on their first read after a change. */
   #summary: UploadSummary | undefined;
-  readonly #entries = new Map<string, Entry>();
+  /** Each file's owner: its life (start, pause, resume, cancel, progress, end), beside its snapshot on the list. */
+  readonly #uploads = new Map<string, TrackedUpload>();
   readonly #notifier = new FrameNotifier();
   readonly #endListeners = new Set<(file: TrackedFile) => void>();
   readonly #queue: UploadQueue;
@@ -100,6 +81,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   readonly #persistence: Promise<UploadPersistence> | undefined;
   /** With `persist`: the `resume` of every upload (`persist` itself: `true`, or its `scope` is the journal's). */
   readonly #resume: true | ResumeOptions | undefined;
+  /** What every file's owner shares with the tracker (and the other files). */
+  readonly #shared: TrackerShared;
 
   /**
    * @param options - Defaults for every upload (`add(files, options)` overrides them per call), `concurrency`.
@@ -113,28 +96,24 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     this.#queue = new UploadQueue(options.concurrency);
     preloadStrategy(options);
     const { persist } = options;
-    if (!persist) return;
-    this.#resume = persist;
-    const list: PersistedList = {
-      getIds: this.getIds,
-      getFile: this.getFile,
-      remove: this.remove,
-      optionsOf: (id) => this.#optionsOf(this.#entries.get(id)!),
-      add: (files) => {
-        this.#files.append(
-          files.map(({ kept: { id, file, path, options }, status }) =>
-            this.#track(id, file, path, { options }, { status, restored: true, persistence: 'kept' }),
-          ),
-        );
-        this.#changed();
-      },
-      change: (id, change) => {
-        if (change.status === 'error') this.#end(id, this.#entries.get(id)!, change);
-        else this.#update(id, change);
-        if (change.status === 'queued') this.#enqueue(id);
+    if (persist) {
+      this.#resume = persist;
+      this.#persistence = import('./tracker-persistence').then(
+        ({ TrackerPersistence }) => new TrackerPersistence(persist, this.#persistedList()),
+      );
+    }
+    this.#shared = {
+      defaults: () => this.#options,
+      resume: this.#resume,
+      persistence: this.#persistence,
+      queue: this.#queue,
+      rate: this.#rate,
+      get: (id) => this.#files.get(id),
+      update: (id, change) => this.#update(id, change),
+      ended: (file) => {
+        for (const listener of this.#endListeners) queueMicrotask(() => listener(file));
       },
     };
-    this.#persistence = import('./tracker-persistence').then(({ TrackerPersistence }) => new TrackerPersistence(persist, list));
   }
 
   /**
@@ -222,55 +201,35 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
       this.#add([file], options, { resolve, reject });
     }) as Promise<RouteUploadResult<R, N>>;
 
-  #add(files: Iterable<File | FileWithPath>, options: UploadTrackerOptions, settle?: Entry['settle']): TrackedFile[] {
+  #add(files: Iterable<File | FileWithPath>, options: UploadTrackerOptions, settle?: Settle): TrackedFile[] {
     const batch = [...files];
     const maxFiles = options.maxFiles ?? this.#options.maxFiles;
     if (maxFiles !== undefined && batch.length > maxFiles) {
       throw new UploadClientError('TOO_MANY_FILES', `At most ${maxFiles} files at once; got ${batch.length}.`);
     }
     if (this.#counted() === 0) this.#rate.clear();
-    const added: TrackedFile[] = [];
-    for (const item of batch) {
+    const uploads = batch.map((item) => {
       const { file, path } = item instanceof Blob ? { file: item, path: undefined } : item;
-      added.push(this.#track(newFileId(), file, path, { options, ...(settle ? { settle } : {}) }));
-    }
+      return new TrackedUpload(newFileId(), file, path, options, this.#shared, settle);
+    });
+    const added = uploads.map((upload) => this.#track(upload));
     this.#files.append(added);
     this.#changed();
-    for (const { id } of added) this.#enqueue(id);
-    for (const tracked of added) this.#persist((persistence) => persistence.keep(tracked, { ...this.#options, ...options }));
+    for (const upload of uploads) upload.queue();
+    for (const upload of uploads) upload.keep();
     return added;
   }
 
-  /** Tracks a file (its entry beside the list) and returns its first snapshot: `queued`, progress 0, and `change`. */
-  #track(id: string, file: File, path: string | undefined, entry: Entry, change: Partial<TrackedFile> = {}): TrackedFile {
-    this.#entries.set(id, { ...entry, ...(path === undefined ? {} : { path }) });
-    const { multipartThreshold } = this.#optionsOf(entry);
-    return {
-      id,
-      file,
-      ...(path === undefined ? {} : { path }),
-      progress: 0,
-      uploaded: 0,
-      size: file.size,
-      multipart: usesMultipart(file.size, multipartThreshold),
-      status: 'queued',
-      ...change,
-    };
+  /** Tracks a file (its owner beside the list) and returns its first snapshot: `queued`, progress 0, and `change`. */
+  #track(upload: TrackedUpload, change: Partial<TrackedFile> = {}): TrackedFile {
+    this.#uploads.set(upload.id, upload);
+    return upload.initial(change);
   }
 
   /** Cancels the file with this id (queued, running or paused), or every one not yet ended when no id is given. */
   cancel = (id?: string): void => {
-    for (const [key, entry] of this.#entries) {
-      if (id !== undefined && id !== key) continue;
-      if (entry.running) entry.running.abort.abort();
-      else if (this.#queue.drop(key)) {
-        const tracked = this.#files.get(key)!;
-        this.#end(key, entry, { status: 'aborted', error: createAbortError() });
-        // With `persist`: a kept multipart upload (restored, or left by a failed attempt) is aborted on storage.
-        const options = this.#optionsOf(entry);
-        this.#persist((persistence) => persistence.abortKept(tracked, options));
-      }
-    }
+    if (id !== undefined) this.#uploads.get(id)?.cancel();
+    else for (const upload of this.#uploads.values()) upload.cancel();
   };
 
   /**
@@ -278,22 +237,18 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
    * upload with `resume` on sends only the parts storage lacks. Does nothing for a file in any other status.
    */
   retry = (id: string): void => {
-    const tracked = this.#files.get(id);
-    if (!this.#entries.has(id) || (tracked?.status !== 'error' && tracked?.status !== 'aborted')) return;
+    const upload = this.#uploads.get(id);
+    const status = this.#files.get(id)?.status;
+    if (!upload || (status !== 'error' && status !== 'aborted')) return;
     if (this.#counted() === 0) this.#rate.clear();
-    // With `persist`, whether it is kept is unknown again until the kept queue has it (it forgot it when it ended).
-    this.#update(id, { status: 'queued', progress: 0, uploaded: 0, error: undefined, ...(this.#persistence ? { persistence: undefined } : {}) });
-    this.#enqueue(id);
-    const entry = this.#entries.get(id)!;
-    const options = { ...this.#optionsOf(entry), ...(entry.path === undefined ? {} : { filename: entry.path }) };
-    this.#persist((persistence) => persistence.keep(tracked, options));
+    upload.retry();
   };
 
   /** Cancels the file with this id if it has not ended, and takes it off the list. */
   remove = (id: string): void => {
     this.cancel(id);
     this.#persist((persistence) => persistence.forget(id));
-    this.#entries.delete(id);
+    this.#uploads.delete(id);
     if (this.#files.delete(id)) this.#changed();
   };
 
@@ -303,19 +258,12 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
    * again from its first byte.
    */
   pause = (id: string): void => {
-    const running = this.#entries.get(id)?.running;
-    const tracked = this.#files.get(id);
-    if (!running || !tracked?.multipart || running.abort.signal.aborted) return;
-    running.pause.pause();
-    this.#update(id, { status: 'paused' });
+    this.#uploads.get(id)?.pause();
   };
 
   /** Resumes the paused upload with this id: it sends the parts it still lacks, status `uploading`. */
   resume = (id: string): void => {
-    const running = this.#entries.get(id)?.running;
-    if (!running?.pause.paused) return;
-    running.pause.resume();
-    this.#update(id, { status: 'uploading' });
+    this.#uploads.get(id)?.resume();
   };
 
   /**
@@ -323,90 +271,39 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
    * first to stop them); they are no longer tracked.
    */
   reset = (): void => {
-    for (const [id, entry] of this.#entries) {
-      if (entry.running || !this.#queue.drop(id)) continue;
-      entry.settle?.reject(createAbortError());
-      this.#persist((persistence) => persistence.forget(id));
-    }
-    this.#entries.clear();
+    for (const upload of this.#uploads.values()) upload.untrack();
+    this.#uploads.clear();
     this.#files.clear();
     this.#changed();
   };
-
-  /** Puts the file in the queue, or cancels it at once when its `signal` has aborted. */
-  #enqueue(id: string): void {
-    const entry = this.#entries.get(id)!;
-    const { signal } = this.#optionsOf(entry);
-    if (signal?.aborted) {
-      this.#end(id, entry, { status: 'aborted', error: createAbortError() });
-      return;
-    }
-    this.#queue.add(id, () => this.#run(id));
-    entry.stopSignal = onAbort(signal, () => this.cancel(id));
-  }
-
-  /** Uploads the file `id`: the job the queue starts when a place is free. */
-  async #run(id: string): Promise<void> {
-    const entry = this.#entries.get(id);
-    const tracked = this.#files.get(id);
-    if (!entry || !tracked) return;
-    const merged = this.#optionsOf(entry);
-    const running: Running = { abort: new AbortController(), pause: merged.pauseController ?? new PauseController() };
-    entry.running = running;
-    this.#update(id, { status: 'uploading' });
-    const upload = this.#options.uploader ?? uploadFile;
-    try {
-      const result = await upload(tracked.file, {
-        ...merged,
-        // A kept multipart upload continues from its journal after a reload (its scope's journal only).
-        ...(this.#resume && { resume: this.#resume }),
-        ...(entry.path === undefined ? {} : { filename: entry.path }),
-        signal: running.abort.signal,
-        pauseController: running.pause,
-        onProgress: (progress) => {
-          this.#progress(id, progress.uploaded);
-          merged.onProgress?.(progress);
-        },
-      });
-      entry.running = undefined;
-      this.#end(id, entry, { status: 'done', url: result.url, result, progress: 100, uploaded: tracked.size });
-    } catch (error) {
-      entry.running = undefined;
-      this.#end(id, entry, { status: isAbortError(error) ? 'aborted' : 'error', error });
-      throw error;
-    }
-  }
-
-  /** Records the bytes of file `id` acknowledged or in flight (from `onProgress`; they fall back when a request fails). */
-  #progress(id: string, uploaded: number): void {
-    const tracked = this.#files.get(id);
-    if (!tracked) return;
-    if (uploaded > tracked.uploaded) this.#rate.add(uploaded - tracked.uploaded);
-    this.#update(id, { uploaded, progress: tracked.size === 0 ? 100 : (uploaded / tracked.size) * 100 });
-  }
-
-  /** Ends file `id` with `change`, and settles the promise of `upload(file)` (its first attempt only). */
-  #end(id: string, entry: Entry, change: Partial<TrackedFile>): void {
-    entry.stopSignal?.();
-    entry.stopSignal = undefined;
-    this.#update(id, change);
-    this.#persist((persistence) => persistence.forget(id));
-    const ended = this.#files.get(id);
-    if (ended?.status === change.status) for (const listener of this.#endListeners) queueMicrotask(() => listener(ended!));
-    const { settle } = entry;
-    entry.settle = undefined;
-    if (change.result) settle?.resolve(change.result);
-    else settle?.reject(change.error);
-  }
 
   /** With `persist`: runs `act` on the tracker's persistence once it is loaded; without, does nothing. */
   #persist(act: (persistence: UploadPersistence) => void): void {
     void this.#persistence?.then(act);
   }
 
-  /** The options file `entry` is uploaded with: the tracker's, then those it was added with. */
-  #optionsOf(entry: Entry): UploadTrackerOptions {
-    return { ...this.#options, ...entry.options };
+  /** With `persist`: the list as the persistence plugin reaches it. */
+  #persistedList(): PersistedList {
+    return {
+      getIds: this.getIds,
+      getFile: this.getFile,
+      remove: this.remove,
+      optionsOf: (id) => this.#uploads.get(id)!.options(),
+      add: (files) => {
+        this.#files.append(
+          files.map(({ kept: { id, file, path, options }, status }) =>
+            this.#track(new TrackedUpload(id, file, path, options, this.#shared), { status, restored: true, persistence: 'kept' }),
+          ),
+        );
+        this.#changed();
+      },
+      change: (id, change) => {
+        const upload = this.#uploads.get(id)!;
+        if (change.status === 'error') upload.end(change);
+        else this.#update(id, change);
+        if (change.status === 'queued') upload.queue();
+      },
+    };
   }
 
   /** Files queued, uploading or paused. */

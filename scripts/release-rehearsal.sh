@@ -123,7 +123,8 @@ TS
 cat > "$app_src/src/page.tsx" <<'TS'
 // The page: a file input and one row per file, through the React hook.
 import { createRoot } from 'react-dom/client';
-import { formatBytes, useS3Upload, type TrackedFile } from '@upbeam/upload-react';
+import { formatBytes } from '@upbeam/upload-client';
+import { useS3Upload, type TrackedFile } from '@upbeam/upload-react';
 
 function Row({ file }: { file: TrackedFile }) {
   return (

@@ -6,16 +6,7 @@
  * `@aws-sdk/client-sts`. A serverless cold start then pays for what its first request needs
  * (bench/RESULTS.md, "Cold start"). Each module is imported once; later calls get it at once.
  */
-
-/** Keeps the first call's promise; a failed import is tried again on the next call. */
-function lazily<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | undefined;
-  return () =>
-    (loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    }));
-}
+import { lazily } from './lazily';
 
 /** `@aws-sdk/client-s3`: the storage client and its commands. */
 export const loadS3 = lazily(() => import('@aws-sdk/client-s3'));

@@ -1,5 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { STSClient } from '@aws-sdk/client-sts';
+import { lazily } from './lazily';
 import { createUrlSigner, type StorageClientSource, type UrlSigner } from './presign';
 import type { Env } from './env';
 import { processEnv, resolveStorageSettings, type ResolvedStorageSettings } from './settings';
@@ -33,16 +34,6 @@ export interface SharedServices {
   sts(settings: ResolvedStorageSettings, stsEndpoint: string | undefined): () => Promise<Pick<STSClient, 'send'>>;
   /** Destroys the S3 clients built so far (their sockets), for a run that ends (reconcile, storage events, the doctor). */
   destroy(): void;
-}
-
-/** Builds `value` on first use and keeps it; a failed build is forgotten, so the next call tries again. */
-function lazily<T>(build: () => Promise<T>): () => Promise<T> {
-  let building: Promise<T> | undefined;
-  return () =>
-    (building ??= build().catch((error: unknown) => {
-      building = undefined;
-      throw error;
-    }));
 }
 
 export function createSharedServices(): SharedServices {

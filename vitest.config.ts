@@ -1,9 +1,11 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * One test run for the whole monorepo, in three projects:
+ * One test run for the whole monorepo, in four projects:
  * - unit: pure code beside its source (`src/**\/*.test.ts`), no network.
  * - integration: packages against a real S3-compatible server started by the tests (`test/**`).
+ * - scale: the server past one process (`packages/*/test/scale/`): several handler processes, Redis,
+ *   RabbitMQ, radosgw's bucket notifications, each started by the test file that needs it; one file at a time.
  * - browser: the examples in real browsers of three engines (`@upbeam/test-browser`): Debian's chromium
  *   (playwright-core), firefox-esr (puppeteer-core over WebDriver BiDi) and WebKitGTK (WebKitWebDriver
  *   under Xvfb), installed by `scripts/install-browsers.sh`. The suites that matter to users run once per
@@ -43,10 +45,25 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['packages/*/test/**/*.test.{ts,tsx}'],
+          exclude: [...configDefaults.exclude, 'packages/*/test/scale/**'],
           environment: 'node',
           globalSetup: [RADOSGW_SETUP],
           testTimeout: 30_000,
           retry: CI_RETRY,
+        },
+      },
+      {
+        // Past one process: several handler processes, Redis, RabbitMQ and radosgw's bucket notifications,
+        // each started by its test file. Once per `npm test` (the full run on Node 24), not on every Node.
+        test: {
+          name: 'scale',
+          include: ['packages/*/test/scale/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: [RADOSGW_SETUP],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          retry: CI_RETRY,
+          fileParallelism: false,
         },
       },
       {

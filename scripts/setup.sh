@@ -3,6 +3,8 @@
 #   pnpm (the version in package.json's packageManager), the workspace's packages, and
 #   --browser  Debian's chromium, firefox-esr, webkit2gtk-driver and xvfb for the browser tests
 #              (scripts/install-browsers.sh: apt-get; never a browser download of a tool's own)
+#   --services Debian's redis-server and rabbitmq-server for the scale suite (started by its tests, never
+#              as system services)
 #   --ceph     Debian's Ceph packages (radosgw) for the suites on a real S3 gateway, through the
 #              repository's script: tools/ceph-rgw/ceph-rgw.sh install (apt-get, ~30 s)
 #   --node=24,22,20  each Node major the suites run on that the machine's own Node is not: the npm package
@@ -11,13 +13,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-browser=false ceph=false node_majors=()
+browser=false ceph=false services=false node_majors=()
 for arg in "$@"; do
   case "$arg" in
     --browser) browser=true ;;
     --ceph) ceph=true ;;
+    --services) services=true ;;
     --node=*) IFS=, read -r -a node_majors <<<"${arg#--node=}" ;;
-    *) echo "setup: unknown option $arg (known: --browser --ceph --node=MAJOR,...)" >&2; exit 2 ;;
+    *) echo "setup: unknown option $arg (known: --browser --ceph --services --node=MAJOR,...)" >&2; exit 2 ;;
   esac
 done
 
@@ -57,6 +60,11 @@ if [ "$ceph" = true ]; then
     echo "setup: installing Debian's Ceph packages (radosgw) for the real-S3 suites"
     as_root bash "$rgw_script" install
   fi
+fi
+
+if [ "$services" = true ] && ! { command -v redis-server && command -v rabbitmq-server; } >/dev/null 2>&1; then
+  echo "setup: installing Debian's redis-server and rabbitmq-server for the scale suite"
+  apt_install --no-install-recommends redis-server rabbitmq-server
 fi
 
 machine_major=$(node -p 'process.versions.node.split(".")[0]')

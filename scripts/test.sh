@@ -40,8 +40,8 @@ machine_major=$(node -p 'process.versions.node.split(".")[0]')
 machine_node_dir=$(dirname "$(command -v node)")
 
 case "$mode" in
-  all) bash scripts/setup.sh --browser --ceph --node=24,22,20 ;;
-  full) bash scripts/setup.sh --browser --ceph ;;
+  all) bash scripts/setup.sh --browser --ceph --services --node=24,22,20 ;;
+  full) bash scripts/setup.sh --browser --ceph --services ;;
   quick) bash scripts/setup.sh --ceph ;;
 esac
 

@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * One test run for the whole monorepo, in four projects:
  * - unit: pure code beside its source (`src/**\/*.test.ts`), no network.
  * - integration: packages against a real S3-compatible server started by the tests (`test/**`).
- * - scale: the server past one process (`packages/*/test/scale/`): several handler processes, Redis,
+ * - scale: the server past one process (`test/scale/` of a package): several handler processes, Redis,
  *   RabbitMQ, radosgw's bucket notifications, each started by the test file that needs it; one file at a time.
  * - browser: the examples in real browsers of three engines (`@upbeam/test-browser`): Debian's chromium
  *   (playwright-core), firefox-esr (puppeteer-core over WebDriver BiDi) and WebKitGTK (WebKitWebDriver

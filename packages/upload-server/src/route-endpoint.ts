@@ -1,4 +1,5 @@
-import type { UploadRequestBody, UploadStrategy } from '@upbeam/upload-protocol';
+import type { Attributes } from '@opentelemetry/api';
+import type { MultipartAction, MultipartRequest, UploadMarker, UploadRequestBody, UploadStrategy } from '@upbeam/upload-protocol';
 import type { AppRoute } from './app';
 import { UploadError } from './errors';
 import type { RequestSource } from './incoming-request';
@@ -10,6 +11,7 @@ import { prepareToken } from './operations/prepare-token';
 import { renew } from './operations/renew';
 import { decideObject, type RouteContext } from './operations/route-context';
 import type { BodyAdmission } from './request-body';
+import { ATTR, countPreparation, inSpan, type SpanName } from './telemetry';
 
 /** A `"ticket": "..."` member in raw JSON text (a ticket is base64url with one dot, at most 4096 characters). */
 const TICKET_FIELD = /"ticket"\s*:\s*"([A-Za-z0-9_.-]{1,4096})"/;
@@ -38,7 +40,7 @@ export function createRouteEndpoint({ name: route, config, services }: AppRoute)
       () => false,
     );
   };
-  const handle = async (body: UploadRequestBody, source: RequestSource): Promise<JsonAnswer> => {
+  const run = async (body: UploadRequestBody, source: RequestSource): Promise<JsonAnswer> => {
     const { _upload: marker } = body;
     assertStrategyAllowed(marker.strategy, config.strategies, route);
     context.services.settings(); // missing settings fail here, before any operation (500, logged)
@@ -49,8 +51,49 @@ export function createRouteEndpoint({ name: route, config, services }: AppRoute)
     if (marker.strategy === 'presigned') return ok(await preparePresigned(context, object, body));
     return ok(await prepareToken(context, object));
   };
+  // Each request in its operation's span (`telemetry.ts`); a preparation counted once it is answered.
+  const handle = (body: UploadRequestBody, source: RequestSource): Promise<JsonAnswer> => {
+    const { span, operation, strategy } = operationOf(body._upload);
+    const attributes = { [ATTR.operation]: operation, [ATTR.strategy]: strategy, ...partCount(body._upload.multipart) };
+    return inSpan(span, { route, attributes }, async (active) => {
+      const answer = await run(body, source);
+      const key = (answer.body as { key?: unknown }).key;
+      if (typeof key === 'string') active.setAttribute(ATTR.key, key);
+      if (span === 'upbeam.prepare') countPreparation(route, strategy);
+      return answer;
+    });
+  };
   return { handle, admitLargeBody };
 }
+
+/**
+ * A request's operation for telemetry: its span, `upbeam.operation` and `upbeam.strategy` (`multipart` for
+ * a presigned multipart upload's operations, else the marker's strategy).
+ */
+function operationOf(marker: UploadMarker): { span: SpanName; operation: string; strategy: string } {
+  if (marker.complete) return { span: 'upbeam.complete', operation: 'complete', strategy: marker.strategy };
+  if (marker.renew) return { span: 'upbeam.renew', operation: 'renew', strategy: marker.strategy };
+  if (!marker.multipart) return { span: 'upbeam.prepare', operation: 'prepare', strategy: marker.strategy };
+  // The action is the browser's text until the operation checks it: an unknown one is named so (and refused).
+  const { action } = marker.multipart;
+  if (!Object.hasOwn(MULTIPART_SPANS, action)) return { span: 'upbeam.prepare', operation: 'multipart.unknown', strategy: 'multipart' };
+  return { span: MULTIPART_SPANS[action], operation: `multipart.${action}`, strategy: 'multipart' };
+}
+
+/** `upbeam.parts`: how many parts a `sign-parts` asks for or a `complete` lists. */
+function partCount(operation: MultipartRequest | undefined): Attributes {
+  const parts = operation?.action === 'sign-parts' ? operation.partNumbers : operation?.action === 'complete' ? operation.parts : undefined;
+  return Array.isArray(parts) ? { [ATTR.parts]: parts.length } : {};
+}
+
+/** The span of each multipart action (`create` is the upload's preparation). */
+const MULTIPART_SPANS: Record<MultipartAction, SpanName> = {
+  create: 'upbeam.prepare',
+  'sign-parts': 'upbeam.sign_parts',
+  'list-parts': 'upbeam.list_parts',
+  complete: 'upbeam.complete',
+  abort: 'upbeam.abort',
+};
 
 function assertStrategyAllowed(strategy: UploadStrategy, allowed: readonly UploadStrategy[] | undefined, route: string | undefined): void {
   if (allowed === undefined || allowed.includes(strategy)) return;

@@ -148,6 +148,16 @@ export interface UploadErrorBody {
   error: string;
   /** Machine-readable error code, on 4xx answers. */
   code?: string;
+  /**
+   * On a refusal by a quota or rate limit (`RATE_LIMITED`, `QUOTA_EXCEEDED`): which limit of the route refused,
+   * `preparations` (a rate limit), `bytes` or `files` (per window) or `inFlight` (uploads at once).
+   */
+  limit?: 'preparations' | 'bytes' | 'files' | 'inFlight';
+  /**
+   * On a refusal by a quota or rate limit: seconds until that limit frees (its window ends, or the first upload in
+   * flight expires), at least 1; the same as the answer's `Retry-After` header.
+   */
+  retryAfter?: number;
 }
 
 /**

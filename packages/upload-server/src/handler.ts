@@ -2,10 +2,11 @@ import { compileApp } from './app';
 import { errorToAnswer } from './errors';
 import type { UploadHandlerConfig } from './config';
 import { fetchIncoming, withIncomingEntry, type IncomingHandler } from './incoming-request';
-import { ok, toResponse } from './json-answer';
+import { ok, toResponse, type JsonAnswer } from './json-answer';
 import { readUploadRequest, type BodyAdmission } from './request-body';
 import { createRouteEndpoint } from './route-endpoint';
 import { listedRules, pickRoute, type UploadRoutes } from './routes';
+import { countRefusal } from './telemetry';
 
 /** A Fetch API handler: works as-is in Next.js App Router, Hono, Bun, Deno and workers. */
 export type UploadHandler = (request: Request) => Promise<Response>;
@@ -50,7 +51,7 @@ function createAnswering(config: UploadHandlerConfig & { routes?: UploadRoutes }
       try {
         return await endpoint.handle(await readUploadRequest(incoming, endpoint.admitLargeBody), incoming);
       } catch (error) {
-        return errorToAnswer(error, onError);
+        return refusedOrFailed(error, onError);
       }
     };
   }
@@ -67,7 +68,16 @@ function createAnswering(config: UploadHandlerConfig & { routes?: UploadRoutes }
       const body = await readUploadRequest(incoming, admitLargeBody);
       return await endpoints.get(pickRoute(body, names))!.handle(body, incoming);
     } catch (error) {
-      return errorToAnswer(error, onError);
+      return refusedOrFailed(error, onError);
     }
   };
+}
+
+/**
+ * The answer of a request that threw: a refusal is counted (`upbeam.refusals`; without a route when it came
+ * before one was chosen: bad JSON, an unknown route), then `errorToAnswer`.
+ */
+function refusedOrFailed(error: unknown, onError: (error: unknown) => void): JsonAnswer {
+  countRefusal(error, undefined);
+  return errorToAnswer(error, onError);
 }

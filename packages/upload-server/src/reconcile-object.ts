@@ -4,6 +4,7 @@ import { createMarkerStore, type MarkerStore } from './completion-marker';
 import { isUploadError } from './errors';
 import { isInternalKey } from './reconcile-routes';
 import type { ResolvedStorageSettings } from './settings';
+import { ATTR, inSpan } from './telemetry';
 
 /** What happened to one stored object that had no completion record. */
 export interface ReconciledObject {
@@ -73,7 +74,13 @@ export async function createObjectCompleter(app: UploadApp): Promise<ObjectCompl
     },
     async complete(route, found) {
       try {
-        const reconciled = await (await route.services.completion()).reconcile(found.key);
+        // A child span of the run (`upbeam.reconcile`, `upbeam.storage_event`); a refusal or failure is recorded in it, then reported.
+        const attributes = { [ATTR.operation]: 'complete', [ATTR.source]: 'reconcile', [ATTR.key]: found.key };
+        const reconciled = await inSpan('upbeam.complete', { route: route.name, attributes }, async (span) => {
+          const result = await (await route.services.completion()).reconcile(found.key);
+          span.setAttribute('upbeam.completion', 'unprepared' in result ? 'unprepared' : result.ran ? 'completed' : 'recorded');
+          return result;
+        });
         if ('unprepared' in reconciled) return { ...found, outcome: 'unprepared', error: UNPREPARED[reconciled.unprepared] };
         return { ...found, outcome: reconciled.ran ? 'completed' : 'recorded' };
       } catch (error) {

@@ -6,6 +6,7 @@ import { createObjectCompleter, type ReconciledObject } from './reconcile-object
 import { listingPrefixes } from './reconcile-routes';
 import type { UploadRoutes } from './routes';
 import { loadS3 } from './sdk';
+import { ATTR, inSpan } from './telemetry';
 import { RECEIPT_TTL_SECONDS } from './upload-receipt';
 
 /** Options of {@link reconcileUploads}. */
@@ -107,7 +108,22 @@ const COMPLETION_REQUESTS = 8;
  * const report = await reconcileUploads(uploadConfig, { dryRun: false });
  * if (report.objects.some((object) => object.outcome === 'failed')) process.exitCode = 1;
  */
-export async function reconcileUploads(config: UploadHandlerConfig & { routes?: UploadRoutes }, options: ReconcileOptions = {}): Promise<ReconcileReport> {
+export function reconcileUploads(config: UploadHandlerConfig & { routes?: UploadRoutes }, options: ReconcileOptions = {}): Promise<ReconcileReport> {
+  // One span for the run (`telemetry.ts`), its report's counts on it; each object completed is a child span.
+  return inSpan('upbeam.reconcile', { attributes: { [ATTR.operation]: 'reconcile', 'upbeam.reconcile.dry_run': options.dryRun ?? true } }, async (span) => {
+    const report = await reconcile(config, options);
+    span.setAttributes({
+      'upbeam.reconcile.finished': report.finished,
+      'upbeam.reconcile.requests': report.requests,
+      'upbeam.reconcile.listed': report.counts.listed,
+      'upbeam.reconcile.unrecorded': report.counts.unrecorded,
+    });
+    return report;
+  });
+}
+
+/** One run of {@link reconcileUploads}. */
+async function reconcile(config: UploadHandlerConfig & { routes?: UploadRoutes }, options: ReconcileOptions): Promise<ReconcileReport> {
   const started = Date.now();
   const dryRun = options.dryRun ?? true;
   const olderThanMs = (options.olderThanSeconds ?? RECEIPT_TTL_SECONDS) * 1000;

@@ -1,3 +1,5 @@
+import type { UploadErrorBody } from '@upbeam/upload-protocol';
+
 /** Codes of {@link UploadClientError}. */
 export type UploadClientErrorCode =
   /** The preparation endpoint answered non-2xx; `message` is its `error` text. */
@@ -32,8 +34,13 @@ export interface UploadClientErrorDetails {
   status?: number | undefined;
   /** The answer's own error code: S3's `<Code>` from storage, or the endpoint's `code`. */
   answerCode?: string | undefined;
-  /** The answer's `Retry-After` header as sent (seconds or an HTTP date), when the browser could read it. */
+  /**
+   * The answer's `Retry-After` header as sent (seconds or an HTTP date), when the browser could read it; from
+   * the endpoint, else the seconds of its body's `retryAfter`.
+   */
   retryAfter?: string | undefined;
+  /** The endpoint's refusal by a quota or rate limit: which limit (its body's `limit`). */
+  limit?: UploadErrorBody['limit'];
   cause?: unknown;
 }
 
@@ -57,6 +64,13 @@ export class UploadClientError extends Error {
    * browser can read it only if the bucket's CORS rule exposes it (`ExposeHeaders`).
    */
   declare readonly retryAfter: string | undefined;
+  /**
+   * When the endpoint refused the preparation by a quota or rate limit (`status` 429, `answerCode`
+   * `RATE_LIMITED` or `QUOTA_EXCEEDED`): the limit reached, `preparations` (a rate limit), `bytes` or `files`
+   * (per window) or `inFlight` (uploads at once); `undefined` otherwise. The message says it in words, e.g.
+   * `Upload quota reached: at most 1,000 files per day. Try again in 3 hours.`
+   */
+  declare readonly limit: UploadErrorBody['limit'];
 
   constructor(code: UploadClientErrorCode, message: string, details: UploadClientErrorDetails = {}) {
     super(message, details);

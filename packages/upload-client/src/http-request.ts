@@ -1,3 +1,4 @@
+import type { UploadErrorBody } from '@upbeam/upload-protocol';
 import { createAbortError, onAbort } from './abort';
 import { UploadClientError, type UploadClientErrorCode } from './errors';
 import { retryAfterIn } from './s3-answer';
@@ -57,17 +58,20 @@ export function sendRequest(request: XhrRequest): Promise<XMLHttpRequest> {
 
 /**
  * The error for a finished request whose answer is not a success (2xx): its `status`, its own error code
- * (`answerCode`) and its `Retry-After` (read from the headers the browser lets the page see), which the
- * retry policy reads. `undefined` for a success.
+ * (`answerCode`) and its `Retry-After` (read from the headers the browser lets the page see, else the
+ * endpoint body's `retryAfter` seconds), which the retry policy reads, and the endpoint body's `limit`.
+ * `undefined` for a success.
  */
 export function refusal(
   xhr: XMLHttpRequest,
   code: UploadClientErrorCode,
   message: string,
   answerCode: string | undefined,
+  body: Pick<UploadErrorBody, 'limit' | 'retryAfter'> = {},
 ): UploadClientError | undefined {
   const { status } = xhr;
-  return status >= 200 && status < 300
-    ? undefined
-    : new UploadClientError(code, message, { status, answerCode, retryAfter: retryAfterIn(xhr.getAllResponseHeaders()) });
+  if (status >= 200 && status < 300) return undefined;
+  // An endpoint on another origin that does not expose Retry-After still says it in its body.
+  const retryAfter = retryAfterIn(xhr.getAllResponseHeaders()) ?? (typeof body.retryAfter === 'number' ? String(body.retryAfter) : undefined);
+  return new UploadClientError(code, message, { status, answerCode, retryAfter, ...(body.limit ? { limit: body.limit } : {}) });
 }

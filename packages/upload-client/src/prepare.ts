@@ -73,7 +73,10 @@ export function postToEndpoint<T>(upload: UploadContext, call: EndpointCall): Pr
       } catch {
         // Not JSON: a proxy's error page, say.
       }
-      const refused = refusal(xhr, 'PREPARE_FAILED', String(answer?.error || `Upload endpoint answered ${xhr.status}.`), answer?.code);
+      const refused = refusal(xhr, 'PREPARE_FAILED', String(answer?.error || `Upload endpoint answered ${xhr.status}.`), answer?.code, {
+        limit: answer?.limit,
+        retryAfter: answer?.retryAfter,
+      });
       if (refused) throw refused;
       const missing = fields.filter((path) => {
         const value = valueAt(answer, path);

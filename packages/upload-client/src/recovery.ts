@@ -5,6 +5,7 @@
  * its wait. The shape of ky's one retry classifier (`ForceRetryError { customDelay }`): nobody overrides a
  * delay from outside.
  */
+import { limitRefusal } from './limit-refusal';
 import { backoffDelay, isRetryable, retryDelay } from './retry';
 
 /**
@@ -31,13 +32,17 @@ export function withRecovery<E extends object>(error: E, recovery: Recovery): E 
 }
 
 /**
- * The recovery of `error`: the one it was marked with, else `retry` for what another attempt may cure
- * (no answer, 408, 429, 500, 502, 503, 504, S3 `SlowDown`, `RequestTimeout`, `InternalError`, `BadDigest`,
- * a part answer without a readable ETag), else `give-up`.
+ * The recovery of `error`: the one it was marked with; for a preparation refused by a quota or rate limit,
+ * `retry` when it frees within 60 s (`RATE_LIMITED`, `QUOTA_EXCEEDED` of the uploads in flight), else
+ * `give-up` ({@link limitRefusal}); else `retry` for what another attempt may cure (no answer, 408, 429, 500,
+ * 502, 503, 504, S3 `SlowDown`, `RequestTimeout`, `InternalError`, `BadDigest`, a part answer without a
+ * readable ETag), else `give-up`.
  */
 export function recoveryOf(error: unknown): Recovery {
   const set = typeof error === 'object' && error !== null ? marked.get(error) : undefined;
   if (set) return set;
+  const limited = limitRefusal(error);
+  if (limited) return limited === 'give-up' ? 'give-up' : 'retry';
   return isRetryable(error) ? 'retry' : 'give-up';
 }
 
@@ -58,7 +63,10 @@ export interface NextStep {
 export function nextStep(error: unknown, retry: number): NextStep | undefined {
   const recovery = recoveryOf(error);
   if (recovery === 'give-up') return undefined;
-  // A backoff for what may pass; none for a fresh signature (its cause is repaired) or work already done.
-  const delayMs = recovery === 'retry' ? (retryDelay(error, retry) ?? backoffDelay(retry)) : 0;
+  // A backoff for what may pass (a limit's whole Retry-After, up to 60 s); none for a fresh signature (its
+  // cause is repaired) or work already done.
+  const limited = limitRefusal(error);
+  const limitWait = typeof limited === 'object' ? limited.waitMs : undefined;
+  const delayMs = recovery === 'retry' ? (limitWait ?? retryDelay(error, retry) ?? backoffDelay(retry)) : 0;
   return { recovery, delayMs, signAgain: recovery !== 'retry' && recovery !== 'already-done' };
 }

@@ -58,7 +58,10 @@ export interface RetryOptions {
    * Attempts per request (endpoint POST, PUT, each part), the first included; an integer of at least 1
    * (1 = never retry). A failure is retried on a network error, 408, 429, 500, 502, 503, 504, S3
    * `SlowDown`, `BadDigest` (a checksum mismatch), or a part answer without a readable ETag; an expired presigned URL is signed again. Other
-   * answers are not retried.
+   * answers are not retried. A preparation refused by the route's limits: `RATE_LIMITED`, or `QUOTA_EXCEEDED`
+   * of the uploads in flight, is asked again after its `Retry-After` when that is at most 60 s, and fails at once
+   * when longer; `QUOTA_EXCEEDED` of bytes or files per window fails at once; `LIMITS_UNAVAILABLE` (503) is
+   * retried with the backoff.
    * @default 3
    */
   maxAttempts?: number;
@@ -102,11 +105,20 @@ export function backoffDelay(retry: number, random: () => number = Math.random):
  *   is absent or unreadable.
  */
 export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  const ms = retryAfterMs(value, now);
+  return ms === undefined ? undefined : Math.min(MAX_RETRY_DELAY_MS, ms);
+}
+
+/**
+ * Reads a `Retry-After` header as {@link parseRetryAfter} does, uncapped (a quota's refusal may say hours).
+ * @returns the wait in milliseconds (0 for a date in the past); `undefined` when absent or unreadable.
+ */
+export function retryAfterMs(value: string | null | undefined, now: number = Date.now()): number | undefined {
   const text = value?.trim() ?? '';
   // An HTTP-date as servers must send it (IMF-fixdate, RFC 9110) ends in GMT; other text is not a date.
   // Digits and dots only: seconds (`Number` refuses `1.2.3`); `-5`, `3s`, `0x10` and the like are not.
   const ms = /^[\d.]+$/.test(text) ? Number(text) * 1000 : /GMT$/.test(text) ? Date.parse(text) - now : Number.NaN;
-  return Number.isNaN(ms) ? undefined : Math.min(MAX_RETRY_DELAY_MS, Math.max(0, Math.ceil(ms)));
+  return Number.isNaN(ms) ? undefined : Math.max(0, Math.ceil(ms));
 }
 
 /** Whether an answer with this status and S3 error code may succeed on another attempt. */

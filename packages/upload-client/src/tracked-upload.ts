@@ -1,5 +1,6 @@
 import type { UploadResult } from '@upbeam/upload-protocol';
 import { createAbortError, isAbortError, onAbort } from './abort';
+import { limitRefusal, refusesTheRoute } from './limit-refusal';
 import { usesMultipart } from './multipart-threshold';
 import { PauseController } from './pause';
 import type { UploadPersistence } from './persistence';
@@ -34,6 +35,11 @@ export interface TrackerShared {
   update(id: string, change: Partial<TrackedFile>): void;
   /** Tells the tracker's end listeners that `file` ended. */
   ended(file: TrackedFile): void;
+  /**
+   * A preparation of `route` was refused for a while by a limit that refuses every file of that route
+   * (`refusesTheRoute`): the tracker fails its queued files of the route with `error`, without asking.
+   */
+  refuseQueued(route: string | undefined, error: unknown): void;
 }
 
 /** The promise of `upload(file)`, settled by the file's first attempt. */
@@ -120,6 +126,11 @@ export class TrackedUpload {
     this.#persist((persistence) => persistence.keep(tracked, options));
   }
 
+  /** Fails it with `error` if it is queued (not started): another file of its route was refused by a limit. */
+  refuse(error: unknown): void {
+    if (this.#shared.queue.drop(this.id)) this.end({ status: 'error', error });
+  }
+
   /** Cancels it if it is queued, running or paused. */
   cancel(): void {
     if (this.#running) {
@@ -198,12 +209,19 @@ export class TrackedUpload {
           this.#progress(progress.uploaded);
           merged.onProgress?.(progress);
         },
+        onRetry: (event) => {
+          // A rate limit (or the uploads in flight) frees in `delayMs`: the files behind wait as long, not
+          // each asking to be refused.
+          if (limitRefusal(event.error)) this.#shared.queue.holdUntil(Date.now() + event.delayMs);
+          merged.onRetry?.(event);
+        },
       });
       this.#running = undefined;
       this.end({ status: 'done', url: result.url, result, progress: 100, uploaded: tracked.size });
     } catch (error) {
       this.#running = undefined;
       this.end({ status: isAbortError(error) ? 'aborted' : 'error', error });
+      if (refusesTheRoute(error)) this.#shared.refuseQueued(merged.route, error);
       throw error;
     }
   }

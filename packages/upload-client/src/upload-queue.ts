@@ -19,6 +19,9 @@ export class UploadQueue {
   #limit: number;
   readonly #waiting = new Map<string, Job>();
   readonly #running = new Set<string>();
+  /** No job starts before this time (ms since the epoch): see {@link UploadQueue.holdUntil}. */
+  #heldUntil = 0;
+  #holdTimer: ReturnType<typeof setTimeout> | undefined;
 
   /**
    * @param limit - Jobs running at once, at least 1.
@@ -45,12 +48,29 @@ export class UploadQueue {
     return this.#waiting.delete(id);
   }
 
+  /**
+   * Starts no job before `time` (ms since the epoch; a later time than the one held extends the hold), then
+   * starts the waiting ones as places are free. Running jobs go on. The tracker holds its queue while the
+   * endpoint's rate limit frees: the files behind do not each ask to be refused.
+   */
+  holdUntil(time: number): void {
+    if (time <= this.#heldUntil) return;
+    this.#heldUntil = time;
+    this.#pump();
+  }
+
   /** Jobs started and not yet settled. */
   get running(): number {
     return this.#running.size;
   }
 
   #pump(): void {
+    const held = this.#heldUntil - Date.now();
+    if (held > 0) {
+      clearTimeout(this.#holdTimer);
+      this.#holdTimer = setTimeout(() => this.#pump(), held);
+      return;
+    }
     for (const [id, job] of this.#waiting) {
       if (this.#running.size >= this.#limit) return;
       this.#waiting.delete(id);

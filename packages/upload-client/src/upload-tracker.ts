@@ -113,6 +113,9 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
       ended: (file) => {
         for (const listener of this.#endListeners) queueMicrotask(() => listener(file));
       },
+      refuseQueued: (route, error) => {
+        for (const upload of this.#uploads.values()) if (upload.options().route === route) upload.refuse(error);
+      },
     };
   }
 

@@ -112,7 +112,7 @@ export function createRouteServices(
     }),
     receipts: once(() => createReceipts(settings().secretAccessKey, { scope: scope() })),
     completion: once(async () =>
-      createCompletion({ settings: settings(), client: await client(), policy: config, onUploadComplete: config.onUploadComplete, records: await records(), onError: host.onError }),
+      createCompletion({ settings: settings(), client: await client(), policy: config, onUploadComplete: config.onUploadComplete, records: await records(), onError: host.onError, route }),
     ),
     records,
     multipartTickets,

@@ -17,6 +17,7 @@ import { readContext } from './upload-context';
 import { checkStoredObject, type UploadPolicySettings } from './upload-policy';
 import { removeRefusedObject } from './refused-object';
 import type { UploadRecords } from './upload-record';
+import { countStoredBytes, timedHook } from './telemetry';
 
 /**
  * What `onUploadComplete` gets: the object as storage holds it (HEAD), the route's `context` (`Context`: what
@@ -143,6 +144,8 @@ export interface CompletionDependencies {
   onUploadComplete: UploadCompleteHook | undefined;
   /** The route's upload records, read by {@link Completion.reconcile}. */
   records: UploadRecords;
+  /** The route's name, for telemetry (`telemetry.ts`); undefined without routes. */
+  route?: string | undefined;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   /** Gets what the completion could not do but did not fail for (a refused version it cannot delete). @default console.error */
@@ -206,7 +209,7 @@ export function createCompletion(deps: CompletionDependencies): Completion {
       if (stored === undefined && (await markers.claim(Key))) {
         let serverData: unknown;
         try {
-          serverData = serverDataJson(await hook(context));
+          serverData = serverDataJson(await timedHook(deps.route, context.source, async () => hook(context)));
         } catch (error) {
           // No answer was given: a repeated completion runs the hook again.
           await markers.release(Key);
@@ -253,8 +256,14 @@ export function createCompletion(deps: CompletionDependencies): Completion {
   return {
     async complete(key, request, context) {
       const stored = await checkedObject(key);
-      if (!onUploadComplete) return { key, size: stored.size };
-      return (await completed(onUploadComplete, stored, { source: 'page', request, context })).upload;
+      // The stored bytes are counted once per upload: on each report without a hook, else by the run that ran it.
+      if (!onUploadComplete) {
+        countStoredBytes(deps.route, stored.size);
+        return { key, size: stored.size };
+      }
+      const { upload, ran } = await completed(onUploadComplete, stored, { source: 'page', request, context });
+      if (ran) countStoredBytes(deps.route, stored.size);
+      return upload;
     },
     async reconcile(key) {
       const stored = await checkedObject(key);
@@ -263,7 +272,9 @@ export function createCompletion(deps: CompletionDependencies): Completion {
       // metadata, which the browser can write.
       const recorded = await deps.records.contextOf(key, stored.lastModified);
       if (!recorded.found) return { unprepared: recorded.reason };
-      return completed(onUploadComplete, stored, { source: 'reconcile', request: undefined, context: readContext(recorded.context) });
+      const result = await completed(onUploadComplete, stored, { source: 'reconcile', request: undefined, context: readContext(recorded.context) });
+      if (result.ran) countStoredBytes(deps.route, stored.size);
+      return result;
     },
   };
 }

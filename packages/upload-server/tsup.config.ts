@@ -25,6 +25,8 @@ export default [
       // The config doctor (`@upbeam/upload-server/doctor`) and its CLI (`npx @upbeam/upload-server doctor`).
       'doctor/index': 'src/doctor/index.ts',
       cli: 'src/cli.ts',
+      // Limits counted in Redis (`@upbeam/upload-server/redis`): the app's ioredis client, an optional peer.
+      'redis/index': 'src/redis/index.ts',
     },
     // Shared code goes to chunks that every entry imports, in CommonJS too (esbuild splits ESM only;
     // tsup's splitting extends it to CJS). Without it each adapter bundles its own copy of the handler

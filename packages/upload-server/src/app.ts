@@ -15,6 +15,7 @@ import { createRouteServices, type RouteServices } from './route-services';
 import type { UploadRoutes } from './routes';
 import { processEnv, type ResolvedStorageSettings } from './settings';
 import { createSharedServices, type SharedServices } from './shared-services';
+import { createRouteLimits } from './upload-limits';
 
 /** One route of the app: its name (undefined without routes), key prefix, settings and services. */
 export interface AppRoute extends PrefixedRoute {
@@ -49,13 +50,16 @@ export interface UploadApp {
 /**
  * Compiles `config` into its app.
  * @throws {@link UploadError} `INVALID_SETTINGS` at once for empty `routes`, a route name that is not 1-64 of
- *   `[A-Za-z0-9_-]`, or an unknown strategy (`assertValidRoutes`).
+ *   `[A-Za-z0-9_-]`, or an unknown strategy (`assertValidRoutes`); invalid `limits` (`createRouteLimits`).
  */
 export function compileApp(config: HandlerConfig): UploadApp {
   const { routes, ...shared } = config;
   const onError = config.onError ?? logUnexpectedError;
   const services = createSharedServices();
-  const table: AppRoute[] = prefixedRoutes(config).map((route) => ({ ...route, services: createRouteServices(route.config, route.name, { shared: services, onError }) }));
+  const table: AppRoute[] = prefixedRoutes(config).map((route) => {
+    const limits = createRouteLimits(config, route.name, route.config, onError);
+    return { ...route, services: createRouteServices(route.config, route.name, { shared: services, onError, limits }) };
+  });
   const byName = new Map(table.map((route) => [route.name, route]));
   const env = () => config.env ?? processEnv();
   let settings: ResolvedStorageSettings | undefined;

@@ -6,6 +6,7 @@
 import type { UploadRequestBody } from '@upbeam/upload-protocol';
 import type { Env } from './env';
 import type { BeforeUploadHook } from './hooks';
+import type { LimitStore, UploadLimits } from './limit-store';
 import type { UploadRoute, UploadRoutes } from './routes';
 import type { StorageSettings } from './storage-config';
 import type { TokenSettings } from './temporary-token';
@@ -76,6 +77,38 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
    * @default process.env (none where the runtime has no `process`)
    */
   env?: Env;
+  /**
+   * Quotas and rate limits per subject (the user, org or IP that `onBeforeUpload` returns as `subject`; by
+   * default the client's IP address as the node adapter sees it), checked at every preparation (a single PUT, a
+   * temporary token, a multipart `create`; not a renewal): preparations per window (`RATE_LIMITED`), bytes and
+   * files per window and uploads in flight at once (`QUOTA_EXCEEDED`), both 429 with `Retry-After` (seconds).
+   * Windows are fixed, aligned to the epoch (a day starts at 00:00 UTC). Bytes are reserved with the declared
+   * `filesize` (required with a `bytes` limit, and signed as the presigned PUT's Content-Length, so storage
+   * enforces it), settled to the stored size when the upload completes (the page's report, which every
+   * preparation then asks for with a `receipt`, or `reconcileUploads` / `completeNotifiedUploads`), and given
+   * back when a multipart upload is aborted or the upload's receipt or ticket ends unreported (2 h for a single
+   * PUT, 26 h for a temporary token, 24 h for a multipart upload). A temporary-token or multipart upload stored
+   * larger than declared is deleted at completion (413 `FILE_TOO_LARGE`). On the handler, the limits of every
+   * route that sets none, counted together; a route's own `limits` replace them and are counted apart (`{}`:
+   * none). Unset: no limits.
+   * @example
+   * limits: { preparations: { max: 60, windowSeconds: 60 }, bytes: { max: 5 * 1024 ** 3, windowSeconds: 86_400 }, inFlight: 3 }
+   */
+  limits?: UploadLimits;
+  /**
+   * Where `limits` are counted. The default counts in this process's memory (`memoryLimitStore()`, one per
+   * configuration object): right for one server process only, since each process would count on its own.
+   * With several processes, share one store: `redisLimitStore` of `@upbeam/upload-server/redis`. Handler-level.
+   * @default memoryLimitStore()
+   */
+  limitStore?: LimitStore;
+  /**
+   * What a preparation does when the limit store cannot answer (down, timed out); the store's error goes to
+   * `onError` either way. `'fail-closed'`: 503 `LIMITS_UNAVAILABLE` ("Upload limits cannot be checked right
+   * now. Try again later."), nothing prepared. `'fail-open'`: granted unchecked and uncounted. Handler-level.
+   * @default 'fail-closed'
+   */
+  limitStoreFailure?: 'fail-closed' | 'fail-open';
   /**
    * Receives every unexpected error (answered with 500 `Internal Server Error`), including storage and
    * STS errors and missing settings.

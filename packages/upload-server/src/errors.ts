@@ -1,5 +1,6 @@
 import { INTERNAL_ERROR_BODY, type UploadErrorBody } from '@upbeam/upload-protocol';
 import { toResponse, type JsonAnswer } from './json-answer';
+import type { LimitName } from './limit-store';
 
 /**
  * Every error the handler can answer with, mapped to its HTTP status. 4xx codes (and 501 `NOT_SUPPORTED`)
@@ -16,6 +17,11 @@ import { toResponse, type JsonAnswer } from './json-answer';
  * Routes add `UNKNOWN_ROUTE` (404: the body's `route` is not one of the handler's, or is missing).
  *
  * The node adapter adds `REQUEST_TIMEOUT` (408: the request body did not arrive within `bodyTimeoutMs`).
+ *
+ * Quotas and rate limits (`limits`) add `RATE_LIMITED` (429: too many preparations in the window),
+ * `QUOTA_EXCEEDED` (429: the bytes or files of the window, or the uploads in flight at once), both answered with
+ * a `Retry-After` header and `limit` and `retryAfter` in the body, and `LIMITS_UNAVAILABLE` (503, sent to the
+ * browser with its message: the limit store did not answer and `limitStoreFailure` is `'fail-closed'`).
  */
 export const UPLOAD_ERROR_STATUS = {
   INVALID_JSON: 400,
@@ -35,11 +41,14 @@ export const UPLOAD_ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   FILE_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  QUOTA_EXCEEDED: 429,
   MISSING_SETTINGS: 500,
   INVALID_SETTINGS: 500,
   INVALID_OBJECT_KEY: 500,
   INTERNAL_SERVER_ERROR: 500,
   NOT_SUPPORTED: 501,
+  LIMITS_UNAVAILABLE: 503,
 } as const;
 
 /** A code from {@link UPLOAD_ERROR_STATUS}. */
@@ -47,12 +56,29 @@ export type UploadErrorCode = keyof typeof UPLOAD_ERROR_STATUS;
 
 const NAME = 'UploadError';
 
+/** Options of an {@link UploadError}. */
+export interface UploadErrorOptions {
+  /** The original error, kept for the server log (never sent to the browser). */
+  cause?: unknown;
+  /**
+   * Seconds after which the browser may try again, a whole number of at least 1: sent as the `Retry-After`
+   * header and as `retryAfter` in the body (with a 4xx or 503 code). Upbeam's client waits that long before it
+   * retries a `RATE_LIMITED` refusal.
+   */
+  retryAfter?: number;
+  /** The limit that refused (`RATE_LIMITED`, `QUOTA_EXCEEDED`): sent as `limit` in the body. */
+  limit?: LimitName;
+}
+
 /**
  * The one error class of the upload handler. Its `code` fixes the HTTP status
- * ({@link UPLOAD_ERROR_STATUS}); `cause` keeps the original error for the server log.
+ * ({@link UPLOAD_ERROR_STATUS}); `cause` keeps the original error for the server log; `retryAfter` and
+ * `limit` describe a refusal by a quota or rate limit (see {@link UploadErrorOptions}).
  *
  * @example
  * throw new UploadError('INVALID_REQUEST', '"filename" must be a non-empty string.');
+ * // An app's own rate limit in onBeforeUpload: 429, Retry-After: 30
+ * throw new UploadError('RATE_LIMITED', 'Too many uploads started: try again in 30 seconds.', { retryAfter: 30 });
  */
 export class UploadError extends Error {
   override readonly name = NAME;
@@ -60,11 +86,17 @@ export class UploadError extends Error {
   readonly code: UploadErrorCode;
   /** HTTP status this error answers with. */
   readonly status: number;
+  /** Seconds until the browser may try again (the `Retry-After` header); undefined: none sent. */
+  readonly retryAfter: number | undefined;
+  /** The quota or rate limit that refused; undefined for other errors. */
+  readonly limit: LimitName | undefined;
 
-  constructor(code: UploadErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: UploadErrorCode, message: string, options?: UploadErrorOptions) {
+    super(message, options && 'cause' in options ? { cause: options.cause } : undefined);
     this.code = code;
     this.status = UPLOAD_ERROR_STATUS[code];
+    this.retryAfter = options?.retryAfter;
+    this.limit = options?.limit;
   }
 }
 
@@ -73,14 +105,24 @@ export function isUploadError(value: unknown): value is UploadError {
   return value instanceof Error && value.name === NAME && 'code' in value;
 }
 
-/** True for an error whose message and code the browser may see: every 4xx, and 501 `NOT_SUPPORTED`. */
+/**
+ * True for an error whose message and code the browser may see: every 4xx, 501 `NOT_SUPPORTED` and 503
+ * `LIMITS_UNAVAILABLE` (our own words; the store's error goes to `onError`).
+ */
 function isForTheBrowser(error: UploadError): boolean {
-  return error.status < 500 || error.code === 'NOT_SUPPORTED';
+  return error.status < 500 || error.code === 'NOT_SUPPORTED' || error.code === 'LIMITS_UNAVAILABLE';
+}
+
+/** The `Retry-After` value of an error: a whole number of seconds, at least 1; undefined for none. */
+function retryAfterOf(error: UploadError): number | undefined {
+  const { retryAfter } = error;
+  return typeof retryAfter === 'number' && Number.isFinite(retryAfter) ? Math.max(1, Math.ceil(retryAfter)) : undefined;
 }
 
 /**
- * Turns any thrown value into the endpoint's answer. A 4xx {@link UploadError} (or 501 `NOT_SUPPORTED`)
- * becomes `{ error, code }` with its status; anything else is passed to `log` and becomes the 500
+ * Turns any thrown value into the endpoint's answer. A 4xx {@link UploadError} (or 501 `NOT_SUPPORTED`, 503
+ * `LIMITS_UNAVAILABLE`) becomes `{ error, code }` with its status (and, with `retryAfter`, a `Retry-After`
+ * header and `limit` and `retryAfter` in the body); anything else is passed to `log` and becomes the 500
  * `{ error: 'Internal Server Error' }`, so that storage or STS error text (which can hold account ARNs)
  * never reaches the browser.
  */
@@ -92,7 +134,12 @@ export function errorToResponse(error: unknown, log: (error: unknown) => void): 
 export function errorToAnswer(error: unknown, log: (error: unknown) => void): JsonAnswer {
   if (isUploadError(error) && isForTheBrowser(error)) {
     const body: UploadErrorBody = { error: error.message, code: error.code };
-    return error.code === 'METHOD_NOT_ALLOWED' ? { status: error.status, body, headers: { allow: 'POST' } } : { status: error.status, body };
+    if (error.code === 'METHOD_NOT_ALLOWED') return { status: error.status, body, headers: { allow: 'POST' } };
+    const retryAfter = retryAfterOf(error);
+    if (retryAfter === undefined) return { status: error.status, body };
+    if (error.limit !== undefined) body.limit = error.limit;
+    body.retryAfter = retryAfter;
+    return { status: error.status, body, headers: { 'retry-after': String(retryAfter) } };
   }
   log(error);
   return { status: 500, body: INTERNAL_ERROR_BODY };

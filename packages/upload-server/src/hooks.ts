@@ -21,6 +21,13 @@ export interface BeforeUploadResult {
   metadata?: Record<string, string>;
   /** Content-Disposition stored with the object, e.g. `attachment; filename="report.pdf"`. */
   contentDisposition?: string;
+  /**
+   * Whose quotas and rate limits this upload counts against (`limits`): a user id, an org, an IP. Not part of
+   * the route's `context`. Unset: the client's IP address as the node adapter sees it (`toNodeHandler`,
+   * `createPagesHandler`; with `trustProxy`, the first `X-Forwarded-For` address); a plain Fetch handler sees
+   * none, so a route with limits served there must return one (500 `INVALID_SETTINGS` otherwise).
+   */
+  subject?: string;
 }
 
 /**

@@ -11,6 +11,12 @@ import type { JsonAnswer } from './json-answer';
 export interface RequestSource {
   /** The Fetch `Request` (made on first read where the adapter did not start from one; the same object after). */
   readonly request: Request;
+  /**
+   * The client's IP address as the adapter sees it (the node adapter: the socket's remote address, or with
+   * `trustProxy` the first `X-Forwarded-For` address): the default subject of `limits`. A Fetch `Request`
+   * carries none: undefined.
+   */
+  readonly remoteAddress?: string | undefined;
 }
 
 /** What the handler reads of a request. */

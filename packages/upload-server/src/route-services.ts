@@ -16,6 +16,7 @@ import { createUploadRecords, type UploadRecords } from './upload-record';
 import { createUnsignedHeaderGate, gated } from './unsigned-header-gate';
 import { createObjectLockGate } from './object-lock-gate';
 import type { UploadHandlerConfig } from './config';
+import type { RouteLimits } from './upload-limits';
 
 /**
  * What one route's operations use, each built on first use and kept (settings are read on the first
@@ -36,6 +37,8 @@ export interface RouteServices {
   multipartTickets(): Tickets<MultipartTicketFields>;
   multipart(): Promise<MultipartOperations>;
   renewTickets(): Tickets<RenewTicketFields>;
+  /** The route's quotas and rate limits on the app's limit store (`upload-limits.ts`); undefined without `limits`. */
+  limits: RouteLimits | undefined;
 }
 
 /** Builds `value` on first use and keeps it: settings are read on the first request, not at import. */
@@ -52,10 +55,14 @@ export function routeScope(bucket: string, config: Pick<UploadHandlerConfig, 'ke
   return handlerScope(bucket, config.keyPrefix ?? DEFAULT_KEY_PREFIX, route);
 }
 
-/** What a route's services take from its app (`app.ts`): the shared clients and signers, and the one `onError`. */
+/**
+ * What a route's services take from its app (`app.ts`): the shared clients and signers, the one `onError`, and
+ * the route's limits on the app's limit store.
+ */
 export interface RouteServicesHost {
   shared: SharedServices;
   onError: (error: unknown) => void;
+  limits?: RouteLimits | undefined;
 }
 
 /**
@@ -112,7 +119,16 @@ export function createRouteServices(
     }),
     receipts: once(() => createReceipts(settings().secretAccessKey, { scope: scope() })),
     completion: once(async () =>
-      createCompletion({ settings: settings(), client: await client(), policy: config, onUploadComplete: config.onUploadComplete, records: await records(), onError: host.onError, route }),
+      createCompletion({
+        settings: settings(),
+        client: await client(),
+        policy: config,
+        onUploadComplete: config.onUploadComplete,
+        records: await records(),
+        onError: host.onError,
+        limits: host.limits,
+        route,
+      }),
     ),
     records,
     multipartTickets,
@@ -126,5 +142,6 @@ export function createRouteServices(
       }),
     ),
     renewTickets: once(() => createRenewTickets(settings().secretAccessKey, { scope: scope() })),
+    limits: host.limits,
   };
 }

@@ -6,6 +6,7 @@ import type { UploadRequestBody } from '@upbeam/upload-protocol';
 import type { UploadCompleteContext } from './upload-completion';
 import type { UploadPolicySettings } from './upload-policy';
 import type { ObjectAcl } from './storage-config';
+import type { UploadLimits } from './limit-store';
 
 /**
  * One kind of upload (an avatar, a video, documents): the per-upload settings of `createUploadHandler`, for
@@ -44,6 +45,12 @@ export interface UploadRoute<ServerData = unknown, Context extends BeforeUploadR
   tags?: Record<string, string>;
   /** As the handler's `allowObjectTagging`: whether uploads of this route may set their own tags. */
   allowObjectTagging?: boolean;
+  /**
+   * As the handler's `limits`, for this route's uploads: they replace the handler's (`{}`: none) and are
+   * counted apart from other routes' (the counters' scope is the route's name). Unset: the handler's, counted
+   * together with every other route that sets none.
+   */
+  limits?: UploadLimits;
   /**
    * As the handler's `onBeforeUpload`; what it returns (e.g. `{ userId }`), but `key`, `metadata` and
    * `contentDisposition`, is the `context` of this route's `onUploadComplete`.

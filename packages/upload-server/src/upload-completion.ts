@@ -18,6 +18,7 @@ import { checkStoredObject, type UploadPolicySettings } from './upload-policy';
 import { removeRefusedObject } from './refused-object';
 import type { UploadRecords } from './upload-record';
 import { countStoredBytes, timedHook } from './telemetry';
+import type { RouteLimits } from './upload-limits';
 
 /**
  * What `onUploadComplete` gets: the object as storage holds it (HEAD), the route's `context` (`Context`: what
@@ -119,13 +120,16 @@ export const MAX_SERVER_DATA_BYTES = 64 * 1024;
 /** The completion of one handler (or route). */
 export interface Completion {
   /**
-   * Checks the object at `key` and runs the hook once.
+   * Checks the object at `key` and runs the hook once. With `limits`, the upload's reservation is settled to
+   * the stored size (or released when the object is refused); `declared`: the size the upload was prepared
+   * with (a temporary-token receipt, a multipart ticket), which the stored object may not pass.
    * @throws {@link UploadError} `INVALID_REQUEST` (400) when nothing is stored at `key`; `FILE_TOO_LARGE`
-   *   (413) or `UNSUPPORTED_MEDIA_TYPE` (415) when the stored object breaks the policy (it is deleted);
+   *   (413) or `UNSUPPORTED_MEDIA_TYPE` (415) when the stored object breaks the policy or is larger than
+   *   `declared` (it is deleted);
    *   `COMPLETION_IN_PROGRESS` (409) when another request runs the hook for it for longer than 10 s; the
    *   hook's own `UploadError`. Storage errors and other hook errors propagate (500, logged).
    */
-  complete(key: string, request: Request, context?: unknown): Promise<CompletedUpload>;
+  complete(key: string, request: Request, context?: unknown, declared?: number): Promise<CompletedUpload>;
   /**
    * The same for an object nobody reported (`reconcile.ts`): the same checks and marker, the hook gets
    * `source: 'reconcile'` and the context of the upload's record. `ran` says whether this call ran the hook
@@ -150,6 +154,8 @@ export interface CompletionDependencies {
   sleep?: (ms: number) => Promise<void>;
   /** Gets what the completion could not do but did not fail for (a refused version it cannot delete). @default console.error */
   onError?: ((error: unknown) => void) | undefined;
+  /** The route's limits: a completion settles the upload's reservation to the stored size (`upload-limits.ts`). */
+  limits?: RouteLimits | undefined;
 }
 
 /** SSE-C parameters for reading an object stored with the configured customer key. */
@@ -167,6 +173,12 @@ function serverDataJson(value: unknown): unknown {
     throw new RangeError(`onUploadComplete returned more than ${MAX_SERVER_DATA_BYTES} bytes of JSON.`);
   }
   return JSON.parse(text);
+}
+
+/** 413 for an object stored larger than the size its upload declared (and reserved, with `limits`). */
+function largerThanDeclared(size: number, declared: number | undefined): UploadError | undefined {
+  if (declared === undefined || size <= declared) return undefined;
+  return new UploadError('FILE_TOO_LARGE', `The stored file (${size} bytes) is larger than the ${declared} bytes declared when its upload was prepared.`);
 }
 
 /**
@@ -226,9 +238,9 @@ export function createCompletion(deps: CompletionDependencies): Completion {
 
   /**
    * The object at `key` as storage holds it (HEAD), once it passed the policy checks (a breaking object is
-   * deleted and the refusal thrown).
+   * deleted, its reservation released and the refusal thrown), its reservation settled to its size.
    */
-  const checkedObject = async (key: string): Promise<Omit<StoredUpload, 'idempotencyKey'>> => {
+  const checkedObject = async (key: string, declared?: number): Promise<Omit<StoredUpload, 'idempotencyKey'>> => {
     const { HeadObjectCommand } = await loadS3();
     const head = await client.send(new HeadObjectCommand({ Bucket, Key: key, ...customerKey(settings) })).catch((error: unknown) => {
       if (statusOf(error) === 404) throw new UploadError('INVALID_REQUEST', 'Nothing is stored at this key yet.');
@@ -236,12 +248,14 @@ export function createCompletion(deps: CompletionDependencies): Completion {
     });
     const size = head.ContentLength ?? 0;
     const contentType = head.ContentType ?? 'application/octet-stream';
-    const refusal = checkStoredObject(policy, { size, contentType });
+    const refusal = checkStoredObject(policy, { size, contentType }) ?? largerThanDeclared(size, declared);
     if (refusal) {
       // The version the HEAD saw, lock lifted where it can be; logged where it cannot (COMPLIANCE).
       await removeRefusedObject(client, Bucket, key, head, log);
+      await deps.limits?.release(key);
       throw refusal;
     }
+    await deps.limits?.settle(key, size);
     return { key, size, etag: head.ETag ?? '', contentType, metadata: head.Metadata ?? {}, lastModified: head.LastModified };
   };
 
@@ -254,8 +268,8 @@ export function createCompletion(deps: CompletionDependencies): Completion {
   };
 
   return {
-    async complete(key, request, context) {
-      const stored = await checkedObject(key);
+    async complete(key, request, context, declared) {
+      const stored = await checkedObject(key, declared);
       // The stored bytes are counted once per upload: on each report without a hook, else by the run that ran it.
       if (!onUploadComplete) {
         countStoredBytes(deps.route, stored.size);

@@ -21,27 +21,34 @@ export const RECEIPT_TTL_SECONDS = 2 * 3600;
 export const UPLOAD_LIFETIME_SECONDS = TICKET_TTL_SECONDS;
 
 /**
- * Longest receipt accepted, in characters: expiry (at most 15 digits) and signature (43) with their dots,
- * and the base64url of a context of {@link MAX_CONTEXT_BYTES}.
+ * Longest receipt accepted, in characters: expiry (at most 15 digits, then `-` and a declared size of at most
+ * 16) and signature (43) with their dots, and the base64url of a context of {@link MAX_CONTEXT_BYTES}.
  */
-export const MAX_RECEIPT_LENGTH = 64 + Math.ceil((MAX_CONTEXT_BYTES * 4) / 3);
+export const MAX_RECEIPT_LENGTH = 96 + Math.ceil((MAX_CONTEXT_BYTES * 4) / 3);
 
 /**
  * Issues and checks receipts (`{expiry}.{HMAC-SHA256}`, then `.{base64url context}` when the upload has a
- * context: `upload-context.ts`) for keys this handler handed out. WebCrypto: any runtime.
+ * context: `upload-context.ts`) for keys this handler handed out; the expiry is `{expiry}-{size}` when the
+ * receipt binds the upload's declared size (a route with `limits`). WebCrypto: any runtime.
  */
 export interface Receipts {
   /**
    * A receipt for `key`, valid {@link RECEIPT_TTL_SECONDS} from now, or until `notAfter` (seconds since the
-   * epoch) when that is sooner, carrying `context` (JSON text; readable, bound by the signature).
+   * epoch) when that is sooner, carrying `context` (JSON text; readable, bound by the signature) and the
+   * declared `size` in bytes (bound too), when given.
    */
-  issue(key: string, notAfter?: number, context?: string): Promise<string>;
+  issue(key: string, notAfter?: number, context?: string, size?: number): Promise<string>;
   /**
    * @returns the context the receipt carries (JSON text), undefined without one.
    * @throws {@link UploadError} `INVALID_REQUEST` (400) for a forged, altered or expired receipt, or another handler's.
    */
   verify(key: string, receipt: string): Promise<string | undefined>;
+  /** As {@link Receipts.verify}, with the declared size the receipt binds (undefined: none). */
+  open(key: string, receipt: string): Promise<{ context: string | undefined; size: number | undefined }>;
 }
+
+/** A receipt's first part: its expiry (seconds since the epoch), then `-{size}` when it binds a declared size. */
+const EXPIRY_PART = /^(\d{1,15})(?:-(\d{1,16}))?$/;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -65,23 +72,26 @@ function contextOf(part: string | undefined): string | undefined | null {
 export function createReceipts(secretAccessKey: string, options: { scope: string; now?: (() => number) | undefined }): Receipts {
   const now = options.now ?? Date.now;
   const hmac = createHmac(secretAccessKey, 'receipt', options.scope);
-  const signed = (key: string, expiry: number, context: string | undefined) =>
+  // The first part is signed as it is written: `{expiry}` or `{expiry}-{size}`.
+  const signed = (key: string, expiry: string, context: string | undefined) =>
     context === undefined ? `${expiry}\n${key}` : `${expiry}\n${key}\n${context}`;
+  const open: Receipts['open'] = async (key, receipt) => {
+    const [expiryText = '', signature = '', contextPart, ...rest] = receipt.split('.');
+    const parts = EXPIRY_PART.exec(expiryText);
+    const context = contextOf(contextPart);
+    const valid = rest.length === 0 && parts !== null && context !== null && (await hmac.verify(signed(key, expiryText, context), signature));
+    if (!valid) throw new UploadError('INVALID_REQUEST', 'The upload receipt is not valid for this key.');
+    if (Number(parts[1]) * 1000 < now()) throw new UploadError('INVALID_REQUEST', 'The upload receipt has expired.');
+    return { context: context ?? undefined, size: parts[2] === undefined ? undefined : Number(parts[2]) };
+  };
   return {
-    async issue(key, notAfter = Infinity, context) {
+    async issue(key, notAfter = Infinity, context, size) {
       const expiry = Math.min(Math.floor(now() / 1000) + RECEIPT_TTL_SECONDS, notAfter);
-      const receipt = `${expiry}.${await hmac.sign(signed(key, expiry, context))}`;
+      const first = size === undefined ? `${expiry}` : `${expiry}-${size}`;
+      const receipt = `${first}.${await hmac.sign(signed(key, first, context))}`;
       return context === undefined ? receipt : `${receipt}.${base64url(new TextEncoder().encode(context))}`;
     },
-    async verify(key, receipt) {
-      const [expiryText = '', signature = '', contextPart, ...rest] = receipt.split('.');
-      const expiry = /^\d{1,15}$/.test(expiryText) ? Number(expiryText) : undefined;
-      const context = contextOf(contextPart);
-      const valid =
-        rest.length === 0 && expiry !== undefined && context !== null && (await hmac.verify(signed(key, expiry, context), signature));
-      if (!valid) throw new UploadError('INVALID_REQUEST', 'The upload receipt is not valid for this key.');
-      if (expiry * 1000 < now()) throw new UploadError('INVALID_REQUEST', 'The upload receipt has expired.');
-      return context ?? undefined;
-    },
+    verify: async (key, receipt) => (await open(key, receipt)).context,
+    open,
   };
 }

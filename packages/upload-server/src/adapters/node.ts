@@ -18,6 +18,7 @@ import { nodeIncoming } from './node/incoming';
 import {
   bufferBody,
   BUFFERED_BODY_BYTES,
+  clientAddress,
   parsedBody,
   requestHeaders,
   requestUrl,
@@ -60,8 +61,10 @@ export interface NodeHandlerOptions {
   bodyTimeoutMs?: number;
   /**
    * Build the request URL from the first `X-Forwarded-Proto` (`http` or `https`) and `X-Forwarded-Host`
-   * values instead of the connection and `Host`. Turn on only behind a proxy that sets these headers
-   * itself: otherwise any client can choose them. Invalid values are ignored either way.
+   * values instead of the connection and `Host`, and take the client's address (the default subject of the
+   * handler's `limits`) from the first `X-Forwarded-For` value instead of the socket. Turn on only behind a
+   * proxy that sets these headers itself: otherwise any client can choose them (and so its own subject).
+   * Invalid values are ignored either way.
    * @default false
    */
   trustProxy?: boolean;
@@ -138,25 +141,27 @@ export function toNodeHandler(handler: UploadHandler, options: NodeHandlerOption
   const toIncoming = (req: FrameworkRequest, signal: () => AbortSignal): { incoming: IncomingRequest | Promise<IncomingRequest>; reading?: BodyReading } => {
     const url = requestUrl(req, trustProxy);
     const method = req.method ?? 'GET';
-    if (method === 'GET' || method === 'HEAD') return { incoming: nodeIncoming({ req, url, method, signal }) };
+    // The client's address: the default subject of the handler's limits.
+    const remoteAddress = clientAddress(req, trustProxy);
+    if (method === 'GET' || method === 'HEAD') return { incoming: nodeIncoming({ req, url, method, signal, remoteAddress }) };
     const parsed = parsedBody(req);
     if (parsed) {
       if (parsed.bytes.byteLength > maxBodyBytes) throw tooLarge(maxBodyBytes);
       // The bytes sent are no longer the bytes that came in: their length and encoding headers would lie.
-      return { incoming: nodeIncoming({ req, url, method, signal, bytes: parsed.bytes, omitHeaders: REPARSED_BODY_HEADERS }) };
+      return { incoming: nodeIncoming({ req, url, method, signal, remoteAddress, bytes: parsed.bytes, omitHeaders: REPARSED_BODY_HEADERS }) };
     }
     if (Number(req.headers['content-length']) > maxBodyBytes) throw tooLarge(maxBodyBytes);
-    if (req.readableEnded) return { incoming: nodeIncoming({ req, url, method, signal }) };
+    if (req.readableEnded) return { incoming: nodeIncoming({ req, url, method, signal, remoteAddress }) };
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) <= Math.min(BUFFERED_BODY_BYTES, maxBodyBytes)) {
       const buffered = bufferBody(req, timeoutMs);
-      const incoming = buffered.bytes.then((bytes) => nodeIncoming({ req, url, method, signal, bytes }));
+      const incoming = buffered.bytes.then((bytes) => nodeIncoming({ req, url, method, signal, remoteAddress, bytes }));
       return { incoming, reading: buffered };
     }
     const streamed = streamBody(req, { maxBodyBytes, timeoutMs });
     // `duplex: 'half'` is required by Node's fetch for a stream body: the request is read before the response.
     const init = { method, headers: requestHeaders(req), signal: signal(), body: streamed.stream, duplex: 'half' };
-    return { incoming: fetchIncoming(new Request(url, init as RequestInit)), reading: streamed };
+    return { incoming: { ...fetchIncoming(new Request(url, init as RequestInit)), remoteAddress }, reading: streamed };
   };
 
   /** The handler's own entry, when it is one of `createUploadHandler`: no Fetch `Response` either. */

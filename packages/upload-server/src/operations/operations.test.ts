@@ -52,7 +52,7 @@ function storedRoute(config: RouteContext['config'] = {}, name?: string): RouteC
 describe('operations without HTTP', () => {
   it('decideObject: the hook decides the key and metadata; the policy refuses what breaks it', async () => {
     const context = route({ keyPrefix: 'u/', allowedContentTypes: ['image/*'], onBeforeUpload: () => ({ key: 'u/1.png', metadata: { a: 'b' } }) });
-    expect(await decideObject(context, body(), request)).toEqual({ key: 'u/1.png', contentDisposition: undefined, metadata: { a: 'b' } });
+    expect(await decideObject(context, body(), request)).toEqual({ key: 'u/1.png', contentDisposition: undefined, metadata: { a: 'b' }, filesize: 100 });
     await expect(decideObject(context, body({ filetype: 'text/plain' }), request)).rejects.toMatchObject({ code: 'FILE_TYPE_NOT_ALLOWED' });
   });
 

@@ -1,4 +1,5 @@
 import type { TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
+import { reserving } from '../upload-limits';
 import { RECEIPT_TTL_SECONDS, UPLOAD_LIFETIME_SECONDS } from '../upload-receipt';
 import { baseAnswer, recordUpload, type DecidedObject, type RouteContext } from './route-context';
 
@@ -10,6 +11,10 @@ import { baseAnswer, recordUpload, type DecidedObject, type RouteContext } from 
  * upload): credentials, ticket and receipt all end by {@link UPLOAD_LIFETIME_SECONDS} after it. A new upload
  * with a completion hook writes its record, which covers that whole time: a renewal writes none (storage is
  * not asked), and the server's own finds get the first preparation's context.
+ *
+ * With `limits`, a new upload is reserved before anything is issued (until its last receipt ends), and every
+ * answer carries a receipt that binds the declared size: its completion settles the reservation, and deletes an
+ * object stored larger than declared (413). A renewal reserves nothing.
  */
 export async function prepareToken(
   route: RouteContext,
@@ -17,26 +22,30 @@ export async function prepareToken(
   firstIssuedAt?: number,
 ): Promise<TemporaryTokenUploadResponse> {
   const { config, services } = route;
+  const { limits } = services;
   const resolved = services.settings();
   const renewal = firstIssuedAt !== undefined;
   const issuedAt = firstIssuedAt ?? Math.floor(Date.now() / 1000);
   const writableUntil = issuedAt + UPLOAD_LIFETIME_SECONDS;
-  // A new upload's record (with `onUploadComplete`) is written while STS answers; it ends with the last receipt.
-  const [Credentials] = await Promise.all([
-    services.issueToken()(object.key, writableUntil),
-    renewal ? undefined : recordUpload(route, object, writableUntil + RECEIPT_TTL_SECONDS),
-  ]);
-  const { ticket } = await services.renewTickets().issue({ bucket: resolved.bucket, key: object.key, firstIssuedAt: issuedAt }, writableUntil);
-  // Storage cannot bind a size or type to credentials: they are checked at completion, as the hook runs there.
-  const needsReceipt = config.maxFileSize !== undefined || config.allowedContentTypes !== undefined || config.onUploadComplete !== undefined;
-  return {
-    token: { Credentials },
-    ...baseAnswer(resolved, object.key),
-    ...(resolved.forcePathStyle ? { forcePathStyle: true } : {}),
-    ...(object.contentDisposition === undefined ? {} : { contentDisposition: object.contentDisposition }),
-    ...(object.metadata === undefined ? {} : { metadata: object.metadata }),
-    ...(needsReceipt ? { receipt: await services.receipts().issue(object.key, writableUntil + RECEIPT_TTL_SECONDS, object.context) } : {}),
-    ticket,
-    serverTime: new Date().toISOString(),
-  };
+  const receiptEnd = writableUntil + RECEIPT_TTL_SECONDS;
+  const upload = { key: object.key, filesize: object.filesize, expiresAt: receiptEnd * 1000, subject: object.subject };
+  return reserving(renewal ? undefined : limits, upload, async () => {
+    // A new upload's record (with `onUploadComplete`) is written while STS answers; it ends with the last receipt.
+    const [Credentials] = await Promise.all([services.issueToken()(object.key, writableUntil), renewal ? undefined : recordUpload(route, object, receiptEnd)]);
+    const { ticket } = await services.renewTickets().issue({ bucket: resolved.bucket, key: object.key, firstIssuedAt: issuedAt }, writableUntil);
+    // Storage cannot bind a size or type to credentials: they are checked at completion, as the hook runs there
+    // (and, with limits, the declared size the receipt binds, where the reservation is settled).
+    const needsReceipt = config.maxFileSize !== undefined || config.allowedContentTypes !== undefined || config.onUploadComplete !== undefined || limits !== undefined;
+    const declared = limits === undefined ? undefined : object.filesize;
+    return {
+      token: { Credentials },
+      ...baseAnswer(resolved, object.key),
+      ...(resolved.forcePathStyle ? { forcePathStyle: true } : {}),
+      ...(object.contentDisposition === undefined ? {} : { contentDisposition: object.contentDisposition }),
+      ...(object.metadata === undefined ? {} : { metadata: object.metadata }),
+      ...(needsReceipt ? { receipt: await services.receipts().issue(object.key, receiptEnd, object.context, declared) } : {}),
+      ticket,
+      serverTime: new Date().toISOString(),
+    };
+  });
 }

@@ -17,6 +17,7 @@ export async function renew(route: RouteContext, { ticket }: RenewRequest, body:
   const decided = await authorize(route, body, source);
   assertValidObjectKey(key, services.keyPrefix);
   const contentDisposition = decided?.contentDisposition ?? defaultContentDisposition(body.filetype);
-  const object = { key, contentDisposition, metadata: decided?.metadata, context: carriedContext(route, decided) };
+  // The renewal's receipt binds the declared size too (with `limits`): the completion checks the object against it.
+  const object = { key, contentDisposition, metadata: decided?.metadata, context: carriedContext(route, decided), filesize: body.filesize };
   return prepareToken(route, object, firstIssuedAt);
 }

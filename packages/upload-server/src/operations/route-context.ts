@@ -8,6 +8,7 @@ import { INTERNAL_PREFIX } from '../completion-marker';
 import type { BeforeUploadContext, BeforeUploadReturn } from '../hooks';
 import type { RequestSource } from '../incoming-request';
 import { contextText } from '../upload-context';
+import { subjectOf } from '../upload-limits';
 import { checkUploadPolicy, defaultContentDisposition } from '../upload-policy';
 
 /** What every operation of a route reads: the route's settings (over the shared ones) and its services. */
@@ -23,6 +24,10 @@ export interface DecidedObject {
   metadata: Record<string, string> | undefined;
   /** What `onBeforeUpload` returned, as JSON text, for `onUploadComplete` (`upload-context.ts`); only with that hook. */
   context: string | undefined;
+  /** Whose limits count it (`limits`): the `subject` `onBeforeUpload` returned, else the client's address, if known. */
+  subject?: string | undefined;
+  /** The declared size, in bytes (the body's `filesize`): reserved with `limits`. */
+  filesize?: number | undefined;
 }
 
 /** The fields every preparation answer starts with. */
@@ -83,5 +88,6 @@ export async function decideObject(route: RouteContext, body: UploadRequestBody,
     throw new UploadError('INVALID_OBJECT_KEY', `Object keys under "${INTERNAL_PREFIX}" hold the handler's completion markers and upload records.`);
   }
   const contentDisposition = decided?.contentDisposition ?? defaultContentDisposition(body.filetype);
-  return { key, contentDisposition, metadata: decided?.metadata, context: carriedContext(route, decided) };
+  const subject = subjectOf(decided) ?? source.remoteAddress;
+  return { key, contentDisposition, metadata: decided?.metadata, context: carriedContext(route, decided), subject, filesize: body.filesize };
 }

@@ -24,6 +24,8 @@ export interface NodeIncomingParts {
   omitHeaders?: readonly string[] | undefined;
   /** The request's signal, made when first asked for (aborted when the client goes away). */
   signal: () => AbortSignal;
+  /** The client's address (`clientAddress`). */
+  remoteAddress?: string | undefined;
 }
 
 /** A header of Node's request as `Headers.get` gives it: repeated values joined with `, `. */
@@ -38,6 +40,7 @@ export function nodeIncoming(parts: NodeIncomingParts): IncomingRequest {
   let request: Request | undefined;
   return {
     method,
+    remoteAddress: parts.remoteAddress,
     header: (name) => (omitHeaders?.includes(name) ? null : headerValue(req.headers[name])),
     bytes,
     get request() {

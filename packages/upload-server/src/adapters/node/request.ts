@@ -48,6 +48,26 @@ export function requestUrl(req: FrameworkRequest, trustProxy: boolean): URL {
   }
 }
 
+/** An IPv4 or IPv6 address as `X-Forwarded-For` lists one (no port, no brackets). */
+const IP_ADDRESS = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*)$/;
+
+/** An IPv4 client on a dual-stack socket (`::ffff:127.0.0.1`) as IPv4: one client, one subject either way. */
+function plainAddress(address: string): string {
+  return /^::ffff:\d{1,3}(?:\.\d{1,3}){3}$/i.test(address) ? address.slice(7) : address;
+}
+
+/**
+ * The client's IP address: the socket's remote address, or with `trustProxy` the first `X-Forwarded-For`
+ * address (the client as the first proxy saw it; ignored when it is not an IP address). The default subject of
+ * the handler's `limits`; undefined when the socket is gone and nothing else says.
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string | undefined {
+  const forwarded = trustProxy ? firstValue(req.headers['x-forwarded-for']) : undefined;
+  if (forwarded !== undefined && IP_ADDRESS.test(forwarded)) return plainAddress(forwarded);
+  const address = req.socket?.remoteAddress;
+  return address === undefined || address === '' ? undefined : plainAddress(address);
+}
+
 /** The request's headers as Fetch `Headers` (repeated headers appended; HTTP/2 pseudo-headers left out). */
 export function requestHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();

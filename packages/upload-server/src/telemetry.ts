@@ -5,6 +5,13 @@
  * breaks; an SDK registered after this module was loaded is used from then on (the tracer is asked for at
  * each span, the instruments are made again when the global meter provider changes).
  *
+ * The API itself is imported only once something registered with it: its 65 CommonJS files cost a cold Node
+ * process ~30 ms of CPU (bench/RESULTS.md), which an app without OpenTelemetry should not pay. Every copy of
+ * `@opentelemetry/api` 1.x keeps what is registered (an SDK's providers, a context manager, a logger) under
+ * one global symbol, `Symbol.for('opentelemetry.js.api.1')`: while it is absent, the API would hand out
+ * no-ops, and so does this module without loading it; once it is there, the API is imported (once) and
+ * used. A span waits for that import; a metric is recorded when it is done.
+ *
  * What is recorded, and what never is (the docs' "Telemetry" guide lists it for users):
  * - span attributes: `upbeam.route` (the route's name; absent without routes), `upbeam.operation`,
  *   `upbeam.strategy`, `upbeam.outcome` (`ok`, `refused`, `error`), `error.type` (the `UploadError` code of
@@ -18,9 +25,35 @@
  * A 4xx refusal is not a server error (OpenTelemetry's HTTP conventions): its span's status stays unset,
  * `error.type` holds the code and `upbeam.refusals` counts it. A 5xx sets status ERROR.
  */
-import { metrics, SpanStatusCode, trace, type Attributes, type Counter, type Histogram, type MeterProvider, type Span, type SpanKind } from '@opentelemetry/api';
+import type * as OpenTelemetry from '@opentelemetry/api';
+import type { Attributes, Counter, Histogram, MeterProvider, Span, SpanKind } from '@opentelemetry/api';
 import { version } from '../package.json';
 import { isUploadError } from './errors';
+import { lazily } from './lazily';
+
+type Api = typeof OpenTelemetry;
+
+/** Where every copy of `@opentelemetry/api` 1.x keeps what is registered with it (its `global-utils`). */
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+
+let api: Api | undefined;
+const loadApi = lazily(async () => (api = await import('@opentelemetry/api')));
+
+/**
+ * The API once something registered with it (an SDK), imported on first need; undefined while nothing did
+ * (the API would then hand out no-ops: see the module's comment).
+ */
+async function registeredApi(): Promise<Api | undefined> {
+  if ((globalThis as Record<symbol, unknown>)[API_GLOBAL] === undefined) return undefined;
+  return api ?? loadApi();
+}
+
+/** Runs `record` with the instruments when something registered with the API (once it is imported); else nothing. */
+function withInstruments(record: (instruments: Instruments) => void): void {
+  if ((globalThis as Record<symbol, unknown>)[API_GLOBAL] === undefined) return;
+  if (api) record(meters(api));
+  else void loadApi().then((loaded) => record(meters(loaded)), () => {});
+}
 
 /** The instrumentation scope of the tracer and the meter. */
 export const INSTRUMENTATION_NAME = '@upbeam/upload-server';
@@ -72,7 +105,7 @@ interface Instruments {
 let instruments: Instruments | undefined;
 
 /** The instruments on the global meter provider, made again when the app registers another one. */
-function meters(): Instruments {
+function meters({ metrics }: Api): Instruments {
   const provider = metrics.getMeterProvider();
   if (instruments?.provider === provider) return instruments;
   const meter = provider.getMeter(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION);
@@ -123,7 +156,8 @@ const counted = new WeakSet<object>();
 export function countRefusal(error: unknown, route: string | undefined): void {
   if (!isRefusal(error) || counted.has(error as object)) return;
   counted.add(error as object);
-  meters().refusals.add(1, { ...routeAttributes(route), [ATTR.errorType]: (error as { code: string }).code });
+  const attributes = { ...routeAttributes(route), [ATTR.errorType]: (error as { code: string }).code };
+  withInstruments(({ refusals }) => refusals.add(1, attributes));
 }
 
 /**
@@ -131,7 +165,7 @@ export function countRefusal(error: unknown, route: string | undefined): void {
  * sets status ERROR with the code (or error name) as its description, and an `exception` event with
  * `exception.type` only (never the message or stack: storage and STS errors can hold account ARNs).
  */
-function recordError(span: Span, error: unknown): Outcome {
+function recordError({ SpanStatusCode }: Api, span: Span, error: unknown): Outcome {
   const type = errorType(error);
   span.setAttribute(ATTR.errorType, type);
   if (isRefusal(error)) {
@@ -153,21 +187,43 @@ export interface SpanOptions {
   route?: string | undefined;
 }
 
+/** What `work` may do with its span: add attributes. */
+export type SpanAttributes = Pick<Span, 'setAttribute' | 'setAttributes'>;
+
+/** The span `work` gets while nothing registered with the API: it keeps nothing. */
+const UNRECORDED: SpanAttributes = {
+  setAttribute() {
+    return this as Span;
+  },
+  setAttributes() {
+    return this as Span;
+  },
+};
+
 /**
  * Runs `work` in an active span `name` (children nest under it), ended when `work` settles: `upbeam.outcome`
  * `ok` when it returns; a thrown error is recorded without its text (see {@link recordError}), counted when
  * it is a refusal, and thrown on. `work` may add attributes to the span it gets (never a URL, header,
  * credential, receipt, ticket or error text).
  */
-export function inSpan<T>(name: SpanName, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
+export async function inSpan<T>(name: SpanName, options: SpanOptions, work: (span: SpanAttributes) => Promise<T>): Promise<T> {
+  const otel = await registeredApi();
+  if (otel === undefined) {
+    try {
+      return await work(UNRECORDED);
+    } catch (error) {
+      countRefusal(error, options.route);
+      throw error;
+    }
+  }
   const attributes = { ...routeAttributes(options.route), ...options.attributes };
-  return trace.getTracer(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION).startActiveSpan(name, { attributes, kind: options.kind }, async (span) => {
+  return otel.trace.getTracer(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION).startActiveSpan(name, { attributes, kind: options.kind }, async (span) => {
     try {
       const result = await work(span);
       span.setAttribute(ATTR.outcome, 'ok');
       return result;
     } catch (error) {
-      recordError(span, error);
+      recordError(otel, span, error);
       countRefusal(error, options.route);
       throw error;
     } finally {
@@ -178,17 +234,18 @@ export function inSpan<T>(name: SpanName, options: SpanOptions, work: (span: Spa
 
 /** Counts one preparation in `upbeam.preparations`. */
 export function countPreparation(route: string | undefined, strategy: string): void {
-  meters().preparations.add(1, { ...routeAttributes(route), [ATTR.strategy]: strategy });
+  const attributes = { ...routeAttributes(route), [ATTR.strategy]: strategy };
+  withInstruments(({ preparations }) => preparations.add(1, attributes));
 }
 
 /** Adds `bytes` reserved against a byte quota to `upbeam.bytes.reserved`. */
 export function countReservedBytes(route: string | undefined, bytes: number): void {
-  if (bytes > 0) meters().bytesReserved.add(bytes, routeAttributes(route));
+  if (bytes > 0) withInstruments(({ bytesReserved }) => bytesReserved.add(bytes, routeAttributes(route)));
 }
 
 /** Adds a completed upload's stored size (HEAD) to `upbeam.bytes.stored`. */
 export function countStoredBytes(route: string | undefined, bytes: number): void {
-  if (bytes > 0) meters().bytesStored.add(bytes, routeAttributes(route));
+  if (bytes > 0) withInstruments(({ bytesStored }) => bytesStored.add(bytes, routeAttributes(route)));
 }
 
 /**
@@ -204,7 +261,8 @@ export async function timedHook<T>(route: string | undefined, source: string, ru
     outcome = isRefusal(error) ? 'refused' : 'error';
     throw error;
   } finally {
-    meters().hookDuration.record((performance.now() - started) / 1000, { ...routeAttributes(route), [ATTR.source]: source, [ATTR.outcome]: outcome });
+    const seconds = (performance.now() - started) / 1000;
+    withInstruments(({ hookDuration }) => hookDuration.record(seconds, { ...routeAttributes(route), [ATTR.source]: source, [ATTR.outcome]: outcome }));
   }
 }
 
@@ -216,5 +274,5 @@ export async function timedHook<T>(route: string | undefined, source: string, ru
 export function recordQueueLag(eventTime: string | Date | undefined, now: number = Date.now()): void {
   const time = eventTime instanceof Date ? eventTime.getTime() : eventTime === undefined ? Number.NaN : Date.parse(eventTime);
   if (Number.isNaN(time)) return;
-  meters().queueLag.record(Math.max(0, now - time) / 1000);
+  withInstruments(({ queueLag }) => queueLag.record(Math.max(0, now - time) / 1000));
 }

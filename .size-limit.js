@@ -40,8 +40,8 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 7,396 B (2026-11-29) + ~30 B: the tracker (paced scheduler, file ends, TrackedUpload), send loop, routes, list views.
-    limit: '7.44 kB',
+    // 7,754 B (2026-11-29) + ~30 B: the tracker (paced scheduler, file ends, TrackedUpload, a limit's hold), send loop, routes, list views.
+    limit: '7.79 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload, presigned multipart path (initial chunk + multipart chunks)',
@@ -50,8 +50,8 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 10,628 B (2026-11-29) + ~30 B: the initial chunk, MultipartUpload and its parts (scheduled, signed ahead).
-    limit: '10.67 kB',
+    // 10,978 B (2026-11-29) + ~30 B: the initial chunk, MultipartUpload and its parts (scheduled, signed ahead).
+    limit: '11.01 kB',
   },
   {
     // The token chunks (strategy, part engine, SigV4 signer, token session) hold at most 12 KiB (12.29 kB)
@@ -63,8 +63,8 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 19,314 B (2026-11-29) + ~30 B: the token chunks ~11.9 kB beyond the initial chunk, within 12 KiB.
-    limit: '19.35 kB',
+    // 19,670 B (2026-11-29) + ~30 B: the token chunks ~11.9 kB beyond the initial chunk, within 12 KiB.
+    limit: '19.7 kB',
   },
   {
     name: '@upbeam/upload-client: uploadFile, initial chunk',
@@ -72,8 +72,8 @@ export default [
     import: '{ uploadFile }',
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 3,239 B (2026-11-28) + ~30 B: one upload, no tracker; the token PUT's early credentials included.
-    limit: '3.27 kB',
+    // 3,451 B (2026-11-29) + ~30 B: one upload, no tracker; the token PUT's early credentials and a limit's refusal (waited, or final) included.
+    limit: '3.48 kB',
   },
   {
     // The checksum chunk (hash-wasm's MD5 with its WebAssembly inlined as base64), loaded only with
@@ -83,8 +83,8 @@ export default [
     import: '{ uploadFile }',
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK),
     gzip: true,
-    // 8,731 B (2026-11-28) + ~30 B: hash-wasm's MD5 and the BYOB reader with its per-task budget.
-    limit: '8.77 kB',
+    // 8,947 B (2026-11-29) + ~30 B: hash-wasm's MD5 and the BYOB reader with its per-task budget.
+    limit: '8.98 kB',
   },
   // Issue #21: the Vue and Svelte bindings weigh what React's does (the tracker; vue or svelte external), and
   // the drop zone (DropZoneController of @upbeam/upload-client/drop-zone, shared by all three) ~1.6 kB more.
@@ -95,8 +95,8 @@ export default [
     ignore: VUE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 6,510 B (2026-11-29) + ~30 B: the tracker React's hook has (paced scheduler, file ends), Vue external.
-    limit: '6.55 kB',
+    // 6,867 B (2026-11-29) + ~30 B: the tracker React's hook has (paced scheduler, file ends), Vue external.
+    limit: '6.9 kB',
   },
   {
     name: '@upbeam/upload-vue: useS3Upload and useDropZone, initial chunk',
@@ -105,8 +105,8 @@ export default [
     ignore: VUE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 8,083 B (2026-11-29) + ~30 B: the above and DropZoneController.
-    limit: '8.12 kB',
+    // 8,450 B (2026-11-29) + ~30 B: the above and DropZoneController.
+    limit: '8.48 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload, initial chunk (all a presigned single PUT needs)',
@@ -115,8 +115,8 @@ export default [
     ignore: SVELTE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 6,424 B (2026-11-29) + ~30 B: the tracker React's hook has (paced scheduler, file ends), Svelte external.
-    limit: '6.46 kB',
+    // 6,786 B (2026-11-29) + ~30 B: the tracker React's hook has (paced scheduler, file ends), Svelte external.
+    limit: '6.82 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload and createDropZone, initial chunk',
@@ -125,8 +125,8 @@ export default [
     ignore: SVELTE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 7,966 B (2026-11-29) + ~30 B: the above and DropZoneController.
-    limit: '8.01 kB',
+    // 8,331 B (2026-11-29) + ~30 B: the above and DropZoneController.
+    limit: '8.36 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload and useDropZone, initial chunk',
@@ -135,8 +135,8 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 9,410 B (2026-11-29) + ~30 B: the hook's initial chunk, the drop zone (DropZoneController) and a route's rules.
-    limit: '9.45 kB',
+    // 9,774 B (2026-11-29) + ~30 B: the hook's initial chunk, the drop zone (DropZoneController) and a route's rules.
+    limit: '9.81 kB',
   },
   {
     // The typed hooks of a server's routes: the factory hands out both hooks, so an app using it ships the
@@ -147,8 +147,8 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 9,435 B (2026-11-29) + ~30 B: both hooks, as above, and the factory's few bytes.
-    limit: '9.47 kB',
+    // 9,793 B (2026-11-29) + ~30 B: both hooks, as above, and the factory's few bytes.
+    limit: '9.83 kB',
   },
   // Issue #20: the ready-made components (`@upbeam/upload-react/components`), a subpath of their own, so the hook's
   // budgets above do not move. Measured with all four components (the hook, the drop zone and the tracker
@@ -160,8 +160,8 @@ export default [
     ignore: REACT,
     gzip: true,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK, VIRTUAL_CHUNK),
-    // 13,650 B (2026-11-29) + ~30 B: the hook with its drop zone and the four components (TanStack Virtual lazy).
-    limit: '13.69 kB',
+    // 14,012 B (2026-11-29) + ~30 B: the hook with its drop zone and the four components (TanStack Virtual lazy).
+    limit: '14.05 kB',
   },
   {
     // Issue 20 item 5: from 100 files UploadList mounts only the rows in view, with TanStack Virtual in a chunk
@@ -172,8 +172,8 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 24,849 B (2026-11-29) + ~30 B: the above and the virtual-rows chunk (TanStack Virtual, ~11 kB).
-    limit: '24.89 kB',
+    // 25,223 B (2026-11-29) + ~30 B: the above and the virtual-rows chunk (TanStack Virtual, ~11 kB).
+    limit: '25.26 kB',
   },
   {
     name: '@upbeam/upload-react/components.css: the components\' stylesheet',

@@ -72,6 +72,6 @@ export function refusal(
   const { status } = xhr;
   if (status >= 200 && status < 300) return undefined;
   // An endpoint on another origin that does not expose Retry-After still says it in its body.
-  const retryAfter = retryAfterIn(xhr.getAllResponseHeaders()) ?? (typeof body.retryAfter === 'number' ? String(body.retryAfter) : undefined);
-  return new UploadClientError(code, message, { status, answerCode, retryAfter, ...(body.limit ? { limit: body.limit } : {}) });
+  const retryAfter = retryAfterIn(xhr.getAllResponseHeaders()) ?? (body.retryAfter === undefined ? undefined : `${body.retryAfter}`);
+  return new UploadClientError(code, message, { status, answerCode, retryAfter, limit: body.limit });
 }

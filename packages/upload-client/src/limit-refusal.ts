@@ -35,12 +35,12 @@ export type LimitRefusal =
  */
 export function limitRefusal(error: unknown): LimitRefusal | undefined {
   if (!isUploadClientError(error) || error.code !== 'PREPARE_FAILED') return undefined;
-  const { answerCode, limit } = error;
-  if (answerCode !== 'RATE_LIMITED' && answerCode !== 'QUOTA_EXCEEDED') return undefined;
+  const { answerCode } = error;
+  const quota = answerCode === 'QUOTA_EXCEEDED';
   // Bytes and files per window free when the window ends: hours for the quotas apps set.
-  if (answerCode === 'QUOTA_EXCEEDED' && limit !== 'inFlight') return 'give-up';
+  if (answerCode !== 'RATE_LIMITED' && !(quota && error.limit === 'inFlight')) return quota ? 'give-up' : undefined;
   const waitMs = retryAfterMs(error.retryAfter);
-  return waitMs !== undefined && waitMs > MAX_LIMIT_WAIT_MS ? 'give-up' : { waitMs };
+  return waitMs! > MAX_LIMIT_WAIT_MS ? 'give-up' : { waitMs };
 }
 
 /**

@@ -113,7 +113,7 @@ function meters({ metrics }: Api): Instruments {
     provider,
     preparations: meter.createCounter('upbeam.preparations', { description: 'Uploads prepared (a presigned URL, a token, a multipart upload created).', unit: '{preparation}' }),
     refusals: meter.createCounter('upbeam.refusals', { description: 'Requests refused with a 4xx code.', unit: '{refusal}' }),
-    bytesReserved: meter.createCounter('upbeam.bytes.reserved', { description: 'Bytes reserved against byte quotas at preparation (the declared size).', unit: 'By' }),
+    bytesReserved: meter.createCounter('upbeam.bytes.reserved', { description: 'Bytes reserved at preparation by routes with limits (the declared size).', unit: 'By' }),
     bytesStored: meter.createCounter('upbeam.bytes.stored', { description: 'Bytes of completed uploads, as storage reports them (HEAD).', unit: 'By' }),
     hookDuration: meter.createHistogram('upbeam.hook.duration', {
       description: "onUploadComplete's run.",
@@ -238,7 +238,7 @@ export function countPreparation(route: string | undefined, strategy: string): v
   withInstruments(({ preparations }) => preparations.add(1, attributes));
 }
 
-/** Adds `bytes` reserved against a byte quota to `upbeam.bytes.reserved`. */
+/** Adds the declared `bytes` of a reservation the route's limits granted to `upbeam.bytes.reserved`. */
 export function countReservedBytes(route: string | undefined, bytes: number): void {
   if (bytes > 0) withInstruments(({ bytesReserved }) => bytesReserved.add(bytes, routeAttributes(route)));
 }

@@ -7,6 +7,7 @@
 import { UploadError } from './errors';
 import type { LimitDecision, LimitName, LimitStore, UploadLimits, WindowLimit } from './limit-store';
 import { memoryLimitStore } from './memory-limit-store';
+import { countReservedBytes } from './telemetry';
 
 /** One new upload to reserve. */
 export interface UploadToReserve {
@@ -126,6 +127,7 @@ export function createRouteLimits(
         throw new UploadError('LIMITS_UNAVAILABLE', 'Upload limits cannot be checked right now. Try again later.', { cause: error });
       }
       if (!decision.granted) throw refusal(decision.limit, decision.retryAfter, limits);
+      countReservedBytes(route, reservation.bytes);
     },
     async settle(key, size) {
       try {

@@ -51,6 +51,7 @@ const routes = defineRoutes({
   },
   videos: { keyPrefix: 'videos/', allowedContentTypes: ['video/*'] },
   files: { keyPrefix: 'files/', strategies: ['temporary-token'], maxFileSize: 1000, onUploadComplete: () => ({ ok: true }) },
+  quota: { keyPrefix: 'quota/', limits: { bytes: { max: 1000, windowSeconds: 3600 } }, onBeforeUpload: () => ({ subject: 'user-1' }) },
 });
 
 beforeAll(async () => {
@@ -283,9 +284,23 @@ describe('OpenTelemetry through the SDK, from real requests against local-s3', (
     expect(leaks()).toEqual([]);
   });
 
+  it('quotas: upbeam.bytes.reserved counts the declared bytes of each granted reservation; a refusal by quota is counted with its code', async () => {
+    const before = await collected();
+    expect((await call('quota', { strategy: 'presigned' }, { filesize: 600 })).status).toBe(200);
+    const over = await call('quota', { strategy: 'presigned' }, { filesize: 600 });
+    expect(over.body).toMatchObject({ code: 'QUOTA_EXCEEDED', limit: 'bytes' });
+    const after = await collected();
+    const route = { 'upbeam.route': 'quota' };
+    expect(after.get('upbeam.bytes.reserved')!.descriptor.unit).toBe('By');
+    expect(counted(after.get('upbeam.bytes.reserved'), route) - counted(before.get('upbeam.bytes.reserved'), route)).toBe(600);
+    const refusals = { ...route, 'error.type': 'QUOTA_EXCEEDED' };
+    expect(counted(after.get('upbeam.refusals'), refusals) - counted(before.get('upbeam.refusals'), refusals)).toBe(1);
+    expect(named('upbeam.prepare').map((span) => span.attributes['upbeam.outcome'])).toEqual(['ok', 'refused']);
+  });
+
   it('no metric carries an object key or any secret', async () => {
     const text = JSON.stringify([...(await collected()).values()].map((metric) => metric.dataPoints.map((point) => point.attributes)));
-    expect(text).not.toMatch(/photos\/|videos\/|files\//);
+    expect(text).not.toMatch(/photos\/|videos\/|files\/|quota\//);
     for (const secret of secrets) expect(text).not.toContain(secret);
   });
 

@@ -31,7 +31,7 @@ type Script = (...args: string[]) => Promise<unknown>;
 type ScriptedClient = Record<typeof RESERVE | typeof SETTLE | typeof RELEASE, Script>;
 
 /**
- * A {@link LimitStore} in Redis, for a handler that runs in many processes (or on many machines): every
+ * A `LimitStore` (of `@upbeam/upload-server`) in Redis, for a handler that runs in many processes (or on many machines): every
  * process given a store over the same Redis counts against the same limits. Each call is one Lua script (one
  * round trip, EVALSHA), atomic across processes; windows are fixed, aligned to the epoch on Redis's own clock
  * (`TIME`), so that processes with skewed clocks agree; every key expires on its own (keys under

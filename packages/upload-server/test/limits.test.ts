@@ -6,7 +6,7 @@ import { createTestBucket } from '@upbeam/ceph-rgw';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import type { CompletedPart, MultipartUploadResponse } from '@upbeam/upload-protocol';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createUploadHandler, memoryLimitStore, type UploadHandler, type UploadHandlerConfig } from '../src/index';
+import { completeNotifiedUploads, createUploadHandler, memoryLimitStore, type UploadHandler, type UploadHandlerConfig } from '../src/index';
 import { toNodeHandler } from '../src/adapters/node';
 import { putWithToken } from './put-with-token';
 
@@ -163,6 +163,24 @@ describe.each(storages)('limits against $name', ({ start }) => {
     // Settled: its slot is free; its 10 MiB stay counted (2 MiB left).
     expect((await createMultipart(3 * MiB)).body).toMatchObject({ code: 'QUOTA_EXCEEDED', limit: 'bytes' });
     expect((await createMultipart(2 * MiB)).status).toBe(200);
+  });
+
+  it('a storage notification settles too, on the memory store the handler made of the same configuration object', async () => {
+    const config: UploadHandlerConfig = {
+      ...storage.handlerSettings,
+      limits: { inFlight: 1 },
+      onBeforeUpload: () => ({ subject: 'user-1' }),
+      onUploadComplete: () => ({ ok: true }),
+    };
+    handler = createUploadHandler(config);
+    const prepared = (await presigned(10 * KiB)).body;
+    expect((await put(prepared, 10 * KiB)).status).toBe(200);
+    expect((await presigned(1)).body).toMatchObject({ code: 'QUOTA_EXCEEDED', limit: 'inFlight' });
+    const record = { eventSource: 'aws:s3', eventName: 'ObjectCreated:Put', s3: { bucket: { name: storage.bucket }, object: { key: encodeURIComponent(prepared.key), size: 10 * KiB } } };
+    const notified = await completeNotifiedUploads(config, { Records: [record] });
+    expect(notified.objects).toEqual([expect.objectContaining({ key: prepared.key, outcome: 'completed' })]);
+    // Settled by the notification: its in-flight slot is free.
+    expect((await presigned(1)).status).toBe(200);
   });
 
   it('an upload never reported gives its bytes back when its receipt ends (2 h)', async () => {

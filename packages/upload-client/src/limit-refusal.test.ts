@@ -50,6 +50,14 @@ let script: (Refusal | undefined)[] = [];
 /** Each preparation the server received: the file's name, when it came, and whether it was refused. */
 let preparations: { filename: string; at: number; refused: boolean }[] = [];
 let puts = 0;
+/** With a number: the stand-in counts uploads in flight (granted, PUT not yet answered) and refuses past it. */
+let maxInFlight: number | undefined;
+let inFlight = 0;
+const inFlightFull: Refusal = {
+  status: 429,
+  retryAfter: 7200,
+  body: { error: 'Too many uploads at once: at most 2 in flight. Try again when one ends.', code: 'QUOTA_EXCEEDED', limit: 'inFlight', retryAfter: 7200 },
+};
 
 function answer(request: IncomingMessage, response: ServerResponse, body: string): void {
   const cors = { 'access-control-allow-origin': '*' };
@@ -59,11 +67,16 @@ function answer(request: IncomingMessage, response: ServerResponse, body: string
   }
   if (request.method === 'PUT') {
     puts += 1;
-    response.writeHead(200, { ...cors, etag: '"x"' }).end();
+    // Long enough that files started together overlap.
+    setTimeout(() => {
+      inFlight -= 1;
+      response.writeHead(200, { ...cors, etag: '"x"' }).end();
+    }, 300);
     return;
   }
   const { filename } = JSON.parse(body) as { filename: string };
-  const refusal = script.shift();
+  const refusal = script.shift() ?? (maxInFlight !== undefined && inFlight >= maxInFlight ? inFlightFull : undefined);
+  if (!refusal) inFlight += 1;
   preparations.push({ filename, at: Date.now(), refused: refusal !== undefined });
   if (refusal) {
     // Retry-After is not exposed to the page (no Access-Control-Expose-Headers): the body's `retryAfter` says it.
@@ -93,6 +106,8 @@ beforeEach(() => {
   script = [];
   preparations = [];
   puts = 0;
+  maxInFlight = undefined;
+  inFlight = 0;
 });
 
 const file = (name: string) => new File(['hello'], name, { type: 'text/plain' });
@@ -179,6 +194,27 @@ describe('UploadTracker: files refused together do not each ask again', () => {
     for (const { id } of files) {
       expect(tracker.getFile(id)!.error).toMatchObject({ answerCode: 'QUOTA_EXCEEDED', limit: 'files', message: filesQuota.body.error });
     }
+  });
+});
+
+describe('UploadTracker: the uploads in flight full', () => {
+  it('a file refused while files of the tracker run waits for one of them to end, and the tracker runs no more at once', async () => {
+    maxInFlight = 2;
+    const tracker = new UploadTracker({ endpoint: endpoint(), concurrency: 3 });
+    const results = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((name) => tracker.upload(file(name))));
+    expect(results).toHaveLength(5);
+    // The third file of the first three was refused once; from then on two at a time, none refused.
+    expect(preparations.filter(({ refused }) => refused)).toHaveLength(1);
+    expect(preparations).toHaveLength(6);
+    expect(puts).toBe(5);
+  });
+
+  it('a file refused while none of the tracker runs fails at once: nothing here frees a place', async () => {
+    maxInFlight = 0;
+    const tracker = new UploadTracker({ endpoint: endpoint() });
+    const error = await failure(tracker.upload(file('alone')));
+    expect(error).toMatchObject({ answerCode: 'QUOTA_EXCEEDED', limit: 'inFlight', message: inFlightFull.body.error });
+    expect(preparations).toHaveLength(1);
   });
 });
 

@@ -56,3 +56,12 @@ export function refusesTheRoute(error: unknown): boolean {
     (error.answerCode === 'RATE_LIMITED' || error.limit === 'files')
   );
 }
+
+/**
+ * Whether `error` is a refusal because the subject's uploads in flight are full (`QUOTA_EXCEEDED`,
+ * `limit: 'inFlight'`): one of them ending frees a place, often long before its `Retry-After` (which counts
+ * to the first one's expiry).
+ */
+export function inFlightFull(error: unknown): boolean {
+  return isUploadClientError(error) && error.code === 'PREPARE_FAILED' && error.answerCode === 'QUOTA_EXCEEDED' && error.limit === 'inFlight';
+}

@@ -1,6 +1,6 @@
 import type { UploadResult } from '@upbeam/upload-protocol';
 import { createAbortError, isAbortError, onAbort } from './abort';
-import { limitRefusal, refusesTheRoute } from './limit-refusal';
+import { inFlightFull, limitRefusal, refusesTheRoute } from './limit-refusal';
 import { usesMultipart } from './multipart-threshold';
 import { PauseController } from './pause';
 import type { UploadPersistence } from './persistence';
@@ -220,6 +220,11 @@ export class TrackedUpload {
       this.end({ status: 'done', url: result.url, result, progress: 100, uploaded: tracked.size });
     } catch (error) {
       this.#running = undefined;
+      // The server's uploads in flight are full and files of this tracker hold places: it waits for one to end.
+      if (inFlightFull(error) && this.#shared.queue.yieldPlace(this.id, () => this.#start())) {
+        this.#shared.update(this.id, { status: 'queued', progress: 0, uploaded: 0 });
+        return;
+      }
       this.end({ status: isAbortError(error) ? 'aborted' : 'error', error });
       if (refusesTheRoute(error)) this.#shared.refuseQueued(merged.route, error);
       throw error;

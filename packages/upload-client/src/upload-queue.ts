@@ -22,6 +22,8 @@ export class UploadQueue {
   /** No job starts before this time (ms since the epoch): see {@link UploadQueue.holdUntil}. */
   #heldUntil = 0;
   #holdTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Most jobs at once that the server takes now, below `#limit` (see {@link UploadQueue.yieldPlace}). */
+  #ceiling = Infinity;
 
   /**
    * @param limit - Jobs running at once, at least 1.
@@ -59,6 +61,22 @@ export class UploadQueue {
     this.#pump();
   }
 
+  /**
+   * The running job `id` gives its place back and waits first in line, when other jobs run: the server's
+   * uploads in flight are full, and one of those jobs ending frees one. Until the queue empties, no more jobs
+   * run at once than run now without it.
+   * @returns whether it waits (else it is the only one running: nothing of this queue will free a place).
+   */
+  yieldPlace(id: string, job: Job): boolean {
+    const others = this.#running.size - 1;
+    if (others < 1 || !this.#running.has(id)) return false;
+    this.#ceiling = others;
+    const waiting = [...this.#waiting];
+    this.#waiting.clear();
+    for (const [key, value] of [[id, job] as const, ...waiting]) this.#waiting.set(key, value);
+    return true;
+  }
+
   /** Jobs started and not yet settled. */
   get running(): number {
     return this.#running.size;
@@ -71,8 +89,9 @@ export class UploadQueue {
       this.#holdTimer = setTimeout(() => this.#pump(), held);
       return;
     }
+    if (this.#running.size === 0 && this.#waiting.size === 0) this.#ceiling = Infinity;
     for (const [id, job] of this.#waiting) {
-      if (this.#running.size >= this.#limit) return;
+      if (this.#running.size >= Math.min(this.#limit, this.#ceiling)) return;
       this.#waiting.delete(id);
       this.#running.add(id);
       void job()

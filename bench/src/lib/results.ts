@@ -15,6 +15,7 @@ export type BenchName =
   | 'prepare-record'
   | 'cold-start'
   | 'cold-start-routes'
+  | 'cold-start-telemetry'
   | 'upload'
   | 'many-files'
   | 'huge'

@@ -18,6 +18,8 @@ import { beforeAfterSection } from './report-before-after';
 import { coldStartRoutesSection, coldStartSection } from './report-cold-start';
 import { coldStartTelemetrySection } from './report-cold-start-telemetry';
 import { prepareRecordSection } from './report-prepare-record';
+import { limitsSection } from './report-limits';
+import type { LimitsResult } from './limits/run';
 import type { PrepareRecordResult } from './prepare/record';
 import { frameCostSection, manyFilesGrowthSection, manyFilesSection } from './report-many-files';
 import type { FrameCostResultFile } from './many-files/frame-cost';
@@ -248,6 +250,7 @@ export async function writeReport(): Promise<string> {
   const bundle = await loadResult<BundleResult>('bundle');
   const prepare = await loadResult<PrepareResult>('prepare');
   const prepareRecord = await loadResult<PrepareRecordResult>('prepare-record');
+  const limits = await loadResult<LimitsResult>('limits');
   const coldStart = await loadResult<ColdStartResult>('cold-start');
   const coldStartRoutes = await loadResult<ColdStartRoutesResult>('cold-start-routes');
   const coldStartTelemetry = await loadResult<ColdStartTelemetryResult>('cold-start-telemetry');
@@ -289,6 +292,7 @@ export async function writeReport(): Promise<string> {
   if (coldStart) coldStartSection(coldStart, add, headline);
   if (coldStartRoutes) coldStartRoutesSection(coldStartRoutes, add);
   if (coldStartTelemetry) coldStartTelemetrySection(coldStartTelemetry, add);
+  if (limits) limitsSection(limits, add);
   if (upload) uploadSection(upload, add, headline);
   if (manyFiles) manyFilesSection(manyFiles, add, headline);
   if (manyFilesGrowth) manyFilesGrowthSection(manyFilesGrowth, add);

@@ -13,6 +13,7 @@ export type BenchName =
   | 'bundle'
   | 'prepare'
   | 'prepare-record'
+  | 'limits'
   | 'cold-start'
   | 'cold-start-routes'
   | 'cold-start-telemetry'

@@ -65,7 +65,11 @@ export type LimitDecision =
  * handler then fails closed (503 `LIMITS_UNAVAILABLE`) or open (`limitStoreFailure`).
  */
 export interface LimitStore {
-  /** Checks every limit and, when all allow it, counts one preparation, one file and `bytes`, and holds one in-flight slot. */
+  /**
+   * Checks every limit and, when all allow it, counts one preparation, one file and `bytes`, and holds one
+   * in-flight slot. An id reserved again while held (a fixed object key prepared anew during its upload): the
+   * newer reservation is the one held, and what the older one counted stays counted.
+   */
   reserve(reservation: LimitReservation): Promise<LimitDecision>;
   /**
    * The upload is stored with `size` bytes (HEAD): its reserved bytes become `size` (in the window that

@@ -21,6 +21,7 @@ const guides: [string, string][] = [
   ['The components', 'components'],
   ['Persistence', 'persistence'],
   ['The completion hook and reconcile', 'completion-hook'],
+  ['Telemetry', 'telemetry'],
   ['Security and what storage enforces', 'security'],
   ['Providers and the doctor', 'providers'],
   ['Adapters and runtimes', 'runtimes'],

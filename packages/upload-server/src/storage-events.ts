@@ -3,6 +3,7 @@ import { UploadError } from './errors';
 import type { UploadHandlerConfig } from './config';
 import { createObjectCompleter, type ReconciledObject } from './reconcile-object';
 import type { UploadRoutes } from './routes';
+import { ATTR, inSpan } from './telemetry';
 
 /** Most records one notification may hold (S3 sends one a message; radosgw one a request). */
 const MAX_RECORDS = 100;
@@ -83,22 +84,26 @@ export function recordKey(record: EventRecord): string | undefined {
 export async function completeNotifiedUploads(config: UploadHandlerConfig & { routes?: UploadRoutes }, body: unknown): Promise<NotifiedUploads> {
   const records = eventRecords(body);
   const app = compileApp(config);
-  const completer = await createObjectCompleter(app);
-  const result: NotifiedUploads = { objects: [], ignored: 0 };
-  for (const record of records) {
-    const key = recordKey(record);
-    const created = typeof record.eventName === 'string' && record.eventName.startsWith('ObjectCreated:');
-    const owner = key === undefined ? undefined : completer.ownerOf(key);
-    if (!created || record.s3?.bucket?.name !== completer.settings.bucket || !owner || owner.kind === 'internal' || owner.kind === 'no-hook') {
-      result.ignored += 1;
-      continue;
+  // One span per notification (`telemetry.ts`); each object completed in it is a child span (`reconcile-object.ts`).
+  return inSpan('upbeam.storage_event', { attributes: { [ATTR.operation]: 'storage_event', 'upbeam.records': records.length } }, async (span) => {
+    const completer = await createObjectCompleter(app);
+    const result: NotifiedUploads = { objects: [], ignored: 0 };
+    for (const record of records) {
+      const key = recordKey(record);
+      const created = typeof record.eventName === 'string' && record.eventName.startsWith('ObjectCreated:');
+      const owner = key === undefined ? undefined : completer.ownerOf(key);
+      if (!created || record.s3?.bucket?.name !== completer.settings.bucket || !owner || owner.kind === 'internal' || owner.kind === 'no-hook') {
+        result.ignored += 1;
+        continue;
+      }
+      const size = typeof record.s3?.object?.size === 'number' ? record.s3.object.size : 0;
+      const time = typeof record.eventTime === 'string' && !Number.isNaN(Date.parse(record.eventTime)) ? new Date(record.eventTime).toISOString() : '';
+      const found: ReconciledObject = { key: key!, size, lastModified: time, outcome: 'unreported' };
+      if (owner.kind === 'ambiguous') result.objects.push({ ...found, outcome: 'ambiguous', routes: owner.routes });
+      else result.objects.push(await completer.complete(owner.route, owner.route.name === undefined ? found : { ...found, route: owner.route.name }));
     }
-    const size = typeof record.s3?.object?.size === 'number' ? record.s3.object.size : 0;
-    const time = typeof record.eventTime === 'string' && !Number.isNaN(Date.parse(record.eventTime)) ? new Date(record.eventTime).toISOString() : '';
-    const found: ReconciledObject = { key: key!, size, lastModified: time, outcome: 'unreported' };
-    if (owner.kind === 'ambiguous') result.objects.push({ ...found, outcome: 'ambiguous', routes: owner.routes });
-    else result.objects.push(await completer.complete(owner.route, owner.route.name === undefined ? found : { ...found, route: owner.route.name }));
-  }
-  app.destroy();
-  return result;
+    app.destroy();
+    span.setAttribute('upbeam.ignored', result.ignored);
+    return result;
+  });
 }

@@ -12,7 +12,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import type { CompletedPart, MultipartUploadResponse, SignedPart } from '@upbeam/upload-protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createUploadHandler, defineRoutes, reconcileUploads, UploadError, type UploadHandler } from '../src/index';
+import { completeNotifiedUploads, createUploadHandler, defineRoutes, reconcileUploads, UploadError, type UploadHandler } from '../src/index';
 import { putWithToken } from './put-with-token';
 
 // The handler's OpenTelemetry through the real SDK (BasicTracerProvider and MeterProvider, registered as the
@@ -281,6 +281,23 @@ describe('OpenTelemetry through the SDK, from real requests against local-s3', (
     expect(completions.map((span) => span.attributes)).toEqual([
       expect.objectContaining({ 'upbeam.route': 'photos', 'upbeam.source': 'reconcile', 'upbeam.completion': 'completed', 'upbeam.outcome': 'ok' }),
     ]);
+    expect(leaks()).toEqual([]);
+  });
+
+  it('completeNotifiedUploads: upbeam.storage_event for the notification, upbeam.complete (source reconcile) for its object', async () => {
+    const prepared = await call('photos', { strategy: 'presigned' }, { filesize: 30 });
+    await fetch(prepared.body.url, { method: 'PUT', body: randomBytes(30), headers: prepared.body.headers });
+    spans.reset();
+    const record = (key: string) => ({
+      eventSource: 'ceph:s3',
+      eventName: 'ObjectCreated:Put',
+      eventTime: new Date().toISOString(),
+      s3: { bucket: { name: storage.bucket }, object: { key, size: 30 } },
+    });
+    const notified = await completeNotifiedUploads({ ...storage.handlerSettings, routes, onError: (error) => logged.push(error) }, { Records: [record(prepared.body.key), record('elsewhere/x.bin')] });
+    expect(notified.objects.map((object) => object.outcome)).toEqual(['completed']);
+    expect(only('upbeam.storage_event').attributes).toEqual({ 'upbeam.operation': 'storage_event', 'upbeam.records': 2, 'upbeam.ignored': 1, 'upbeam.outcome': 'ok' });
+    expect(only('upbeam.complete').attributes).toMatchObject({ 'upbeam.route': 'photos', 'upbeam.source': 'reconcile', 'upbeam.object.key': prepared.body.key, 'upbeam.completion': 'completed' });
     expect(leaks()).toEqual([]);
   });
 

@@ -25,8 +25,14 @@ export type UploadHandler = (request: Request) => Promise<Response>;
  * failure (missing settings, storage or STS errors, a throwing hook) is passed to `onError` and answered
  * with 500 `{ error: 'Internal Server Error' }`: storage and STS error text never reaches the browser.
  *
- * The guides (getting started, strategies, routes, large files, the completion hook, security): the docs
- * site's `docs/guide/`; the wire contract: docs/spec.md.
+ * Telemetry: each operation is an OpenTelemetry span (`upbeam.prepare`, `upbeam.complete`, ...) and a few
+ * metrics are counted (`upbeam.preparations`, `upbeam.refusals`, ...) through `@opentelemetry/api`, to the SDK
+ * the app registers; without one, nothing is recorded. A span holds the object key (`upbeam.object.key`: the
+ * default key ends with the file's name), never a presigned URL, header, credential, receipt, ticket or error
+ * text (the Telemetry guide).
+ *
+ * The guides (getting started, strategies, routes, large files, the completion hook, security, telemetry): the
+ * docs site's `docs/guide/`; the wire contract: docs/spec.md.
  * @throws {@link UploadError} `INVALID_SETTINGS` at once for empty `routes`, a route name that is not 1-64 of
  *   `[A-Za-z0-9_-]`, or an unknown strategy.
  *

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { metrics, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, metrics, SpanStatusCode, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   AggregationTemporality,
   DataPointType,
@@ -54,7 +55,11 @@ const routes = defineRoutes({
   quota: { keyPrefix: 'quota/', limits: { bytes: { max: 1000, windowSeconds: 3600 } }, onBeforeUpload: () => ({ subject: 'user-1' }) },
 });
 
+// Node's async context, as an app's SDK installs it (NodeTracerProvider.register(), sdk-node): spans nest.
+const contextManager = new AsyncLocalStorageContextManager();
+
 beforeAll(async () => {
+  context.setGlobalContextManager(contextManager.enable());
   trace.setGlobalTracerProvider(tracerProvider);
   metrics.setGlobalMeterProvider(meterProvider);
   storage = await startLocalS3();
@@ -66,6 +71,7 @@ afterAll(async () => {
   await meterProvider.shutdown();
   trace.disable();
   metrics.disable();
+  context.disable();
   await storage?.close();
 });
 beforeEach(() => spans.reset());
@@ -123,6 +129,10 @@ function counted(metric: MetricData | undefined, attributes: Record<string, stri
   return (point?.value as number | undefined) ?? 0;
 }
 
+/** Whether `child` is a child of `parent`. */
+const isChildOf = (child: ReadableSpan, parent: ReadableSpan) =>
+  child.parentSpanContext?.spanId === parent.spanContext().spanId && child.spanContext().traceId === parent.spanContext().traceId;
+
 /** Every text a span exposes to an exporter: name, attributes, events and their attributes, status, links. */
 function exposed(span: ReadableSpan): string {
   return JSON.stringify({ name: span.name, attributes: span.attributes, events: span.events, status: span.status, links: span.links });
@@ -167,6 +177,15 @@ describe('OpenTelemetry through the SDK, from real requests against local-s3', (
     const ran = hook.dataPoints.find((point) => point.attributes['upbeam.source'] === 'page' && point.attributes['upbeam.outcome'] === 'ok');
     expect((ran?.value as { count: number } | undefined)?.count).toBeGreaterThanOrEqual(1);
     expect(leaks()).toEqual([]);
+  });
+
+  it("a request's span is a child of the app's active span (its HTTP instrumentation's)", async () => {
+    const tracer = trace.getTracer('the-app');
+    await tracer.startActiveSpan('POST /api/s3-upload', async (request) => {
+      expect((await call('photos', { strategy: 'presigned' }, { filesize: 10 })).status).toBe(200);
+      request.end();
+    });
+    expect(isChildOf(only('upbeam.prepare'), only('POST /api/s3-upload'))).toBe(true);
   });
 
   it('refusals: a 4xx leaves the status unset, error.type holds the code, upbeam.refusals counts it by route and code', async () => {
@@ -281,6 +300,7 @@ describe('OpenTelemetry through the SDK, from real requests against local-s3', (
     expect(completions.map((span) => span.attributes)).toEqual([
       expect.objectContaining({ 'upbeam.route': 'photos', 'upbeam.source': 'reconcile', 'upbeam.completion': 'completed', 'upbeam.outcome': 'ok' }),
     ]);
+    expect(isChildOf(completions[0]!, only('upbeam.reconcile'))).toBe(true);
     expect(leaks()).toEqual([]);
   });
 
@@ -298,6 +318,7 @@ describe('OpenTelemetry through the SDK, from real requests against local-s3', (
     expect(notified.objects.map((object) => object.outcome)).toEqual(['completed']);
     expect(only('upbeam.storage_event').attributes).toEqual({ 'upbeam.operation': 'storage_event', 'upbeam.records': 2, 'upbeam.ignored': 1, 'upbeam.outcome': 'ok' });
     expect(only('upbeam.complete').attributes).toMatchObject({ 'upbeam.route': 'photos', 'upbeam.source': 'reconcile', 'upbeam.object.key': prepared.body.key, 'upbeam.completion': 'completed' });
+    expect(isChildOf(only('upbeam.complete'), only('upbeam.storage_event'))).toBe(true);
     expect(leaks()).toEqual([]);
   });
 

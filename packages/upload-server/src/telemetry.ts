@@ -6,7 +6,7 @@
  * each span, the instruments are made again when the global meter provider changes).
  *
  * The API itself is imported only once something registered with it: its 65 CommonJS files cost a cold Node
- * process ~30 ms of CPU (bench/RESULTS.md), which an app without OpenTelemetry should not pay. Every copy of
+ * process tens of milliseconds of CPU (bench/RESULTS.md 2c), which an app without OpenTelemetry should not pay. Every copy of
  * `@opentelemetry/api` 1.x keeps what is registered (an SDK's providers, a context manager, a logger) under
  * one global symbol, `Symbol.for('opentelemetry.js.api.1')`: while it is absent, the API would hand out
  * no-ops, and so does this module without loading it; once it is there, the API is imported (once) and

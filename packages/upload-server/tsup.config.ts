@@ -27,6 +27,8 @@ export default [
       cli: 'src/cli.ts',
       // Limits counted in Redis (`@upbeam/upload-server/redis`): the app's ioredis client, an optional peer.
       'redis/index': 'src/redis/index.ts',
+      // Storage events from RabbitMQ (`@upbeam/upload-server/amqp`): amqplib, an optional peer.
+      'amqp/index': 'src/amqp/index.ts',
     },
     // Shared code goes to chunks that every entry imports, in CommonJS too (esbuild splits ESM only;
     // tsup's splitting extends it to CJS). Without it each adapter bundles its own copy of the handler

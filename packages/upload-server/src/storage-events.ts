@@ -1,7 +1,7 @@
 import { compileApp } from './app';
 import { UploadError } from './errors';
 import type { UploadHandlerConfig } from './config';
-import { createObjectCompleter, type ReconciledObject } from './reconcile-object';
+import { createObjectCompleter, type ObjectCompleter, type ReconciledObject } from './reconcile-object';
 import type { UploadRoutes } from './routes';
 import { ATTR, inSpan } from './telemetry';
 
@@ -16,7 +16,7 @@ export interface NotifiedUploads {
   ignored: number;
 }
 
-interface EventRecord {
+export interface EventRecord {
   eventSource?: unknown;
   eventName?: unknown;
   eventTime?: unknown;
@@ -28,7 +28,7 @@ interface EventRecord {
  * (and as AWS hands it to SQS, Lambda or EventBridge's S3 detail), or wrapped in an SNS HTTP message
  * (`{ Type: 'Notification', Message: '{"Records":[...]}' }`).
  */
-function eventRecords(body: unknown): EventRecord[] {
+export function eventRecords(body: unknown): EventRecord[] {
   let event = body as { Type?: unknown; Message?: unknown; Records?: unknown } | null;
   if (event && event.Type === 'Notification' && typeof event.Message === 'string') {
     try {
@@ -84,26 +84,44 @@ export function recordKey(record: EventRecord): string | undefined {
 export async function completeNotifiedUploads(config: UploadHandlerConfig & { routes?: UploadRoutes }, body: unknown): Promise<NotifiedUploads> {
   const records = eventRecords(body);
   const app = compileApp(config);
+  try {
+    return await completeNotification(await createObjectCompleter(app), records);
+  } finally {
+    app.destroy();
+  }
+}
+
+/**
+ * What {@link completeNotifiedUploads} and the queue consumer (`amqp/consume-storage-events.ts`) do with one
+ * notification, on an app's completer that the caller keeps open (the consumer keeps one for every message): for
+ * each `ObjectCreated:*` record of the handler's bucket under a route with a hook, the route's completion.
+ * @param records the notification's records, as {@link eventRecords} read them (it throws for a body that is not one).
+ */
+export function completeNotification(completer: ObjectCompleter, records: EventRecord[]): Promise<NotifiedUploads> {
   // One span per notification (`telemetry.ts`); each object completed in it is a child span (`reconcile-object.ts`).
   return inSpan('upbeam.storage_event', { attributes: { [ATTR.operation]: 'storage_event', 'upbeam.records': records.length } }, async (span) => {
-    const completer = await createObjectCompleter(app);
-    const result: NotifiedUploads = { objects: [], ignored: 0 };
-    for (const record of records) {
-      const key = recordKey(record);
-      const created = typeof record.eventName === 'string' && record.eventName.startsWith('ObjectCreated:');
-      const owner = key === undefined ? undefined : completer.ownerOf(key);
-      if (!created || record.s3?.bucket?.name !== completer.settings.bucket || !owner || owner.kind === 'internal' || owner.kind === 'no-hook') {
-        result.ignored += 1;
-        continue;
-      }
-      const size = typeof record.s3?.object?.size === 'number' ? record.s3.object.size : 0;
-      const time = typeof record.eventTime === 'string' && !Number.isNaN(Date.parse(record.eventTime)) ? new Date(record.eventTime).toISOString() : '';
-      const found: ReconciledObject = { key: key!, size, lastModified: time, outcome: 'unreported' };
-      if (owner.kind === 'ambiguous') result.objects.push({ ...found, outcome: 'ambiguous', routes: owner.routes });
-      else result.objects.push(await completer.complete(owner.route, owner.route.name === undefined ? found : { ...found, route: owner.route.name }));
-    }
-    app.destroy();
+    const result = await completeRecords(completer, records);
     span.setAttribute('upbeam.ignored', result.ignored);
     return result;
   });
+}
+
+/** The work of {@link completeNotification}. */
+async function completeRecords(completer: ObjectCompleter, records: EventRecord[]): Promise<NotifiedUploads> {
+  const result: NotifiedUploads = { objects: [], ignored: 0 };
+  for (const record of records) {
+    const key = recordKey(record);
+    const created = typeof record.eventName === 'string' && record.eventName.startsWith('ObjectCreated:');
+    const owner = key === undefined ? undefined : completer.ownerOf(key);
+    if (!created || record.s3?.bucket?.name !== completer.settings.bucket || !owner || owner.kind === 'internal' || owner.kind === 'no-hook') {
+      result.ignored += 1;
+      continue;
+    }
+    const size = typeof record.s3?.object?.size === 'number' ? record.s3.object.size : 0;
+    const time = typeof record.eventTime === 'string' && !Number.isNaN(Date.parse(record.eventTime)) ? new Date(record.eventTime).toISOString() : '';
+    const found: ReconciledObject = { key: key!, size, lastModified: time, outcome: 'unreported' };
+    if (owner.kind === 'ambiguous') result.objects.push({ ...found, outcome: 'ambiguous', routes: owner.routes });
+    else result.objects.push(await completer.complete(owner.route, owner.route.name === undefined ? found : { ...found, route: owner.route.name }));
+  }
+  return result;
 }

@@ -10,13 +10,14 @@
  * signals that group by its leader's PID, nothing else. Started in ~5 s on an idle 2-core machine, ~15 s beside
  * other builds (`startSeconds` tells the run's figure).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, closeSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { connect as connectSocket, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
 import { connect as connectAmqp } from 'amqplib';
 
 /** Debian's broker script, run directly: `/usr/sbin/rabbitmq-server` would switch to the `rabbitmq` user. */
@@ -24,6 +25,8 @@ export const RABBITMQ_SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server';
 
 /** What to run when the broker is missing. */
 export const RABBITMQ_MISSING = 'rabbitmq-server is not installed: run `bash scripts/setup.sh --services` (apt-get install of redis-server and rabbitmq-server).';
+
+const execFileAsync = promisify(execFile);
 
 /** Milliseconds a start may take before it is given up: ~15 s on a busy 2-core machine, 4x that. */
 const START_TIMEOUT_MS = 60_000;
@@ -57,12 +60,26 @@ export interface Rabbitmq {
   dir: string;
   /** Seconds the last start (or restart) took until the broker accepted an AMQP connection. */
   startSeconds: number;
+  /**
+   * Each queue's messages ready and delivered but not acknowledged, as `rabbitmqctl list_queues` tells them
+   * (~2 s: it boots an Erlang node). Needs a running broker.
+   */
+  queues(): Promise<QueueCounts[]>;
   /** Stops the broker (SIGTERM to its group, SIGKILL after 30 s) and its epmd, and removes the folder. */
   stop(): Promise<void>;
   /** Kills the broker's group with SIGKILL (a crash): its epmd and folder stay, for {@link Rabbitmq.restart}. */
   kill(): Promise<void>;
   /** Stops the broker if it runs (gracefully), then starts it again with the same name, port and data. */
   restart(): Promise<void>;
+}
+
+/** One queue's counts (see {@link Rabbitmq.queues}). */
+export interface QueueCounts {
+  name: string;
+  /** Messages waiting for a consumer. */
+  ready: number;
+  /** Messages delivered to a consumer and not acknowledged yet. */
+  unacked: number;
 }
 
 /**
@@ -172,6 +189,15 @@ export async function startRabbitmq(): Promise<Rabbitmq> {
         rmSync(dir, { recursive: true, force: true });
       })()),
     kill: () => stopBroker('SIGKILL'),
+    queues: async () => {
+      const { stdout } = await execFileAsync(
+        '/usr/lib/rabbitmq/bin/rabbitmqctl',
+        ['-n', env.RABBITMQ_NODENAME!, '-q', 'list_queues', 'name', 'messages_ready', 'messages_unacknowledged', '--formatter', 'json'],
+        { env, timeout: 30_000 },
+      );
+      const rows = JSON.parse(stdout) as { name: string; messages_ready: number; messages_unacknowledged: number }[];
+      return rows.map((row) => ({ name: row.name, ready: row.messages_ready, unacked: row.messages_unacknowledged }));
+    },
     restart: async () => {
       await stopBroker('SIGTERM');
       await startBroker();

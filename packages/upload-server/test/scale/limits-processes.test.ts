@@ -10,7 +10,7 @@ import { ListMultipartUploadsCommand, PutObjectCommand, S3Client } from '@aws-sd
 import { createBucket, createUploadRole, radosgwS3Client, tokenHandlerSettings } from '@upbeam/ceph-rgw';
 import { startHandlerCluster, type HandlerCluster } from '@upbeam/handler-cluster';
 import { startRedis, type RedisServer } from '@upbeam/redis-server';
-import { redisLimitStore } from '@upbeam/upload-server/redis';
+import { redisLimitStore } from '../../src/redis/index';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 

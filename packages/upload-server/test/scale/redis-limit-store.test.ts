@@ -1,13 +1,14 @@
 /**
- * The Redis limit store (`@upbeam/upload-server/redis`, the built package) on a real redis-server started here:
- * the shared LimitStore contract (the memory store runs the same tests), then what only Redis has: several
- * clients (as several processes would) reserving at once, one script call per operation, keys that expire,
- * a Redis that lost its scripts, and a Redis that is down.
+ * The Redis limit store (`@upbeam/upload-server/redis`, from its source: the built package runs in
+ * limits-processes.test.ts) on a real redis-server started here: the shared LimitStore contract (the memory
+ * store runs the same tests), then what only Redis has: several clients (as several processes would) reserving
+ * at once, one script call per operation, keys that expire, a Redis that lost its scripts, and a Redis that is
+ * down.
  */
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type RedisServer } from '@upbeam/redis-server';
-import { redisLimitStore } from '@upbeam/upload-server/redis';
+import { redisLimitStore } from '../../src/redis/index';
 import type { LimitReservation, UploadLimits } from '../../src/limit-store';
 import { limitStoreContract } from '../../src/limit-store.contract';
 
@@ -16,7 +17,7 @@ const clients: Redis[] = [];
 let prefixes = 0;
 
 /** A client of the test's Redis; quit after the file. */
-function connect(options: ConstructorParameters<typeof Redis>[1] = {}): Redis {
+function connect(options: RedisOptions = {}): Redis {
   const client = new Redis(redis.url, { lazyConnect: false, ...options });
   clients.push(client);
   return client;

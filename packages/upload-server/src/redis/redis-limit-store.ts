@@ -45,7 +45,8 @@ type ScriptedClient = Record<typeof RESERVE | typeof SETTLE | typeof RELEASE, Sc
  * When Redis is down, slow (past `timeoutMs`) or answers an error, the call rejects: the handler then answers
  * 503 `LIMITS_UNAVAILABLE` and prepares nothing (`limitStoreFailure: 'fail-closed'`, the default), or grants the
  * upload uncounted and tells `onError` (`'fail-open'`). Create the client with `enableOfflineQueue: false` for
- * calls to reject at once while it is disconnected, rather than wait for `timeoutMs`.
+ * calls to reject at once while it is disconnected, rather than wait for `timeoutMs` (then wait for its `ready`
+ * event before serving: calls before the first connection reject too), and listen for its `error` events.
  *
  * @param client - an ioredis client (`new Redis(url)`), shared with the app or its own.
  * @throws TypeError (the call rejects) when `bytes`, `expiresAt`, `size` or a limit's `max` is not a

@@ -121,6 +121,22 @@ describe('redisLimitStore on one Redis', () => {
     expect(await store.reserve(reservation(limits))).toMatchObject({ granted: false, limit: 'files' });
   });
 
+  it('keeps the newer reservation of an id reserved again while held; what the older counted stays counted', async () => {
+    const store = redisLimitStore(connect(), { prefix: freshPrefix() });
+    const limits = { files: { max: 5, windowSeconds: LONG }, bytes: { max: 1000, windowSeconds: LONG }, inFlight: 1 };
+    expect(await store.reserve(reservation(limits, { id: 'avatars/alice', bytes: 300 }))).toEqual({ granted: true });
+    // One slot in flight, held by the id itself: a new reservation of it is refused, as any other would be.
+    expect(await store.reserve(reservation(limits, { id: 'avatars/alice', bytes: 400 }))).toMatchObject({ granted: false, limit: 'inFlight' });
+    const roomy = { ...limits, inFlight: 2 };
+    expect(await store.reserve(reservation(roomy, { id: 'avatars/alice', bytes: 400 }))).toEqual({ granted: true });
+    // One reservation held (the newer): it settles once, to what it reserved.
+    expect(await store.settle('avatars/alice', 350)).toEqual({ reserved: 400 });
+    expect(await store.settle('avatars/alice', 350)).toBeUndefined();
+    // 300 (the older, still counted) + 350 settled: 350 more fit, 351 do not.
+    expect((await store.reserve(reservation(roomy, { bytes: 351 }))).granted).toBe(false);
+    expect(await store.reserve(reservation(roomy, { bytes: 350 }))).toEqual({ granted: true });
+  });
+
   it('refuses input it cannot count exactly (the call rejects, nothing is sent)', async () => {
     const store = redisLimitStore(connect(), { prefix: freshPrefix() });
     await expect(store.reserve(reservation({}, { bytes: 1.5 }))).rejects.toThrow(TypeError);

@@ -19,7 +19,9 @@ import { coldStartRoutesSection, coldStartSection } from './report-cold-start';
 import { coldStartTelemetrySection } from './report-cold-start-telemetry';
 import { prepareRecordSection } from './report-prepare-record';
 import { limitsSection } from './report-limits';
+import { storageEventsSection } from './report-storage-events';
 import type { LimitsResult } from './limits/run';
+import type { StorageEventsResult } from './storage-events/run';
 import type { PrepareRecordResult } from './prepare/record';
 import { frameCostSection, manyFilesGrowthSection, manyFilesSection } from './report-many-files';
 import type { FrameCostResultFile } from './many-files/frame-cost';
@@ -251,6 +253,7 @@ export async function writeReport(): Promise<string> {
   const prepare = await loadResult<PrepareResult>('prepare');
   const prepareRecord = await loadResult<PrepareRecordResult>('prepare-record');
   const limits = await loadResult<LimitsResult>('limits');
+  const storageEvents = await loadResult<StorageEventsResult>('storage-events');
   const coldStart = await loadResult<ColdStartResult>('cold-start');
   const coldStartRoutes = await loadResult<ColdStartRoutesResult>('cold-start-routes');
   const coldStartTelemetry = await loadResult<ColdStartTelemetryResult>('cold-start-telemetry');
@@ -293,6 +296,7 @@ export async function writeReport(): Promise<string> {
   if (coldStartRoutes) coldStartRoutesSection(coldStartRoutes, add);
   if (coldStartTelemetry) coldStartTelemetrySection(coldStartTelemetry, add);
   if (limits) limitsSection(limits, add);
+  if (storageEvents) storageEventsSection(storageEvents, add);
   if (upload) uploadSection(upload, add, headline);
   if (manyFiles) manyFilesSection(manyFiles, add, headline);
   if (manyFilesGrowth) manyFilesGrowthSection(manyFilesGrowth, add);

@@ -14,6 +14,7 @@ export type BenchName =
   | 'prepare'
   | 'prepare-record'
   | 'limits'
+  | 'storage-events'
   | 'cold-start'
   | 'cold-start-routes'
   | 'cold-start-telemetry'

@@ -10,12 +10,14 @@ export interface Forwarder {
   readonly published: number;
   /** Notifications answered 500: the broker was away (radosgw then drops them, as with its own AMQP push). */
   readonly refused: number;
+  /** Each forwarded record's `eventTime` (ms since the epoch) by object key, for the queue lag of a benchmark. */
+  readonly eventTimes: Map<string, number>;
   close(): Promise<void>;
 }
 
 /**
- * radosgw's HTTP push into RabbitMQ, for the scale test (radosgw 16.2.15's own AMQP push crashes it under
- * concurrent PUTs: amqp-events.test.ts): each POSTed notification is published, persistent, to `exchange` and
+ * radosgw's HTTP push into RabbitMQ, for the scale test and the benchmark (radosgw 16.2.15's own AMQP push crashes
+ * it under concurrent PUTs: upload-server's test/scale/amqp-events.test.ts): each POSTed notification is published, persistent, to `exchange` and
  * answered 200 once the broker confirmed it; 500 while there is no connection (it reconnects every 250 ms). The
  * routing key is `s3-notification`, as radosgw's own push uses the topic's name.
  */
@@ -25,6 +27,7 @@ export async function startForwarder(url: string, exchange: string): Promise<For
   let closed = false;
   let published = 0;
   let refused = 0;
+  const eventTimes = new Map<string, number>();
   const reconnect = async (): Promise<void> => {
     while (!closed) {
       try {
@@ -56,6 +59,14 @@ export async function startForwarder(url: string, exchange: string): Promise<For
         ),
       );
       published += 1;
+      try {
+        const { Records } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { Records?: { eventTime?: string; s3?: { object?: { key?: string } } }[] };
+        for (const record of Records ?? []) {
+          if (record.s3?.object?.key && record.eventTime) eventTimes.set(record.s3.object.key, Date.parse(record.eventTime));
+        }
+      } catch {
+        // Not a notification: forwarded as it is.
+      }
       response.writeHead(200).end();
     } catch {
       refused += 1;
@@ -71,6 +82,7 @@ export async function startForwarder(url: string, exchange: string): Promise<For
     get refused() {
       return refused;
     },
+    eventTimes,
     close: async () => {
       closed = true;
       server.closeAllConnections();

@@ -20,6 +20,8 @@ import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { connect as connectAmqp } from 'amqplib';
 
+export { startForwarder, type Forwarder } from './forwarder';
+
 /** Debian's broker script, run directly: `/usr/sbin/rabbitmq-server` would switch to the `rabbitmq` user. */
 export const RABBITMQ_SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server';
 

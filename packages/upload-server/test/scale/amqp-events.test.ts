@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { PutBucketNotificationConfigurationCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateTopicCommand, DeleteTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { createTestBucket, type RadosgwBucket } from '@upbeam/ceph-rgw';
-import { isRabbitmqAvailable, startRabbitmq, type Rabbitmq } from '@upbeam/rabbitmq';
+import { isRabbitmqAvailable, startForwarder, startRabbitmq, type Forwarder, type Rabbitmq } from '@upbeam/rabbitmq';
 import { connect } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ATTEMPTS_HEADER, consumeStorageEvents } from '../../src/amqp/index';
 import { createUploadHandler, reconcileUploads, type UploadHandlerConfig, type UploadRoutes } from '../../src/index';
-import { startForwarder, type Forwarder } from './amqp-forwarder';
 
 // Completion from storage events through a real queue: radosgw's bucket notifications reach RabbitMQ, and three
 // consumer processes (`consumeStorageEvents` of the built package, ./storage-events-consumer.mjs) complete them.
@@ -20,7 +20,7 @@ import { startForwarder, type Forwarder } from './amqp-forwarder';
 // amqp-exchange, amqp-ack-level=broker): the first test. Under concurrent PUTs it segfaults, though (3 runs of 3 on
 // a fresh radosgw at 16 PUTs in flight, within ~10 s: `RGWObjectCtx::invalidate` <- `RGWRados::Object::Write::
 // _do_write_meta` <- `RGWPutObj::execute`), so the 1,000-upload run takes the way the issue allows: radosgw's HTTP
-// push into a forwarder (./amqp-forwarder.ts) that publishes each notification to the same exchange and answers
+// push into a forwarder (@upbeam/rabbitmq's startForwarder) that publishes each notification to the same exchange and answers
 // radosgw once the broker confirmed it. Mid-run one consumer is killed (SIGKILL) and the broker restarted; the
 // notifications of uploads stored while the broker is down are lost (the forwarder answers 500, radosgw logs it, the
 // PUT succeeds: as with its own AMQP push), and reconcileUploads, run afterwards as the backstop, completes those.
@@ -92,13 +92,13 @@ describe.runIf(radosgw && isRabbitmqAvailable())('storage events through RabbitM
   };
 
   /** One upload as a page makes it: the handler prepares a presigned PUT, the PUT stores the object. */
-  const upload = async (index: number) => {
+  const upload = async (index: number, handlerConfig = config, route = 'files') => {
     const body = randomBytes(64 + (index % 64));
-    const prepared = await createUploadHandler(config)(
+    const prepared = await createUploadHandler(handlerConfig)(
       new Request('http://127.0.0.1/api/s3-upload', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ route: 'files', filename: `f${index}.bin`, filetype: 'application/octet-stream', filesize: body.byteLength, _upload: { strategy: 'presigned' } }),
+        body: JSON.stringify({ route, filename: `f${index}.bin`, filetype: 'application/octet-stream', filesize: body.byteLength, _upload: { strategy: 'presigned' } }),
       }),
     );
     const answer = (await prepared.json()) as { url: string; headers: Record<string, string>; key: string };
@@ -179,6 +179,48 @@ describe.runIf(radosgw && isRabbitmqAvailable())('storage events through RabbitM
     await queueSettled(30_000);
     for (const key of keys) expect(hookRuns().get(key)).toHaveLength(1);
   }, 120_000);
+
+  it('a hook that keeps failing: tried maxAttempts times (x-upbeam-attempts), then dead-lettered; nothing acked before', async () => {
+    const calls: string[] = [];
+    const failing: UploadHandlerConfig & { routes: UploadRoutes } = {
+      ...storage.handlerSettings,
+      routes: {
+        broken: {
+          keyPrefix: 'broken/',
+          onUploadComplete: ({ key }) => {
+            calls.push(key);
+            throw new Error('the app database is down');
+          },
+        },
+      },
+      onError: () => {},
+    };
+    const key = await upload(0, failing, 'broken');
+    const queue = 'retry-test';
+    const errors: unknown[] = [];
+    const consumer = await consumeStorageEvents(failing, { url: broker.url, queue, maxAttempts: 2, onError: (error) => errors.push(error) });
+    const connection = await connect(broker.url);
+    try {
+      const channel = await connection.createConfirmChannel();
+      const notification = JSON.stringify({
+        Records: [{ eventSource: 'ceph:s3', eventName: 'ObjectCreated:Put', eventTime: new Date().toISOString(), s3: { bucket: { name: storage.bucket }, object: { key, size: 64 } } }],
+      });
+      channel.sendToQueue(queue, Buffer.from(notification), { persistent: true });
+      await channel.waitForConfirms();
+      await expect.poll(async () => (await channel.checkQueue(`${queue}.dead-letter`)).messageCount, { timeout: 30_000, interval: 250 }).toBe(1);
+      const dead = await channel.get(`${queue}.dead-letter`, { noAck: true });
+      expect(dead && { body: dead.content.toString(), attempts: dead.properties.headers?.[ATTEMPTS_HEADER] }).toEqual({ body: notification, attempts: 1 });
+      expect(calls).toEqual([key, key]);
+      expect((await channel.checkQueue(queue)).messageCount).toBe(0);
+      expect(errors.map((error) => (error as Error).message)).toEqual([
+        expect.stringContaining(`Not completed: ${key}`),
+        `A notification of queue ${queue} failed 2 times: dead-lettered.`,
+      ]);
+    } finally {
+      await connection.close();
+      await consumer.close();
+    }
+  }, 60_000);
 
   it('1,000 uploads: every hook runs once; nothing left queued or unacked; only the poison is dead-lettered', async () => {
     await notify(forwarder.url);

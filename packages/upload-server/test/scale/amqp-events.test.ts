@@ -53,7 +53,7 @@ describe.runIf(radosgw && isRabbitmqAvailable())('storage events through RabbitM
    * prefix only, not the handler's own objects (`.upbeam/`: upload records, completion markers), whose
    * notifications would only be passed over, each costing radosgw a publish.
    */
-  const notify = async (pushEndpoint: string, attributes: Record<string, string> = {}) => {
+  const notify = async (pushEndpoint: string, attributes: Record<string, string> = {}, prefix = 'events/') => {
     if (topicArn) await sns.send(new DeleteTopicCommand({ TopicArn: topicArn }));
     ({ TopicArn: topicArn } = await sns.send(
       new CreateTopicCommand({ Name: `upbeam-${storage.bucket}`, Attributes: { 'push-endpoint': pushEndpoint, persistent: 'false', ...attributes } }),
@@ -63,7 +63,7 @@ describe.runIf(radosgw && isRabbitmqAvailable())('storage events through RabbitM
         Bucket: storage.bucket,
         NotificationConfiguration: {
           TopicConfigurations: [
-            { Id: 'uploads', TopicArn: topicArn, Events: ['s3:ObjectCreated:*'], Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'events/' }] } } },
+            { Id: 'uploads', TopicArn: topicArn, Events: ['s3:ObjectCreated:*'], Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: prefix }] } } },
           ],
         },
       }),
@@ -179,6 +179,29 @@ describe.runIf(radosgw && isRabbitmqAvailable())('storage events through RabbitM
     await queueSettled(30_000);
     for (const key of keys) expect(hookRuns().get(key)).toHaveLength(1);
   }, 120_000);
+
+  it('the same notification delivered to 3 consumers at once: each hook runs once (the completion marker on radosgw)', async () => {
+    // No events from storage for this one: the test delivers each notification three times itself, in one burst.
+    await notify(forwarder.url, {}, 'none/');
+    const keys: string[] = [];
+    for (let index = 0; index < 30; index += 1) keys.push(await upload(100 + index));
+    const connection = await connect(broker.url);
+    const channel = await connection.createConfirmChannel();
+    for (let copy = 0; copy < 3; copy += 1) {
+      for (const key of keys) {
+        const record = { eventSource: 'ceph:s3', eventName: 'ObjectCreated:Put', eventTime: new Date().toISOString(), s3: { bucket: { name: storage.bucket }, object: { key, size: 64 } } };
+        channel.publish(EXCHANGE, 'duplicates', Buffer.from(JSON.stringify({ Records: [record] })), { persistent: true });
+      }
+    }
+    await channel.waitForConfirms();
+    await connection.close();
+    await expect.poll(() => keys.filter((key) => hookRuns().has(key)).length, { timeout: 30_000, interval: 250 }).toBe(keys.length);
+    await queueSettled(30_000);
+    const runs = hookRuns();
+    expect(keys.filter((key) => runs.get(key)!.length !== 1)).toEqual([]);
+    // Spread over the consumers, not one taking all.
+    expect(new Set(keys.map((key) => runs.get(key)![0])).size).toBeGreaterThan(1);
+  }, 90_000);
 
   it('a hook that keeps failing: tried maxAttempts times (x-upbeam-attempts), then dead-lettered; nothing acked before', async () => {
     const calls: string[] = [];

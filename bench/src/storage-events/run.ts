@@ -13,7 +13,7 @@
 import '../lib/loopback-guard';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -163,7 +163,9 @@ export async function runStorageEventsBench(): Promise<void> {
       machine: describeMachine(['@upbeam/upload-server'], {
         // The consumer's amqplib is upload-server's (its dev dependency; a peer for apps), not the bench's.
         amqplib: packageVersion('amqplib', join(BENCH_DIR, '..', 'packages', 'upload-server')),
-        rabbitmq: toolVersion('/usr/lib/rabbitmq/bin/rabbitmqctl', ['version']), radosgw: toolVersion('radosgw'),
+        // From the install's folder name: `rabbitmqctl version` would start an epmd on the default port.
+        rabbitmq: readdirSync('/usr/lib/rabbitmq/lib').find((name) => name.startsWith('rabbitmq_server-'))?.slice('rabbitmq_server-'.length),
+        radosgw: toolVersion('radosgw'),
       }),
       seconds: (performance.now() - started) / 1000,
       command: 'pnpm --filter @upbeam/bench bench:storage-events',

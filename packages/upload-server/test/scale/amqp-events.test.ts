@@ -18,8 +18,9 @@ import { createUploadHandler, reconcileUploads, type UploadHandlerConfig, type U
 //
 // radosgw 16.2.15 (Debian 12) publishes to RabbitMQ itself (a topic with push-endpoint amqp://127.0.0.1:{port},
 // amqp-exchange, amqp-ack-level=broker): the first test. Under concurrent PUTs it segfaults, though (3 runs of 3 on
-// a fresh radosgw at 16 PUTs in flight, within ~10 s: `RGWObjectCtx::invalidate` <- `RGWRados::Object::Write::
-// _do_write_meta` <- `RGWPutObj::execute`), so the 1,000-upload run takes the way the issue allows: radosgw's HTTP
+// a fresh radosgw at 16 PUTs in flight, within ~10 s; one run on a radosgw that had served other topics before
+// completed: `RGWObjectCtx::invalidate` <- `RGWRados::Object::Write::_do_write_meta` <- `RGWPutObj::execute` in its
+// log), so the 1,000-upload run takes the way the issue allows: radosgw's HTTP
 // push into a forwarder (@upbeam/rabbitmq's startForwarder) that publishes each notification to the same exchange and answers
 // radosgw once the broker confirmed it. Mid-run one consumer is killed (SIGKILL) and the broker restarted; the
 // notifications of uploads stored while the broker is down are lost (the forwarder answers 500, radosgw logs it, the

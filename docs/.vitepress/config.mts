@@ -21,6 +21,7 @@ const guides: [string, string][] = [
   ['The components', 'components'],
   ['Persistence', 'persistence'],
   ['The completion hook and reconcile', 'completion-hook'],
+  ['Running on many servers', 'many-servers'],
   ['Telemetry', 'telemetry'],
   ['Security and what storage enforces', 'security'],
   ['Providers and the doctor', 'providers'],

@@ -17,6 +17,7 @@ import type { UploadHandlerConfig } from '../config';
 import { createObjectCompleter, type ReconciledObject } from '../reconcile-object';
 import type { UploadRoutes } from '../routes';
 import { completeNotification, eventRecords } from '../storage-events';
+import { recordQueueLag } from '../telemetry';
 
 /** The header of a republished message that counts the attempts made so far (1 after the first). */
 export const ATTEMPTS_HEADER = 'x-upbeam-attempts';
@@ -94,7 +95,7 @@ export interface StorageEventsConsumer {
  * What it cannot see: a notification storage failed to publish (radosgw drops a non-persistent topic's event when
  * the broker is down, and the upload still succeeds). Keep `reconcileUploads` running now and then as the backstop.
  *
- * Needs the optional peer dependency `amqplib` (`npm install amqplib`, 2.1 or later).
+ * Needs the optional peer dependency `amqplib` (`npm install amqplib`, 2.2 or later: its connection recovery).
  *
  * @param config the handler's configuration (`createUploadHandler`'s), routes included.
  * @returns once connected and consuming.
@@ -124,7 +125,7 @@ export async function consumeStorageEvents(
   const completer = await createObjectCompleter(app);
   const amqp = await import('amqplib').catch((error: unknown) => {
     app.destroy();
-    throw new Error('consumeStorageEvents needs the package `amqplib` (2.1 or later): npm install amqplib', { cause: error });
+    throw new Error('consumeStorageEvents needs the package `amqplib` (2.2 or later): npm install amqplib', { cause: error });
   });
   const connect = (amqp.connect ?? (amqp as unknown as { default: typeof amqp }).default.connect) as typeof amqp.connect;
 
@@ -152,6 +153,8 @@ export async function consumeStorageEvents(
       channel.nack(message, false, false);
       return;
     }
+    // `upbeam.queue.lag` (telemetry.ts): each record's event time to now, at every delivery (a retry's too).
+    for (const record of records) recordQueueLag(typeof record.eventTime === 'string' ? record.eventTime : undefined);
     let failure: unknown;
     try {
       const left = unfinished((await completeNotification(completer, records)).objects);

@@ -53,7 +53,7 @@ export default [
     dts: false,
     noExternal: [/^@aws-sdk\//, /^@smithy\//],
     esbuildPlugins: [sdkXmlParser],
-    // src/sdk.ts: hash with the SDK's portable SHA-256 here, never `process.getBuiltinModule('node:crypto')`.
+    // src/builtin-crypto.ts: WebCrypto and the SDK's portable SHA-256 here, never `process.getBuiltinModule('node:crypto')`.
     define: { UPBEAM_WORKER_BUILD: 'true' },
     esbuildOptions(options) {
       options.conditions = ['workerd', 'worker', 'browser'];

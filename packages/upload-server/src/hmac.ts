@@ -1,8 +1,11 @@
 /**
- * HMAC-SHA-256 with WebCrypto (any runtime: Node, workers, Deno, Bun), keyed from the server's secret access
- * key and a purpose, so that receipts, multipart tickets and renew tickets never verify as one another and
- * the secret itself never signs anything a browser sees.
+ * HMAC-SHA-256 on any runtime, keyed from the server's secret access key and a purpose, so that receipts,
+ * multipart tickets and renew tickets never verify as one another and the secret itself never signs anything a
+ * browser sees. The runtime's built-in `node:crypto` where it has one (Node, Bun, Deno: synchronous, about
+ * 3.5 µs a signature on Node 20), else WebCrypto (the worker build; on Node 20 about 48 µs, a job run on another
+ * thread). Both give the same signatures.
  */
+import { builtinCrypto } from './builtin-crypto';
 
 const encoder = new TextEncoder();
 
@@ -10,9 +13,9 @@ const encoder = new TextEncoder();
 export interface Hmac {
   sign(text: string): Promise<string>;
   /**
-   * True when `signature` is this key's signature of `text`. The comparison is WebCrypto's `verify`, which
-   * compares the whole MAC in constant time (Node: `CRYPTO_memcmp`): how long it takes tells nothing about
-   * how many leading bytes were right. Anything that is not base64url is simply false.
+   * True when `signature` is this key's signature of `text`. The whole MAC is compared in constant time
+   * (`node:crypto`'s `timingSafeEqual`, or WebCrypto's `verify`): how long it takes tells nothing about how
+   * many leading bytes were right. Anything that is not base64url of 32 bytes is simply false.
    */
   verify(text: string, signature: string): Promise<boolean>;
 }
@@ -40,10 +43,26 @@ export function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined
  */
 export function createHmac(secret: string, purpose: string, scope = ''): Hmac {
   const material = encoder.encode(`upbeam-${purpose}\n${JSON.stringify(scope)}\n${secret}`);
-  const key = crypto.subtle.importKey('raw', material, { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-    'verify',
-  ]);
+  const node = builtinCrypto();
+  return node ? nodeHmac(node, material) : webCryptoHmac(material);
+}
+
+/** {@link Hmac} on `node:crypto`: one-shot, synchronous, the text signed as it is (no `TextEncoder`). */
+function nodeHmac({ createHmac, timingSafeEqual }: typeof import('node:crypto'), key: Uint8Array): Hmac {
+  const mac = (text: string) => createHmac('sha256', key).update(text);
+  return {
+    sign: async (text) => mac(text).digest('base64url'),
+    async verify(text, signature) {
+      const bytes = fromBase64url(signature);
+      // The length is no secret: a MAC is always 32 bytes, and timingSafeEqual throws on unequal lengths.
+      return bytes !== undefined && bytes.length === 32 && timingSafeEqual(mac(text).digest(), bytes);
+    },
+  };
+}
+
+/** {@link Hmac} on WebCrypto (workers, edge runtimes): `verify` compares in constant time. */
+function webCryptoHmac(material: Uint8Array<ArrayBuffer>): Hmac {
+  const key = crypto.subtle.importKey('raw', material, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   return {
     async sign(text) {
       return base64url(await crypto.subtle.sign('HMAC', await key, encoder.encode(text)));

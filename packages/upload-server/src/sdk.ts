@@ -6,6 +6,7 @@
  * `@aws-sdk/client-sts`. A serverless cold start then pays for what its first request needs
  * (bench/RESULTS.md, "Cold start"). Each module is imported once; later calls get it at once.
  */
+import { builtinCrypto } from './builtin-crypto';
 import { lazily } from './lazily';
 
 /** `@aws-sdk/client-s3`: the storage client and its commands. */
@@ -31,23 +32,6 @@ export interface SigningHashes {
   hmac(key: string | Uint8Array, text: string): Uint8Array | Promise<Uint8Array>;
   /** HMAC-SHA256 of `text` under `key`, as lower-case hex. */
   hmacHex(key: Uint8Array, text: string): string | Promise<string>;
-}
-
-/**
- * `true` in the build for Workers and edge runtimes (`define` in tsup.config.ts), where `node:crypto` is not
- * asked for: Next.js's edge runtime has a `process.getBuiltinModule` that throws. Undeclared elsewhere.
- */
-declare const UPBEAM_WORKER_BUILD: boolean;
-
-/** The `node:crypto` the runtime has built in (Node >= 20.16, Bun, Deno), got without an import; else undefined. */
-function builtinCrypto(): typeof import('node:crypto') | undefined {
-  if (typeof UPBEAM_WORKER_BUILD !== 'undefined' && UPBEAM_WORKER_BUILD) return undefined;
-  try {
-    const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
-    return getBuiltinModule?.('node:crypto') as typeof import('node:crypto') | undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Two hex digits of each byte value. */

@@ -29,7 +29,7 @@ export const MAX_RECEIPT_LENGTH = 96 + Math.ceil((MAX_CONTEXT_BYTES * 4) / 3);
 /**
  * Issues and checks receipts (`{expiry}.{HMAC-SHA256}`, then `.{base64url context}` when the upload has a
  * context: `upload-context.ts`) for keys this handler handed out; the expiry is `{expiry}-{size}` when the
- * receipt binds the upload's declared size (a route with `limits`). WebCrypto: any runtime.
+ * receipt binds the upload's declared size (a route with `limits`). HMAC-SHA256 (`hmac.ts`): any runtime.
  */
 export interface Receipts {
   /**

@@ -41,11 +41,12 @@ const loadApi = lazily(async () => (api = await import('@opentelemetry/api')));
 
 /**
  * The API once something registered with it (an SDK), imported on first need; undefined while nothing did
- * (the API would then hand out no-ops: see the module's comment).
+ * (the API would then hand out no-ops: see the module's comment), or when it cannot be imported (a bundle that
+ * left it out): telemetry never fails an operation.
  */
 async function registeredApi(): Promise<Api | undefined> {
   if ((globalThis as Record<symbol, unknown>)[API_GLOBAL] === undefined) return undefined;
-  return api ?? loadApi();
+  return api ?? loadApi().catch(() => undefined);
 }
 
 /** Runs `record` with the instruments when something registered with the API (once it is imported); else nothing. */

@@ -1,6 +1,6 @@
 // upload-config.ts: one configuration for every handler process (and the storage-events workers)
 import { Redis } from 'ioredis';
-import { defineRoutes, type UploadHandlerConfig } from '@upbeam/upload-server';
+import { defineRoutes, type UploadHandlerConfig, type UploadRoutes } from '@upbeam/upload-server';
 import { redisLimitStore } from '@upbeam/upload-server/redis';
 
 // The app's own Redis client; `enableOfflineQueue: false` makes a call fail at once while Redis is away.
@@ -23,7 +23,7 @@ export const uploadConfig = {
       },
     },
   }),
-} satisfies UploadHandlerConfig;
+} satisfies UploadHandlerConfig & { routes: UploadRoutes };
 
 declare function userIdOf(request: Request): Promise<string>;
 declare function saveVideo(video: { key: string; size: number; idempotencyKey: string }): Promise<void>;

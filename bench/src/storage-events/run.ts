@@ -2,7 +2,7 @@
  * The storage-events consumer (`consumeStorageEvents` of `@upbeam/upload-server/amqp`) at 1,000 uploads: a real
  * radosgw (`@upbeam/ceph-rgw`) whose bucket notifications reach a real RabbitMQ (`@upbeam/rabbitmq`) through radosgw's
  * HTTP push and the forwarder (radosgw 16.2.15's own AMQP push crashes it under concurrent PUTs), consumer processes
- * of the built package (./consumer.mjs) whose hook appends a line.
+ * of the built package (the scale test's packages/upload-server/test/scale/storage-events-consumer.mjs) whose hook appends a line.
  * - Live: 1,000 presigned uploads (16 in flight, prepared by the handler in this process) with 3 consumers running:
  *   queue lag per object, from the notification's `eventTime` (radosgw's clock, this machine's) to the hook's run.
  * - Backlog: 1,000 notifications queued while no consumer runs, then 1 (and, on a fresh queue, 3) consumers
@@ -31,7 +31,7 @@ import { writeReport } from '../report';
 const UPLOADS = 1000;
 const CONCURRENCY = 16;
 const EXCHANGE = 'storage-events';
-const CONSUMER = fileURLToPath(new URL('./consumer.mjs', import.meta.url));
+const CONSUMER = fileURLToPath(new URL('../../../packages/upload-server/test/scale/storage-events-consumer.mjs', import.meta.url));
 
 export interface StorageEventsResult extends ResultMeta {
   command: string;

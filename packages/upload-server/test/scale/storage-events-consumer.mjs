@@ -1,4 +1,5 @@
-// One storage-events consumer process of the scale test (amqp-events.test.ts): consumeStorageEvents from the
+// One storage-events consumer process of the scale test (amqp-events.test.ts) and of bench:storage-events
+// (bench/src/storage-events/run.ts): consumeStorageEvents from the
 // built package (`pnpm --filter @upbeam/upload-server build` first), with a hook that appends one line per run to
 // a file shared by every consumer: `{idempotencyKey} {key} {pid} {ms since epoch}`. Its settings come as JSON in
 // the environment variable UPBEAM_CONSUMER; it prints `ready` once consuming, and closes on SIGTERM.

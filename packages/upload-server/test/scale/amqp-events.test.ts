@@ -37,7 +37,8 @@ const EXCHANGE = 'storage-events';
 const POISON = ['not json', JSON.stringify({ hello: 'world' }), JSON.stringify({ Records: 'x' })];
 const CONSUMER_SCRIPT = fileURLToPath(new URL('./storage-events-consumer.mjs', import.meta.url));
 
-describe.runIf(radosgw && isRabbitmqAvailable())('storage events through RabbitMQ: 3 consumers, one killed, the broker restarted', () => {
+// In CI a missing broker fails the run (startRabbitmq throws), not shrinks it.
+describe.runIf(radosgw && (process.env.CI === 'true' || isRabbitmqAvailable()))('storage events through RabbitMQ: 3 consumers, one killed, the broker restarted', () => {
   let storage: RadosgwBucket;
   let admin: S3Client;
   let sns: SNSClient;

@@ -17,7 +17,8 @@ import { createUploadHandler, defineRoutes } from '../../src/index';
 const QUEUE = 'telemetry-lag';
 const LAG_SECONDS = 3;
 
-describe.runIf(isRabbitmqAvailable())('the queue consumer records its lag and a span per message', () => {
+// In CI a missing broker fails the run (startRabbitmq throws), not shrinks it.
+describe.runIf(process.env.CI === 'true' || isRabbitmqAvailable())('the queue consumer records its lag and a span per message', () => {
   const spans = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
   const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);

@@ -52,4 +52,17 @@ describe('upload receipts', () => {
       await expect(receipts.verify('k', forged)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     }
   });
+
+  it('refuses a receipt whose declared size was changed, added or removed (the size is signed)', async () => {
+    const receipts = createReceipts('server-secret', SCOPE);
+    const sized = await receipts.issue('k', undefined, undefined, 1000);
+    await expect(receipts.open('k', sized)).resolves.toMatchObject({ size: 1000 });
+    const [first = '', signature = ''] = sized.split('.');
+    const expiry = first.split('-')[0];
+    const plain = await receipts.issue('k');
+    const [, plainSignature = ''] = plain.split('.');
+    for (const forged of [`${expiry}-999999.${signature}`, `${expiry}.${signature}`, `${expiry}-1000.${plainSignature}`]) {
+      await expect(receipts.open('k', forged)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    }
+  });
 });

@@ -9,7 +9,7 @@
  * checksum never download it.
  */
 
-import type { ObjectChecksum } from '@upbeam/upload-protocol';
+import type { ChecksumAlgorithm, ObjectChecksum } from '@upbeam/upload-protocol';
 import { createMD5, type IHasher } from 'hash-wasm';
 import { nextTask } from './next-task';
 
@@ -18,7 +18,7 @@ import { nextTask } from './next-task';
  * 1864; verified by AWS S3 and Ceph radosgw, which refuse a mismatch with `BadDigest`), `false` sends none.
  * s3rver (the local development storage) verifies no checksum.
  */
-export type ChecksumOption = 'md5' | false;
+export type ChecksumOption = ChecksumAlgorithm | false;
 
 /**
  * Bytes read and hashed at a time, 1 MiB, into one buffer reused from hash to hash (a BYOB reader): the

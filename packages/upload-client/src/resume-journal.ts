@@ -8,7 +8,7 @@
  * Loaded with `import()` by an upload with `resume` only (and with a tracker's `persist`): a multipart upload
  * without it never downloads the journal, its IndexedDB access nor its Web Lock.
  */
-import { DEFAULT_UPLOAD_ENDPOINT, type CompletedPart } from '@upbeam/upload-protocol';
+import { DEFAULT_UPLOAD_ENDPOINT, type ChecksumAlgorithm, type CompletedPart } from '@upbeam/upload-protocol';
 import { inStore } from './browser-database';
 import type { ResumeOptions, UploadOptions } from './types';
 import { waitForLock, type ReleaseLock } from './web-lock';
@@ -37,7 +37,7 @@ export interface ResumeRecord {
    * `'md5'` when the server's answer that created the upload asked for a checksum (kept so that a resume
    * follows it too); absent for none, and in records written before this field.
    */
-  checksum?: 'md5' | undefined;
+  checksum?: ChecksumAlgorithm | undefined;
 }
 
 /** Reads and writes the record of one file. Never throws: a browser without IndexedDB keeps nothing. */

@@ -11,6 +11,15 @@ export {
   TOKEN_OBJECT_CACHE_CONTROL,
   UPLOAD_STRATEGIES,
 } from './constants';
+export {
+  CHECKSUM_ALGORITHMS,
+  CHECKSUM_DIGEST_BYTES,
+  CHECKSUM_HEADERS,
+  MULTIPART_CHECKSUM_TYPES,
+  type ChecksumAlgorithm,
+  type ChecksumErrorCode,
+  type ChecksumRequest,
+} from './checksum';
 export type {
   ObjectChecksum,
   PresignedUploadResponse,

@@ -1,4 +1,5 @@
 import type { OBJECT_CACHE_CONTROL, UPLOAD_STRATEGIES } from './constants';
+import type { ChecksumAlgorithm, ChecksumRequest } from './checksum';
 import type { MultipartRequest, RenewRequest } from './multipart';
 import type { PreparedUploadBase } from './prepared-upload';
 
@@ -41,6 +42,12 @@ export interface UploadRequestBody {
  */
 export interface UploadMarker {
   strategy: UploadStrategy;
+  /**
+   * The checksum the browser will send (a preparation or a multipart `create`): see {@link ChecksumRequest}.
+   * Absent: the route's own choice (a presigned single PUT then answers 400 `CHECKSUM_REQUIRED` when the
+   * route wants one, as its value must be signed into the URL).
+   */
+  checksum?: ChecksumRequest;
   complete?: { key: string; receipt: string };
   multipart?: MultipartRequest;
   renew?: RenewRequest;
@@ -123,22 +130,27 @@ export interface UploadCompleteResponse {
   serverData?: unknown;
   /**
    * The checksum of the whole stored object, as the client computed it from the bytes it sent and storage
-   * verified part by part; present when the upload ran with `checksum: 'md5'`.
+   * verified; present when the upload ran with a checksum.
    */
   checksum?: ObjectChecksum;
+  /** `true` when nothing was sent: storage already held these bytes under this key (content-addressed). */
+  deduplicated?: true;
 }
 
-/** The checksum of a whole stored object, computed by the client from what it sent. */
+/** The checksum of a whole stored object, computed by the client from what it sent, and verified by storage. */
 export interface ObjectChecksum {
-  /** The algorithm of the part checksums (sent as `Content-MD5`, RFC 1864). */
-  algorithm: 'md5';
+  /** The algorithm (sent as `CHECKSUM_HEADERS[algorithm]` with the object or each part). */
+  algorithm: ChecksumAlgorithm;
   /**
-   * `full-object`: the MD5 of the whole object (a single PUT); `composite`: the MD5 of the parts' MD5s
-   * followed by `-` and the number of parts, as S3 defines the checksum of a multipart upload (it is the
-   * multipart object's ETag, without quotes, on storage without SSE-KMS).
+   * `full-object`: the checksum of the whole object's bytes (a single PUT; a CRC64NVME multipart upload);
+   * `composite`: the checksum of the parts' digests joined, followed by `-` and the number of parts, as S3
+   * defines it for a multipart upload (`MULTIPART_CHECKSUM_TYPES`).
    */
   type: 'full-object' | 'composite';
-  /** Lowercase hexadecimal, `-N` appended for `composite`, e.g. `"3b4c…9f-3"`. */
+  /**
+   * As storage reports it: MD5 in lowercase hexadecimal (the ETag without quotes, e.g. `"3b4c…9f-3"`); the
+   * others in base64 (`x-amz-checksum-*`, `ChecksumCRC32C`, ...), e.g. `"yZRlqg==-3"`. `-N` ends a composite.
+   */
   value: string;
 }
 
@@ -158,6 +170,10 @@ export interface UploadErrorBody {
    * flight expires), at least 1; the same as the answer's `Retry-After` header.
    */
   retryAfter?: number;
+  /**
+   * On `CHECKSUM_REQUIRED` and `CHECKSUM_UNSUPPORTED` (`ChecksumErrorCode`): the algorithm the route takes.
+   */
+  checksum?: ChecksumAlgorithm;
 }
 
 /**
@@ -179,7 +195,9 @@ export interface UploadResult<ServerData = unknown> {
   serverData?: ServerData;
   /**
    * The object's checksum, as the client computed it from the bytes it sent and storage verified, when the
-   * upload ran with one (the server's `checksum` answer, or the client's `checksum: 'md5'`).
+   * upload ran with one (the client's `checksum` option, else the route's).
    */
   checksum?: ObjectChecksum;
+  /** `true` when no byte was sent: storage already held these bytes (a content-addressed route). */
+  deduplicated?: true;
 }

@@ -7,6 +7,7 @@
  * the upload named by the `ticket` it issued: an HMAC-signed token that binds the object key, the upload id,
  * the file size and the part size, so that no client can sign parts for, complete or abort another upload.
  */
+import type { ObjectChecksum } from './messages';
 import type { PreparedUploadBase } from './prepared-upload';
 
 /**
@@ -35,6 +36,11 @@ export interface CompletedPart {
   partNumber: number;
   /** The part's ETag exactly as storage sent it, quotes included. */
   etag: string;
+  /**
+   * The part's checksum (base64 of its digest) when the upload was created with one other than MD5: S3's
+   * CompleteMultipartUpload must list it (`ChecksumCRC32C`, ...). MD5 parts need none (the ETag is theirs).
+   */
+  checksum?: string;
 }
 
 /** A part already on storage, as ListParts reports it (resume). */
@@ -45,7 +51,8 @@ export interface StoredPart extends CompletedPart {
 
 /**
  * A presigned multipart operation, sent as `_upload: { strategy: 'presigned', multipart }`.
- * - `create`: CreateMultipartUpload for a new key (the body's `filesize` is required, at least 1 byte;
+ * - `create`: CreateMultipartUpload for a new key, with the checksum algorithm of `_upload.checksum` (else the
+ *   route's), whose parts then each carry theirs (the body's `filesize` is required, at least 1 byte;
  *   `onBeforeUpload`, `allowedContentTypes` and `maxFileSize` apply as to a single PUT; `partSize` from
  *   {@link MIN_PART_SIZE} to {@link MAX_PART_SIZE}, else 400 `INVALID_REQUEST`; more than {@link MAX_PARTS}
  *   parts: 400 `TOO_MANY_PARTS` `Exceeded 10000 parts in multipart upload`). Content-Type, Cache-Control,
@@ -72,9 +79,28 @@ export interface StoredPart extends CompletedPart {
  */
 export type MultipartRequest =
   | { action: 'create'; partSize: number }
-  | { action: 'sign-parts'; ticket: string; partNumbers: number[] }
+  | {
+      action: 'sign-parts';
+      ticket: string;
+      partNumbers: number[];
+      /**
+       * For an upload created with a checksum: each part's (base64 of its digest), in the order of
+       * `partNumbers`, signed into its URL (the URL then accepts that part's bytes and no others). Required
+       * then (else 400 `INVALID_CHECKSUM`); refused without one.
+       */
+      checksums?: string[];
+    }
   | { action: 'list-parts'; ticket: string }
-  | { action: 'complete'; ticket: string; parts: CompletedPart[] }
+  | {
+      action: 'complete';
+      ticket: string;
+      parts: CompletedPart[];
+      /**
+       * For a `full-object` multipart checksum (CRC64NVME): the whole object's checksum (base64), which storage
+       * checks against the one it makes from the parts' before it completes.
+       */
+      checksum?: string;
+    }
   | { action: 'abort'; ticket: string };
 
 /** The names of {@link MultipartRequest}'s actions. */
@@ -143,6 +169,8 @@ export interface CompleteMultipartResponse {
   key: string;
   /** The object's ETag, in quotes (S3 and radosgw: `"{md5 of the part MD5s}-{parts}"`; s3rver: a plain MD5). */
   etag: string;
+  /** The object's checksum as storage reported it at completion, when the upload was created with one. */
+  checksum?: ObjectChecksum;
   /** What the server's completion hook returned (JSON), when it has one and it returned something. */
   serverData?: unknown;
 }

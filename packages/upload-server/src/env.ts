@@ -17,6 +17,7 @@ export const SETTING_ENV = {
   sseCustomerKey: 'S3_UPLOAD_SSE_CUSTOMER_KEY',
   objectAcl: 'S3_UPLOAD_OBJECT_ACL',
   checksum: 'S3_UPLOAD_CHECKSUM',
+  conditionalWrites: 'S3_UPLOAD_CONDITIONAL_WRITES',
   provider: 'S3_UPLOAD_PROVIDER',
   accountId: 'S3_UPLOAD_ACCOUNT_ID',
   roleArn: 'S3_UPLOAD_ROLE_ARN',

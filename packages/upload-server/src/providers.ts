@@ -1,5 +1,6 @@
 import { UploadError } from './errors';
 import { present, SETTING_ENV, type Env } from './env';
+import type { ChecksumAlgorithm } from '@upbeam/upload-protocol';
 import type { ProviderSettings, StorageProvider, StorageSettings } from './storage-config';
 
 export type { ProviderSettings, StorageProvider } from './storage-config';
@@ -29,11 +30,17 @@ export interface ProviderPreset {
   /** STS endpoint used when `stsEndpoint` is not given: the storage endpoint itself when `'storage'`. */
   stsEndpoint?: string | 'storage';
   /**
-   * The default of the handler's `checksum` setting: `'md5'` where the provider documents that PutObject and
-   * UploadPart verify `Content-MD5` (a mismatch refused with 400 `BadDigest`), `false` where its documentation
-   * does not say so.
+   * The checksums storage verifies on PutObject AND UploadPart (a body that does not match is refused), as
+   * its documentation says or as measured here; empty where none is known to be.
    */
-  checksum: 'md5' | false;
+  checksums: readonly ChecksumAlgorithm[];
+  /**
+   * The default of the handler's `checksum` setting: the strongest cheap check storage verifies
+   * (`crc64nvme` if in `checksums`, else `crc32c`, else `md5`, else `false`); `sha256` is opt-in.
+   */
+  checksum: ChecksumAlgorithm | false;
+  /** Whether storage honours `If-None-Match: *` on PutObject and CompleteMultipartUpload (412 when the key holds an object). */
+  conditionalWrites: boolean;
 }
 
 /**
@@ -71,19 +78,36 @@ export interface ProviderPreset {
  *   `BadDigest` on PutObject and UploadPart.
  */
 export const PROVIDER_PRESETS: Readonly<Record<StorageProvider, ProviderPreset>> = {
-  aws: { forcePathStyle: false, sts: 'federation-token-or-assume-role', checksum: 'md5' },
-  r2: { endpoint: 'https://{accountId}.r2.cloudflarestorage.com', region: 'auto', forcePathStyle: false, sts: 'none', checksum: 'md5' },
-  b2: { endpoint: 'https://s3.{region}.backblazeb2.com', forcePathStyle: false, sts: 'assume-role', checksum: false },
-  digitalocean: { endpoint: 'https://{region}.digitaloceanspaces.com', forcePathStyle: false, sts: 'assume-role', checksum: false },
+  aws: { forcePathStyle: false, sts: 'federation-token-or-assume-role', checksums: ['md5'], checksum: 'md5', conditionalWrites: false },
+  r2: {
+    endpoint: 'https://{accountId}.r2.cloudflarestorage.com',
+    region: 'auto',
+    forcePathStyle: false,
+    sts: 'none',
+    checksums: ['md5'],
+    checksum: 'md5',
+    conditionalWrites: false,
+  },
+  b2: { endpoint: 'https://s3.{region}.backblazeb2.com', forcePathStyle: false, sts: 'assume-role', checksums: [], checksum: false, conditionalWrites: false },
+  digitalocean: {
+    endpoint: 'https://{region}.digitaloceanspaces.com',
+    forcePathStyle: false,
+    sts: 'assume-role',
+    checksums: [],
+    checksum: false,
+    conditionalWrites: false,
+  },
   wasabi: {
     endpoint: 'https://s3.{region}.wasabisys.com',
     forcePathStyle: false,
     sts: 'assume-role',
     stsEndpoint: 'https://sts.wasabisys.com',
+    checksums: ['md5'],
     checksum: 'md5',
+    conditionalWrites: false,
   },
-  minio: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage', checksum: 'md5' },
-  ceph: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage', checksum: 'md5' },
+  minio: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage', checksums: ['md5'], checksum: 'md5', conditionalWrites: false },
+  ceph: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage', checksums: ['md5'], checksum: 'md5', conditionalWrites: false },
 };
 
 function isProvider(value: string): value is StorageProvider {
@@ -108,9 +132,9 @@ export function resolveProvider(settings: ProviderSettings, env: Env): StoragePr
 }
 
 /**
- * The storage settings with the provider preset's endpoint, region, path style and checksum filled in where
- * neither the code nor the env variable (`S3_UPLOAD_ENDPOINT`, `S3_UPLOAD_REGION`, `S3_UPLOAD_FORCE_PATH_STYLE`,
- * `S3_UPLOAD_CHECKSUM`) gives them. Without a provider the settings are returned unchanged.
+ * The storage settings with the provider preset's endpoint, region, path style, checksum and conditional writes
+ * filled in where neither the code nor the env variable (`S3_UPLOAD_ENDPOINT`, `S3_UPLOAD_REGION`,
+ * `S3_UPLOAD_FORCE_PATH_STYLE`, `S3_UPLOAD_CHECKSUM`, `S3_UPLOAD_CONDITIONAL_WRITES`) gives them. Without a provider the settings are returned unchanged.
  * @throws {@link UploadError} `INVALID_SETTINGS` (500, logged) for an unknown provider, an R2 preset without
  *   `accountId`, a `{region}` endpoint without a region, or `minio`/`ceph` without an endpoint.
  */
@@ -122,6 +146,7 @@ export function applyProviderPreset<T extends StorageSettings & ProviderSettings
   const givenEndpoint = present(settings.endpoint) ?? present(env[SETTING_ENV.endpoint]);
   const pathStyleGiven = settings.forcePathStyle !== undefined || present(env[SETTING_ENV.forcePathStyle]) !== undefined;
   const checksumGiven = settings.checksum !== undefined || present(env[SETTING_ENV.checksum]) !== undefined;
+  const conditionalGiven = settings.conditionalWrites !== undefined || present(env[SETTING_ENV.conditionalWrites]) !== undefined;
   const endpoint = givenEndpoint ?? presetEndpoint(provider, preset, { ...settings, region }, env);
   return {
     ...settings,
@@ -129,6 +154,7 @@ export function applyProviderPreset<T extends StorageSettings & ProviderSettings
     ...(endpoint === undefined ? {} : { endpoint }),
     ...(pathStyleGiven ? {} : { forcePathStyle: preset.forcePathStyle }),
     ...(checksumGiven ? {} : { checksum: preset.checksum }),
+    ...(conditionalGiven ? {} : { conditionalWrites: preset.conditionalWrites }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isUploadError } from './errors';
 import { resolveStorageSettings, resolveStsSettings } from './settings';
+import { PROVIDER_PRESETS } from './providers';
 
 const fullEnv = {
   S3_UPLOAD_KEY: 'AKID',
@@ -28,6 +29,9 @@ describe('resolveStorageSettings', () => {
       endpoint: 'http://127.0.0.1:9000',
       forcePathStyle: false,
       objectAcl: 'private',
+      checksum: undefined,
+      conditionalWrites: false,
+      verifiedChecksums: undefined,
     });
   });
 
@@ -39,16 +43,37 @@ describe('resolveStorageSettings', () => {
     expect(() => resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_OBJECT_ACL: 'public-read' })).toThrow('objectAcl must be one of');
   });
 
-  it('checksum: md5 on AWS (no endpoint), off with an endpoint; S3_UPLOAD_CHECKSUM (md5 | off) and code win', () => {
+  it('checksum: md5 on AWS (no endpoint), off with an endpoint; S3_UPLOAD_CHECKSUM (an algorithm or off, any case) and code win', () => {
     expect(resolveStorageSettings({}, fullEnv).checksum).toBe('md5');
-    expect(resolveStorageSettings({ endpoint: 'http://127.0.0.1:9000' }, fullEnv)).not.toHaveProperty('checksum');
-    expect(resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_CHECKSUM: 'off' })).not.toHaveProperty('checksum');
+    expect(resolveStorageSettings({ endpoint: 'http://127.0.0.1:9000' }, fullEnv).checksum).toBeUndefined();
+    expect(resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_CHECKSUM: 'off' }).checksum).toBeUndefined();
     expect(resolveStorageSettings({ endpoint: 'http://127.0.0.1:9000' }, { ...fullEnv, S3_UPLOAD_CHECKSUM: 'MD5' }).checksum).toBe('md5');
-    expect(resolveStorageSettings({ checksum: false }, { ...fullEnv, S3_UPLOAD_CHECKSUM: 'md5' })).not.toHaveProperty('checksum');
+    expect(resolveStorageSettings({ checksum: false }, { ...fullEnv, S3_UPLOAD_CHECKSUM: 'md5' }).checksum).toBeUndefined();
     expect(resolveStorageSettings({ checksum: 'md5', endpoint: 'http://127.0.0.1:9000' }, fullEnv).checksum).toBe('md5');
     const error = thrown(() => resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_CHECKSUM: 'crc32' }));
     expect(isUploadError(error) && error.code).toBe('INVALID_SETTINGS');
-    expect((error as Error).message).toBe('checksum (S3_UPLOAD_CHECKSUM) must be md5 or off; got "crc32".');
+    expect((error as Error).message).toBe('checksum (S3_UPLOAD_CHECKSUM) must be one of crc32c, crc64nvme, sha256, md5 or off; got "crc32".');
+  });
+
+  it('checksum: every algorithm by name in code or S3_UPLOAD_CHECKSUM; verifiedChecksums: the aws preset without endpoint, unknown with one', () => {
+    for (const name of ['crc32c', 'crc64nvme', 'sha256', 'md5'] as const) {
+      expect(resolveStorageSettings({ checksum: name }, fullEnv).checksum).toBe(name);
+      expect(resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_CHECKSUM: ` ${name.toUpperCase()} ` }).checksum).toBe(name);
+    }
+    expect(resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_CHECKSUM: 'OFF' }).checksum).toBeUndefined();
+    expect(resolveStorageSettings({}, fullEnv).verifiedChecksums).toEqual(PROVIDER_PRESETS.aws.checksums);
+    expect(resolveStorageSettings({ endpoint: 'http://127.0.0.1:9000' }, fullEnv).verifiedChecksums).toBeUndefined();
+  });
+
+  it('conditionalWrites: the aws preset without endpoint, off with one; S3_UPLOAD_CONDITIONAL_WRITES (true | false) and code win', () => {
+    expect(resolveStorageSettings({}, fullEnv).conditionalWrites).toBe(PROVIDER_PRESETS.aws.conditionalWrites);
+    expect(resolveStorageSettings({ endpoint: 'http://127.0.0.1:9000' }, fullEnv).conditionalWrites).toBe(false);
+    expect(resolveStorageSettings({ endpoint: 'http://127.0.0.1:9000' }, { ...fullEnv, S3_UPLOAD_CONDITIONAL_WRITES: 'TRUE' }).conditionalWrites).toBe(true);
+    expect(resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_CONDITIONAL_WRITES: 'false' }).conditionalWrites).toBe(false);
+    expect(resolveStorageSettings({ conditionalWrites: true, endpoint: 'http://127.0.0.1:9000' }, { ...fullEnv, S3_UPLOAD_CONDITIONAL_WRITES: 'false' }).conditionalWrites).toBe(true);
+    const error = thrown(() => resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_CONDITIONAL_WRITES: 'yes' }));
+    expect(isUploadError(error) && error.code).toBe('INVALID_SETTINGS');
+    expect((error as Error).message).toBe('conditionalWrites (S3_UPLOAD_CONDITIONAL_WRITES) must be true or false; got "yes".');
   });
 
   it('reads roleArn and stsEndpoint from S3_UPLOAD_ROLE_ARN and S3_UPLOAD_STS_ENDPOINT; code wins', () => {

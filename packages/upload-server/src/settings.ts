@@ -1,6 +1,7 @@
 import { UploadError } from './errors';
 import { processEnv, present, SETTING_ENV, type Env } from './env';
-import { applyProviderPreset } from './providers';
+import { CHECKSUM_ALGORITHMS, type ChecksumAlgorithm } from '@upbeam/upload-protocol';
+import { applyProviderPreset, PROVIDER_PRESETS, resolveProvider } from './providers';
 import type { ObjectAcl, StorageSettings } from './storage-config';
 
 // The environment's helpers live in env.ts and the setting types in storage-config.ts, which providers.ts reads
@@ -23,8 +24,18 @@ export interface ResolvedStorageSettings {
   sseCustomerKey?: Uint8Array;
   /** The canned ACL presigned PUTs sign; absent for `objectAcl: 'none'`. */
   objectAcl?: Exclude<ObjectAcl, 'none'>;
-  /** `'md5'` when preparation answers ask the browser for a `Content-MD5`; absent for none. */
-  checksum?: 'md5';
+  /**
+   * The checksum preparation answers ask the browser for (`StorageSettings.checksum`); `undefined` for none.
+   */
+  checksum: ChecksumAlgorithm | undefined;
+  /** Whether every write the handler signs carries `If-None-Match: *` (`StorageSettings.conditionalWrites`). */
+  conditionalWrites: boolean;
+  /**
+   * The checksums this storage verifies on PutObject and UploadPart (the provider preset's `checksums`; AWS S3's
+   * without `endpoint`); `undefined` for unknown storage (an `endpoint` without `provider`): the handler then
+   * accepts whichever algorithm a client asks for.
+   */
+  verifiedChecksums: readonly ChecksumAlgorithm[] | undefined;
 }
 
 /** Settings whose value is one string, given in code or read from their variable. */
@@ -41,13 +52,15 @@ const REQUIRED = ['accessKeyId', 'secretAccessKey', 'bucket', 'region'] as const
  *   access key, secret, bucket or region is absent, with the message
  *   `Upbeam: Missing ENVs S3_UPLOAD_KEY, ...` naming every missing variable; `INVALID_SETTINGS` when the
  *   bucket holds a '/' and is not an access-point ARN, the SSE-C key is not 32 bytes (or not base64),
- *   `objectAcl` is not one of {@link OBJECT_ACLS}, `S3_UPLOAD_CHECKSUM` is not `md5` or `off`, or the
- *   provider preset cannot be applied
+ *   `objectAcl` is not one of {@link OBJECT_ACLS}, `checksum` (`S3_UPLOAD_CHECKSUM`) is not one of
+ *   `crc32c`, `crc64nvme`, `sha256`, `md5`, `off`, `S3_UPLOAD_CONDITIONAL_WRITES` is not `true` or `false`, or
+ *   the provider preset cannot be applied
  *   ({@link applyProviderPreset}).
  */
 export function resolveStorageSettings(given: StorageSettings = {}, env: Env = processEnv()): ResolvedStorageSettings {
   // Provider preset (providers.ts): fills endpoint, region and path style that neither code nor env set.
   const settings = applyProviderPreset(given, env);
+  const provider = resolveProvider(given, env);
   const pick = (name: Exclude<TextSetting, 'roleArn' | 'stsEndpoint'>) => textSetting(settings, env, name);
   const missing = REQUIRED.filter((name) => pick(name) === undefined).map((name) => SETTING_ENV[name]);
   if (missing.length > 0) {
@@ -70,7 +83,11 @@ export function resolveStorageSettings(given: StorageSettings = {}, env: Env = p
     forcePathStyle: settings.forcePathStyle ?? /^(true|1)$/i.test(env[SETTING_ENV.forcePathStyle] ?? ''),
     ...(sseCustomerKey === undefined ? {} : { sseCustomerKey }),
     ...signedAcl(settings.objectAcl ?? present(env[SETTING_ENV.objectAcl]), endpoint),
-    ...checksumSetting(settings.checksum ?? present(env[SETTING_ENV.checksum]), endpoint),
+    checksum: checksumSetting(settings.checksum ?? present(env[SETTING_ENV.checksum]), endpoint),
+    conditionalWrites: conditionalWritesSetting(settings.conditionalWrites ?? present(env[SETTING_ENV.conditionalWrites]), endpoint),
+    // Unknown storage (an endpoint without a provider): undefined, the client's algorithm is accepted.
+    verifiedChecksums:
+      provider !== undefined ? PROVIDER_PRESETS[provider].checksums : endpoint === undefined ? PROVIDER_PRESETS.aws.checksums : undefined,
   };
 }
 
@@ -96,15 +113,32 @@ function signedAcl(value: string | undefined, endpoint: string | undefined): Pic
 }
 
 /**
- * The checksum setting: given in code, else `S3_UPLOAD_CHECKSUM`, else (no provider preset filled it in)
- * on for AWS S3 and off for any other endpoint.
+ * The checksum setting: given in code, else `S3_UPLOAD_CHECKSUM`, else (no provider preset filled it in) the
+ * `aws` preset's for AWS S3 and off for any other endpoint.
  */
-function checksumSetting(value: 'md5' | false | string | undefined, endpoint: string | undefined): Pick<ResolvedStorageSettings, 'checksum'> {
-  const checksum = value ?? (endpoint === undefined ? 'md5' : false);
-  const name = typeof checksum === 'string' ? checksum.trim().toLowerCase() : checksum;
-  if (name === 'md5') return { checksum: name };
-  if (name === false || name === 'off') return {};
-  throw new UploadError('INVALID_SETTINGS', `checksum (S3_UPLOAD_CHECKSUM) must be md5 or off; got "${checksum}".`);
+function checksumSetting(value: ChecksumAlgorithm | false | string | undefined, endpoint: string | undefined): ChecksumAlgorithm | undefined {
+  const checksum = value ?? (endpoint === undefined ? PROVIDER_PRESETS.aws.checksum : false);
+  if (checksum === false) return undefined;
+  const name = checksum.trim().toLowerCase();
+  if (name === 'off') return undefined;
+  if ((CHECKSUM_ALGORITHMS as readonly string[]).includes(name)) return name as ChecksumAlgorithm;
+  throw new UploadError(
+    'INVALID_SETTINGS',
+    `checksum (S3_UPLOAD_CHECKSUM) must be one of ${CHECKSUM_ALGORITHMS.join(', ')} or off; got "${String(checksum)}".`,
+  );
+}
+
+/**
+ * The conditional-writes setting: given in code, else `S3_UPLOAD_CONDITIONAL_WRITES`, else (no provider preset
+ * filled it in) the `aws` preset's for AWS S3 and off for any other endpoint.
+ */
+function conditionalWritesSetting(value: boolean | string | undefined, endpoint: string | undefined): boolean {
+  if (typeof value === 'boolean') return value;
+  if (value === undefined) return endpoint === undefined ? PROVIDER_PRESETS.aws.conditionalWrites : false;
+  const name = value.trim().toLowerCase();
+  if (name === 'true' || name === '1') return true;
+  if (name === 'false' || name === '0') return false;
+  throw new UploadError('INVALID_SETTINGS', `conditionalWrites (S3_UPLOAD_CONDITIONAL_WRITES) must be true or false; got "${value}".`);
 }
 
 /** Length of an SSE-C key in bytes: AES-256 (SPEC 5; S3 answers InvalidArgument to other lengths). */

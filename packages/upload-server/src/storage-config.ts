@@ -4,6 +4,8 @@
  * for them.
  */
 
+import type { ChecksumAlgorithm } from '@upbeam/upload-protocol';
+
 /** A storage provider with a preset: its endpoint shape, region and addressing style. */
 export type StorageProvider = 'aws' | 'r2' | 'b2' | 'digitalocean' | 'minio' | 'ceph' | 'wasabi';
 
@@ -66,19 +68,29 @@ export interface StorageSettings extends ProviderSettings {
    */
   objectAcl?: ObjectAcl;
   /**
-   * Whether browsers send a checksum storage verifies: `'md5'` puts `checksum: 'md5'` in every preparation
-   * answer, and the client then sends a `Content-MD5` (RFC 1864) with each part and each single PUT, which
-   * storage checks (a byte changed on the way is refused with 400 `BadDigest` and sent again). The client
-   * hashes the file in the browser (WebAssembly, a lazy chunk): a single PUT waits for the whole file to be
-   * hashed, multipart hashes the next parts while others are sent (the docs' guide "Large files and resume",
-   * "Checksums"; figures in bench/RESULTS.md). The bucket's CORS rule must allow the `Content-MD5`
-   * request header (`AllowedHeaders: ["*"]` does). A client's own `checksum` option wins over this.
-   * Env: `S3_UPLOAD_CHECKSUM` (`md5` or `off`).
-   * @default the provider preset's (`PROVIDER_PRESETS`: `'md5'` where the provider documents that it
-   *   verifies `Content-MD5`); without a provider, `'md5'` for AWS S3 (no `endpoint`) and `false` with an
-   *   `endpoint` (unknown storage: s3rver, for one, verifies nothing)
+   * The checksum browsers send with each upload, which storage verifies (a byte changed on the way is refused
+   * and sent again): `'crc64nvme'`, `'crc32c'`, `'sha256'` (`x-amz-checksum-*`, signed into presigned URLs) or
+   * `'md5'` (`Content-MD5`, RFC 1864); `false` for none. Every preparation answer names it in `checksum`; the
+   * client hashes the file in the browser (a Worker, WebAssembly) before a single PUT and part by part ahead
+   * of a multipart upload's sends (the docs' guide "Checksums": what each costs and guards, and the provider
+   * table). The bucket's CORS rule must allow the checksum's request header (`AllowedHeaders: ["*"]` does).
+   * A client's own `checksum` option wins where storage verifies that algorithm.
+   * Env: `S3_UPLOAD_CHECKSUM` (`crc32c`, `crc64nvme`, `sha256`, `md5` or `off`, any case).
+   * @default the provider preset's (`PROVIDER_PRESETS`: the strongest cheap checksum the provider verifies);
+   *   without a provider, the `aws` preset's for AWS S3 (no `endpoint`) and `false` with an `endpoint`
+   *   (unknown storage: s3rver, for one, verifies nothing)
    */
-  checksum?: 'md5' | false;
+  checksum?: ChecksumAlgorithm | false;
+  /**
+   * No overwrites: every write the handler signs carries `If-None-Match: *` (presigned PUTs sign it, the
+   * server's CompleteMultipartUpload sends it, upload tokens tell the browser to send it), so storage refuses
+   * (412) a second object under a key that holds one. Only for storage that honours conditional writes (the
+   * docs' guide "Checksums", provider table); storage that ignores the header overwrites as before.
+   * Env: `S3_UPLOAD_CONDITIONAL_WRITES` (`true` or `false`, `1` or `0`).
+   * @default the provider preset's (`PROVIDER_PRESETS`); without a provider, the `aws` preset's for AWS S3
+   *   (no `endpoint`) and `false` with an `endpoint`
+   */
+  conditionalWrites?: boolean;
   /**
    * Before it hands out its first presigned URL, the handler checks once per process (per endpoint, bucket and
    * access key) that storage refuses headers a presigned URL did not sign: it sends its own bucket a presigned

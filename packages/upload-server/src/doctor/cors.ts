@@ -1,4 +1,5 @@
 import { GetBucketCorsCommand, type CORSRule } from '@aws-sdk/client-s3';
+import { CHECKSUM_HEADERS, type ChecksumAlgorithm } from '@upbeam/upload-protocol';
 import { errorName, httpStatus, type CheckContext, type Finding } from './finding';
 
 /**
@@ -47,15 +48,21 @@ export function completedRule(rule: CORSRule | undefined, origin: string): CORSR
 
 /** What the handler asks of browsers that the CORS rule must allow. */
 export interface CorsNeeds {
-  /** `'md5'` when the handler's `checksum` setting is on: every PUT then carries a `Content-MD5` request header. */
-  checksum?: 'md5' | undefined;
+  /**
+   * The handler's `checksum` setting: every PUT then carries the algorithm's request header (`Content-MD5`,
+   * `x-amz-checksum-crc32c`, `x-amz-checksum-crc64nvme` or `x-amz-checksum-sha256`).
+   */
+  checksum?: ChecksumAlgorithm | undefined;
+  /** The handler's `conditionalWrites` setting: every PUT then carries `If-None-Match`. */
+  conditionalWrites?: boolean | undefined;
 }
 
 /**
  * Pure part of the CORS check: what the bucket's rules lack for uploads from `origin`.
  * Missing rule, method or `ETag` fail (multipart uploads cannot complete: the client's `MISSING_ETAG`), and
- * so does a rule whose `AllowedHeaders` admits neither `*` nor `Content-MD5` while checksums are on (every
- * PUT fails its preflight); missing `Retry-After` or request headers not `*` warn.
+ * so does a rule whose `AllowedHeaders` admits neither `*` nor the checksum's header while checksums are on,
+ * or neither `*` nor `If-None-Match` while conditional writes are on (every PUT fails its preflight); missing
+ * `Retry-After` or request headers not `*` warn.
  */
 export function judgeCors(rules: CORSRule[], origin: string, bucket: string, needs: CorsNeeds = {}): Finding {
   const rule = ruleFor(rules, origin);
@@ -73,9 +80,15 @@ export function judgeCors(rules: CORSRule[], origin: string, bucket: string, nee
     }
     if (!exposed.includes('retry-after')) warnings.push("ExposeHeaders lacks Retry-After (retries cannot follow storage's delay)");
     const allowedHeaders = lower(rule.AllowedHeaders);
-    if (needs.checksum === 'md5' && !allowedHeaders.includes('*') && !allowedHeaders.includes('content-md5')) {
-      problems.push('AllowedHeaders lacks Content-MD5 (the checksum setting is on: every PUT would fail its preflight; allow it or set checksum: false)');
-    } else if (!allowedHeaders.includes('*')) {
+    const lacking = allowedHeaders.includes('*') ? [] : neededHeaders(needs).filter((name) => !allowedHeaders.includes(name.toLowerCase()));
+    for (const name of lacking) {
+      problems.push(
+        name === 'If-None-Match'
+          ? 'AllowedHeaders lacks If-None-Match (conditional writes are on: every PUT would fail its preflight; allow it or set conditionalWrites: false)'
+          : `AllowedHeaders lacks ${name} (the checksum setting is on: every PUT would fail its preflight; allow it or set checksum: false)`,
+      );
+    }
+    if (lacking.length === 0 && !allowedHeaders.includes('*')) {
       warnings.push('AllowedHeaders is not "*" (Content-Type, x-amz-* headers may be refused at preflight)');
     }
   }
@@ -94,6 +107,15 @@ export function judgeCors(rules: CORSRule[], origin: string, bucket: string, nee
   };
 }
 
+/** The request headers browsers send that `needs` adds, as the docs spell them. */
+function neededHeaders(needs: CorsNeeds): string[] {
+  const names: string[] = [];
+  if (needs.checksum === 'md5') names.push('Content-MD5');
+  else if (needs.checksum !== undefined) names.push(CHECKSUM_HEADERS[needs.checksum]);
+  if (needs.conditionalWrites === true) names.push('If-None-Match');
+  return names;
+}
+
 /** GetBucketCors, judged for `origin` ({@link judgeCors}). Skipped without an origin. */
 export async function checkCors({ s3, settings }: CheckContext, origin: string | undefined): Promise<Finding> {
   if (origin === undefined) {
@@ -108,5 +130,5 @@ export async function checkCors({ s3, settings }: CheckContext, origin: string |
     }
     rules = [];
   }
-  return judgeCors(rules, origin, settings.bucket, { checksum: settings.checksum });
+  return judgeCors(rules, origin, settings.bucket, { checksum: settings.checksum, conditionalWrites: settings.conditionalWrites });
 }

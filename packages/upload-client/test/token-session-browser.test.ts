@@ -119,7 +119,7 @@ describe.skipIf(!connection)('token session in chromium against radosgw (cross-o
           parts.push({ partNumber: index + 1, etag: xhr.getResponseHeader('ETag') ?? 'missing' });
         }
         const listed = await session.listParts(uploadId);
-        const etag = await session.completeMultipartUpload(uploadId, parts);
+        const { etag } = await session.completeMultipartUpload(uploadId, parts);
 
         const aborted = await session.createMultipartUpload('application/octet-stream');
         await session.abortMultipartUpload(aborted);

@@ -145,7 +145,7 @@ describe.skipIf(!connection)('token session on radosgw (STS AssumeRole, one-key 
     const lister = createTokenSession({ ...adminSession(session.prepared), send: sendWithFetch });
     const listed = await lister.listParts(uploadId);
     expect(listed).toEqual(parts.map((part, index) => ({ ...part, size: chunks[index]!.byteLength })));
-    const etag = await session.completeMultipartUpload(uploadId, [...parts].reverse());
+    const { etag } = await session.completeMultipartUpload(uploadId, [...parts].reverse());
     const object = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: session.prepared.key }));
     expect(object.ETag).toMatch(/-2"$/);
     // radosgw 16.2 answers the first CompleteMultipartUpload with an empty <ETag> (its retry has it).
@@ -196,7 +196,7 @@ describe.skipIf(!connection)('token session on radosgw (STS AssumeRole, one-key 
     const session = await openSession('lost-answer.bin', { send: losingOneAnswer, retry: { maxAttempts: 2 } });
     const uploadId = await session.createMultipartUpload('application/octet-stream');
     const part = await sendSigned(await session.signUploadPart(uploadId, 1), 'only part');
-    await expect(session.completeMultipartUpload(uploadId, [{ partNumber: 1, etag: part.etag! }])).resolves.toMatch(/-1"$/);
+    await expect(session.completeMultipartUpload(uploadId, [{ partNumber: 1, etag: part.etag! }])).resolves.toMatchObject({ etag: expect.stringMatching(/-1"$/) });
     expect(dropped).toBe(true);
     const object = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: session.prepared.key }));
     expect(await object.Body!.transformToString()).toBe('only part');

@@ -108,7 +108,7 @@ describe('createTokenSession: requests it sends', () => {
     const done = '<CompleteMultipartUploadResult><ETag>&quot;abc-2&quot;</ETag></CompleteMultipartUploadResult>';
     const { session, requests } = withStubStorage([answer(200, error('InternalError')), answer(200, done)]);
     const parts = [{ partNumber: 1, etag: '"a"' }, { partNumber: 2, etag: '"b"' }];
-    await expect(session.completeMultipartUpload('2~id', parts)).resolves.toBe('"abc-2"');
+    await expect(session.completeMultipartUpload('2~id', parts)).resolves.toEqual({ etag: '"abc-2"', checksum: undefined });
     expect(requests).toHaveLength(2);
     expect(requests[0]).toMatchObject({ method: 'POST', url: `${session.objectUrl}?uploadId=2~id`, headers: { 'content-type': 'application/xml' } });
     expect(requests[0]!.body).toContain('<Part><PartNumber>2</PartNumber><ETag>&quot;b&quot;</ETag></Part>');
@@ -123,10 +123,66 @@ describe('createTokenSession: requests it sends', () => {
 
   it('NoSuchUpload answering the retry of an unanswered CompleteMultipartUpload counts as done (MinIO)', async () => {
     const { session } = withStubStorage([noAnswer(), answer(404, error('NoSuchUpload'))]);
-    await expect(session.completeMultipartUpload('2~id', [{ partNumber: 1, etag: '"a"' }])).resolves.toBeUndefined();
+    await expect(session.completeMultipartUpload('2~id', [{ partNumber: 1, etag: '"a"' }])).resolves.toEqual({ etag: undefined, checksum: undefined });
     // Answered at first: NoSuchUpload is a failure.
     const answered = withStubStorage([answer(404, error('NoSuchUpload'))]);
     await expect(answered.session.completeMultipartUpload('2~id', [])).rejects.toMatchObject({ status: 404, answerCode: 'NoSuchUpload' });
+  });
+
+  it.each([
+    ['crc32c', 'CRC32C', 'COMPOSITE'],
+    ['crc64nvme', 'CRC64NVME', 'FULL_OBJECT'],
+    ['sha256', 'SHA256', 'COMPOSITE'],
+  ] as const)('a %s upload: CreateMultipartUpload names the algorithm and type, signed', async (algorithm, name, type) => {
+    const created = '<InitiateMultipartUploadResult><UploadId>u</UploadId></InitiateMultipartUploadResult>';
+    const { session, requests } = withStubStorage([answer(200, created)]);
+    await session.createMultipartUpload('text/plain', undefined, algorithm);
+    expect(requests[0]!.headers).toMatchObject({ 'x-amz-checksum-algorithm': name, 'x-amz-checksum-type': type });
+    expect(requests[0]!.headers.authorization).toContain(';x-amz-checksum-algorithm;x-amz-checksum-type;');
+  });
+
+  it('an md5 upload (or none): CreateMultipartUpload names no algorithm (md5 parts carry Content-MD5)', async () => {
+    const created = '<InitiateMultipartUploadResult><UploadId>u</UploadId></InitiateMultipartUploadResult>';
+    const { session, requests } = withStubStorage([answer(200, created), answer(200, created)]);
+    await session.createMultipartUpload('text/plain', undefined, 'md5');
+    await session.createMultipartUpload('text/plain');
+    for (const request of requests) expect(Object.keys(request.headers).filter((name) => name.startsWith('x-amz-checksum'))).toEqual([]);
+  });
+
+  it('CompleteMultipartUpload lists each part\'s checksum, sends the full-object CRC and If-None-Match (signed); reads storage\'s checksum', async () => {
+    const done = '<CompleteMultipartUploadResult><ETag>"e-2"</ETag><ChecksumCRC64NVME>AAAAAAAAAAE=</ChecksumCRC64NVME><ChecksumType>FULL_OBJECT</ChecksumType></CompleteMultipartUploadResult>';
+    const { session, requests } = withStubStorage([answer(200, done)]);
+    const parts = [{ partNumber: 2, etag: '"b"', checksum: 'Ag==' }, { partNumber: 1, etag: '"a"', checksum: 'AQ==' }];
+    const options = { checksum: 'crc64nvme', objectChecksum: 'AAAAAAAAAAE=', ifNoneMatch: true } as const;
+    await expect(session.completeMultipartUpload('2~id', parts, undefined, options)).resolves.toEqual({ etag: '"e-2"', checksum: 'AAAAAAAAAAE=' });
+    expect(requests[0]!.headers).toMatchObject({ 'x-amz-checksum-crc64nvme': 'AAAAAAAAAAE=', 'if-none-match': '*' });
+    expect(requests[0]!.headers.authorization).toContain(';if-none-match;');
+    expect(requests[0]!.headers.authorization).toContain(';x-amz-checksum-crc64nvme;');
+    expect(requests[0]!.body).toContain(
+      '<Part><PartNumber>1</PartNumber><ETag>&quot;a&quot;</ETag><ChecksumCRC64NVME>AQ==</ChecksumCRC64NVME></Part>' +
+        '<Part><PartNumber>2</PartNumber><ETag>&quot;b&quot;</ETag><ChecksumCRC64NVME>Ag==</ChecksumCRC64NVME></Part>',
+    );
+    // A composite upload: the parts' checksums, no object header; storage's `-N` value read back.
+    const composite = '<CompleteMultipartUploadResult><ETag>"e-2"</ETag><ChecksumSHA256>c2hh-2</ChecksumSHA256></CompleteMultipartUploadResult>';
+    const second = withStubStorage([answer(200, composite)]);
+    await expect(second.session.completeMultipartUpload('2~id', parts, undefined, { checksum: 'sha256' })).resolves.toEqual({ etag: '"e-2"', checksum: 'c2hh-2' });
+    expect(second.requests[0]!.headers).not.toHaveProperty('if-none-match');
+    expect(Object.keys(second.requests[0]!.headers).filter((name) => name.startsWith('x-amz-checksum'))).toEqual([]);
+    expect(second.requests[0]!.body).toContain('<ChecksumSHA256>AQ==</ChecksumSHA256>');
+  });
+
+  it('If-None-Match: a 412 to the retry of an unanswered Complete counts as done; a 412 at first is the overwrite refusal', async () => {
+    const refused = answer(412, error('PreconditionFailed', '<Message>At least one of the pre-conditions you specified did not hold</Message>'));
+    const { session } = withStubStorage([noAnswer(), refused]);
+    const parts = [{ partNumber: 1, etag: '"a"' }];
+    await expect(session.completeMultipartUpload('2~id', parts, undefined, { ifNoneMatch: true })).resolves.toEqual({ etag: undefined, checksum: undefined });
+    const answered = withStubStorage([refused]);
+    await expect(answered.session.completeMultipartUpload('2~id', parts, undefined, { ifNoneMatch: true })).rejects.toMatchObject({
+      code: 'STORAGE_ERROR',
+      status: 412,
+      answerCode: 'PreconditionFailed',
+      message: 'An object already exists under this key (storage refuses to overwrite it).',
+    });
   });
 
   it('ListParts reads every page; 403, 405 and 501 mean "cannot list"', async () => {

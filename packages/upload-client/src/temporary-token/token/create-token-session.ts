@@ -3,8 +3,8 @@
  * replaces the AWS SDK's S3 client and `lib-storage` there: the SDK's SigV4 signer alone, WebCrypto for
  * its SHA-256, XHR for the requests, S3's XML read with two regular expressions.
  */
-import { TOKEN_OBJECT_CACHE_CONTROL, type StoredPart } from '@upbeam/upload-protocol';
-import { UploadClientError } from '../../errors';
+import { CHECKSUM_HEADERS, TOKEN_OBJECT_CACHE_CONTROL, type StoredPart } from '@upbeam/upload-protocol';
+import { isUploadClientError, UploadClientError } from '../../errors';
 import { completionWatch } from '../../multipart-backend';
 import { objectUrl } from '../../object-url';
 import type { Recovery } from '../../recovery';
@@ -14,10 +14,11 @@ import { isSuccess, parseS3Error, storageError, xmlElements, xmlValue, type Stor
 import { CLOCK_SKEW_THRESHOLD_MS, createClock, isClockSkewRefusal, storageTimeOf } from './clock';
 import { createCredentialKeeper, expirationOf } from './credentials';
 import { completeMultipartBody, taggingBody } from './s3-bodies';
+import { checksumElement, createChecksumHeaders, isAdditionalChecksum } from './s3-checksums';
 import { sendWithXhr } from './send-with-xhr';
 import { WebCryptoSha256 } from './sha256';
 import { type RequestToSign, signRequest } from './sign-request';
-import type { SignedRequest, TokenSession, TokenSessionOptions } from './token-session';
+import type { CompletedObject, SignedRequest, TokenSession, TokenSessionOptions } from './token-session';
 
 /**
  * How long a signature is used after signing, in milliseconds: the clock-skew threshold (SPEC 9: 5
@@ -53,6 +54,13 @@ function readParts(page: string): StoredPart[] {
 function quoted(etag: string | undefined): string | undefined {
   return etag === undefined || /^".*"$/.test(etag) ? etag : `"${etag}"`;
 }
+
+/** Message of a 412 to a write with `If-None-Match: *` that no earlier attempt of it explains. */
+export const OVERWRITE_REFUSED_MESSAGE = 'An object already exists under this key (storage refuses to overwrite it).';
+
+/** Whether `error` is storage's 412 to a write with `If-None-Match: *`: the key already holds an object. */
+const isPreconditionFailed = (error: unknown): error is UploadClientError =>
+  isUploadClientError(error) && error.code === 'STORAGE_ERROR' && error.status === 412;
 
 /** Base64 of the SHA-256 of `text` (UTF-8): an `x-amz-checksum-sha256` header. */
 async function sha256Base64(text: string): Promise<string> {
@@ -151,9 +159,10 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
     signUploadPart: (uploadId, partNumber, headers = {}) =>
       sign({ method: 'PUT', url: address, query: { partNumber: String(partNumber), uploadId }, headers }),
 
-    createMultipartUpload: (contentType, signal) =>
+    createMultipartUpload: (contentType, signal, checksum) =>
       retrying(async () => {
-        const request: SessionRequest = { method: 'POST', url: address, query: { uploads: '' }, headers: objectHeaders(contentType) };
+        const headers = { ...objectHeaders(contentType), ...createChecksumHeaders(checksum) };
+        const request: SessionRequest = { method: 'POST', url: address, query: { uploads: '' }, headers };
         const answer = await exchange(request, signal);
         if (!isSuccess(answer)) throw storageError(answer);
         const uploadId = xmlValue(answer.body, 'UploadId');
@@ -182,25 +191,35 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
       }
     },
 
-    completeMultipartUpload(uploadId, parts, signal) {
-      const request: SessionRequest = {
-        method: 'POST',
-        url: address,
-        query: { uploadId },
-        headers: { 'content-type': 'application/xml' },
-        body: completeMultipartBody(parts),
-      };
+    completeMultipartUpload(uploadId, parts, signal, options = {}) {
+      const { checksum: algorithm, objectChecksum, ifNoneMatch } = options;
+      const headers: Record<string, string> = { 'content-type': 'application/xml' };
+      // The whole object's CRC of a full-object upload: storage checks it against the one it combines.
+      if (isAdditionalChecksum(algorithm) && objectChecksum) headers[CHECKSUM_HEADERS[algorithm]] = objectChecksum;
+      if (ifNoneMatch) headers['if-none-match'] = '*';
+      const request: SessionRequest = { method: 'POST', url: address, query: { uploadId }, headers, body: completeMultipartBody(parts, algorithm) };
+      const element = isAdditionalChecksum(algorithm) ? checksumElement(algorithm) : undefined;
       const watch = completionWatch();
-      const attempt = async () => {
+      /** Whether an attempt got no answer (it may have completed the upload). */
+      let unanswered = false;
+      const attempt = async (): Promise<CompletedObject> => {
         const answer = await exchange(request, signal);
         // S3 answers 200 at once and may report a failure later in the body.
         if (!isSuccess(answer) || /<Error>/.test(answer.body)) throw storageError(answer);
-        return quoted(xmlValue(answer.body, 'ETag'));
+        return { etag: quoted(xmlValue(answer.body, 'ETag')), checksum: element && xmlValue(answer.body, element) };
       };
-      const onRetry = watch.onRetry;
-      return withRetries(attempt, { ...retry, signal, onRetry: (event) => (retry.onRetry?.(event), onRetry(event)) }).catch((error: unknown) => {
-        // An attempt whose answer was lost completed the upload: its retry finds no such upload.
-        if (watch.completedBefore(error)) return undefined;
+      const onRetry: typeof watch.onRetry = (event) => {
+        retry.onRetry?.(event);
+        watch.onRetry(event);
+        unanswered ||= isUploadClientError(event.error) && event.error.code === 'NETWORK_ERROR';
+      };
+      return withRetries(attempt, { ...retry, signal, onRetry }).catch((error: unknown): CompletedObject => {
+        // An attempt whose answer was lost completed the upload: its retry finds no such upload, or (with
+        // If-None-Match) the object it stored.
+        if (watch.completedBefore(error) || (ifNoneMatch && unanswered && isPreconditionFailed(error))) return { etag: undefined, checksum: undefined };
+        if (ifNoneMatch && isPreconditionFailed(error)) {
+          throw new UploadClientError('STORAGE_ERROR', OVERWRITE_REFUSED_MESSAGE, { status: 412, answerCode: error.answerCode, cause: error });
+        }
         throw error;
       });
     },

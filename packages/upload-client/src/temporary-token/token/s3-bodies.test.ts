@@ -17,6 +17,14 @@ describe('S3 request bodies', () => {
     expect(xmlElements(body, 'Part').map((part) => xmlValue(part, 'ETag'))).toEqual(['"a"', '"b"']);
   });
 
+  it('CompleteMultipartUpload lists each part\'s checksum under its algorithm\'s element; none for md5', () => {
+    const parts = [{ partNumber: 1, etag: '"a"', checksum: 'yZRlqg==' }];
+    expect(completeMultipartBody(parts, 'crc32c')).toContain('<ETag>&quot;a&quot;</ETag><ChecksumCRC32C>yZRlqg==</ChecksumCRC32C></Part>');
+    expect(completeMultipartBody(parts, 'sha256')).toContain('<ChecksumSHA256>yZRlqg==</ChecksumSHA256>');
+    expect(completeMultipartBody(parts, 'md5')).not.toContain('Checksum');
+    expect(completeMultipartBody(parts)).not.toContain('Checksum');
+  });
+
   it('PutObjectTagging escapes keys and values', () => {
     expect(escapeXml(`<a & 'b' "c">`)).toBe('&lt;a &amp; &apos;b&apos; &quot;c&quot;&gt;');
     const body = taggingBody([{ Key: 'team', Value: 'R&D <core>' }]);

@@ -1,5 +1,6 @@
 /** The XML bodies of the S3 requests the temporary-token session sends (S3 API reference, 2006-03-01). */
-import type { CompletedPart } from '@upbeam/upload-protocol';
+import type { ChecksumAlgorithm, CompletedPart } from '@upbeam/upload-protocol';
+import { checksumElement, isAdditionalChecksum } from './s3-checksums';
 
 const S3_NAMESPACE = 'http://s3.amazonaws.com/doc/2006-03-01/';
 
@@ -12,11 +13,16 @@ export function escapeXml(text: string): string {
 
 /**
  * CompleteMultipartUpload's body: every part with its ETag (quotes included), in ascending part number
- * (S3 answers `InvalidPartOrder` otherwise).
+ * (S3 answers `InvalidPartOrder` otherwise), and with its checksum (`<ChecksumCRC32C>`...) when the upload
+ * was created with `algorithm` other than MD5: S3 refuses a Complete that leaves one out (`InvalidPart`).
  */
-export function completeMultipartBody(parts: readonly CompletedPart[]): string {
+export function completeMultipartBody(parts: readonly CompletedPart[], algorithm?: ChecksumAlgorithm): string {
   const sorted = [...parts].sort((a, b) => a.partNumber - b.partNumber);
-  const items = sorted.map((part) => `<Part><PartNumber>${part.partNumber}</PartNumber><ETag>${escapeXml(part.etag)}</ETag></Part>`);
+  const element = isAdditionalChecksum(algorithm) ? checksumElement(algorithm) : undefined;
+  const items = sorted.map((part) => {
+    const checksum = element && part.checksum ? `<${element}>${escapeXml(part.checksum)}</${element}>` : '';
+    return `<Part><PartNumber>${part.partNumber}</PartNumber><ETag>${escapeXml(part.etag)}</ETag>${checksum}</Part>`;
+  });
   return `<CompleteMultipartUpload xmlns="${S3_NAMESPACE}">${items.join('')}</CompleteMultipartUpload>`;
 }
 

@@ -5,7 +5,7 @@
  * the single PUT call these; how they are signed, when the credentials are renewed and how a skewed browser
  * clock is corrected stay inside the session. `createTokenSession` (./create-token-session.ts) makes one.
  */
-import type { CompletedPart, StoredPart, TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
+import type { ChecksumAlgorithm, CompletedPart, StoredPart, TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
 import type { Recovery } from '../../recovery';
 import type { RetryOptions } from '../../retry';
 import type { StorageAnswer } from '../../s3-answer';
@@ -69,6 +69,41 @@ export interface TokenSessionOptions {
   send?: SendStorageRequest;
 }
 
+/** What a CompleteMultipartUpload sends besides its parts. */
+export interface CompleteOptions {
+  /**
+   * The algorithm the upload was created with (`createMultipartUpload`'s `checksum`): each part's `checksum`
+   * (base64) is listed under its element (`<ChecksumCRC32C>`...), which S3 requires then. MD5: none.
+   */
+  checksum?: ChecksumAlgorithm | undefined;
+  /**
+   * The whole object's checksum (base64) of a `full-object` upload (CRC64NVME), sent as its
+   * `x-amz-checksum-*` header: storage refuses the Complete when the CRC it combines from the parts' differs.
+   */
+  objectChecksum?: string | undefined;
+  /**
+   * Sends `If-None-Match: *` (signed): storage refuses (412 `PreconditionFailed`) to complete over an object
+   * already under the key (the answer's `ifNoneMatch`).
+   */
+  ifNoneMatch?: boolean | undefined;
+}
+
+/** What CompleteMultipartUpload answered. */
+export interface CompletedObject {
+  /**
+   * The object's ETag, in quotes (as the `ETag` header of a GET); `undefined` when storage did not say:
+   * radosgw 16.2 answers the first CompleteMultipartUpload with an empty `<ETag>`, and a retry refused after
+   * an attempt that got no answer (`NoSuchUpload`, or 412 with `If-None-Match`) means that attempt completed
+   * the upload (the temporary credentials cannot read the object to learn its ETag).
+   */
+  etag: string | undefined;
+  /**
+   * The object's checksum as storage reported it (`<ChecksumCRC64NVME>`, or a composite `<ChecksumCRC32C>`
+   * ending in `-N`), for an upload created with an algorithm other than MD5; `undefined` when it did not say.
+   */
+  checksum: string | undefined;
+}
+
 /** Storage requests of one temporary-token upload (one object key), with credentials kept fresh. */
 export interface TokenSession {
   /** The preparation answer in force (renewed credentials replace it). */
@@ -81,10 +116,14 @@ export interface TokenSession {
    * @throws as the caller's `renew` when the credentials had to be renewed and could not be.
    */
   signPutObject(contentType: string, headers?: Record<string, string>): Promise<SignedRequest>;
-  /** CreateMultipartUpload (same headers as PutObject). @returns the upload id. */
-  createMultipartUpload(contentType: string, signal?: AbortSignal): Promise<string>;
   /**
-   * A signed UploadPart of `partNumber` (1 to 10000), `headers` (e.g. its `Content-MD5`) signed with it.
+   * CreateMultipartUpload (same headers as PutObject); with `checksum` other than MD5, its
+   * `x-amz-checksum-algorithm` and `x-amz-checksum-type` (FULL_OBJECT for CRC64NVME, else COMPOSITE), so that
+   * storage verifies each part's checksum and keeps the object's. @returns the upload id.
+   */
+  createMultipartUpload(contentType: string, signal?: AbortSignal, checksum?: ChecksumAlgorithm): Promise<string>;
+  /**
+   * A signed UploadPart of `partNumber` (1 to 10000), `headers` (its `Content-MD5` or `x-amz-checksum-*`) signed with it.
    * The caller sends the part's bytes with XHR.
    */
   signUploadPart(uploadId: string, partNumber: number, headers?: Record<string, string>): Promise<SignedRequest>;
@@ -96,14 +135,14 @@ export interface TokenSession {
    */
   listParts(uploadId: string, signal?: AbortSignal): Promise<StoredPart[] | undefined>;
   /**
-   * CompleteMultipartUpload (a 200 answer holding an `<Error>` is a failure).
-   * @returns the object's ETag, in quotes (as the `ETag` header of a GET); `undefined` when storage did
-   *   not say: radosgw 16.2 answers the first CompleteMultipartUpload with an empty `<ETag>`, and a retry
-   *   answered `NoSuchUpload` after an attempt that got no answer means that attempt completed the upload
-   *   (AWS and radosgw answer such a retry 200; MinIO `NoSuchUpload`; the temporary credentials cannot read
-   *   the object to learn its ETag).
+   * CompleteMultipartUpload (a 200 answer holding an `<Error>` is a failure), with the parts' checksums,
+   * the object's and `If-None-Match: *` as `options` say. A retry answered `NoSuchUpload` (MinIO; AWS and
+   * radosgw answer 200) or 412 after an attempt that got no answer: that attempt completed the upload.
+   * @returns the object's ETag and checksum as storage answered them ({@link CompletedObject}).
+   * @throws {@link UploadClientError} `STORAGE_ERROR` 412 `PreconditionFailed` "An object already exists
+   *   under this key (storage refuses to overwrite it)." with `ifNoneMatch` when the key holds an object.
    */
-  completeMultipartUpload(uploadId: string, parts: CompletedPart[], signal?: AbortSignal): Promise<string | undefined>;
+  completeMultipartUpload(uploadId: string, parts: CompletedPart[], signal?: AbortSignal, options?: CompleteOptions): Promise<CompletedObject>;
   /**
    * AbortMultipartUpload; never cancelled by the user's signal (it is the cleanup of a cancel). An upload
    * already gone (`NoSuchUpload`) counts as aborted.

@@ -30,10 +30,16 @@ function tokenSessionOpener(upload: UploadContext): SessionOpener {
   return async (ticket) => sessionOn(upload, await prepareToken(upload, ticket));
 }
 
-/** How this upload creates and reopens a multipart upload with temporary credentials (cancelled by its signal). */
+/**
+ * How this upload creates and reopens a multipart upload with temporary credentials (cancelled by its
+ * signal), with the checksum of its `checksum` option, else of the server's answer.
+ */
 export function tokenStarterFor(upload: UploadContext): TokenStarter {
-  return tokenStarter(upload.filetype, tokenSessionOpener(upload), upload.options.signal);
+  return tokenStarter(upload.filetype, tokenSessionOpener(upload), upload.options.signal, upload.options.checksum);
 }
+
+/** `If-None-Match: *` when the answer in force asks for it (storage then refuses to overwrite the key). */
+const conditionalHeaders = (session: TokenSession): Record<string, string> => (session.prepared.ifNoneMatch ? { 'if-none-match': '*' } : {});
 
 /**
  * Checks the strategy (`uploadFile` sends every strategy but `presigned` here) and, for a multipart upload,
@@ -44,8 +50,14 @@ export function tokenStarterFor(upload: UploadContext): TokenStarter {
  * the object is stored (`_upload.complete`): it checks the object (deletes one that breaks the limits) and
  * answers its hook's `serverData`.
  *
+ * With a checksum (the `checksum` option, else the answer's), the PutObject or each UploadPart carries it
+ * (`Content-MD5` or `x-amz-checksum-*`, signed); a multipart upload declares it at CreateMultipartUpload and
+ * lists the parts' at CompleteMultipartUpload (with the whole object's CRC for CRC64NVME). With the answer's
+ * `ifNoneMatch`, the PutObject or CompleteMultipartUpload carries `If-None-Match: *` (signed).
+ *
  * @returns `{ url, bucket, key, checksum? }`, `url` the object's address (SPEC 7.4); `checksum` the object's
- *   MD5 when one was sent (the `checksum` option, else the server's answer), composite for a multipart upload.
+ *   when one was sent: as CompleteMultipartUpload reported it where it did (composite `-N`, or CRC64NVME's
+ *   full-object), else as computed from the bytes sent (a single PUT's: the value storage verified).
  * @throws as `uploadFile`.
  */
 export async function uploadWithTemporaryToken(upload: UploadContext, prepared?: TemporaryTokenUploadResponse): Promise<UploadResult> {
@@ -62,13 +74,14 @@ export async function uploadWithTemporaryToken(upload: UploadContext, prepared?:
     const starter = tokenStarterFor(upload);
     ({ checksum } = await new MultipartUpload(upload, settings, starter).start());
     session = starter.session!;
+    checksum = starter.backend?.completedChecksum ?? checksum;
   } else {
     session = sessionOn(upload, prepared ?? (await prepareToken(upload)));
     // The option wins (`false` too); unset, the server's answer decides (old servers ask for none).
     const hashed = await singlePutChecksum(file, options.checksum ?? session.prepared.checksum);
     // The checksum is signed with the request (SigV4 in headers), as the AWS SDK signs it.
     const signing = session;
-    await putWholeFile(upload, () => signing.signPutObject(upload.filetype, hashed.headers), signing.recoveryFor);
+    await putWholeFile(upload, () => signing.signPutObject(upload.filetype, { ...hashed.headers, ...conditionalHeaders(signing) }), signing.recoveryFor);
     checksum = hashed.checksum;
   }
   const tags = options.tags ?? [];

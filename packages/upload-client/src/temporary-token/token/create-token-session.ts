@@ -37,13 +37,18 @@ interface SessionRequest extends RequestToSign {
   body?: string;
 }
 
-/** The parts of one ListParts page. */
+/** A part's checksum in ListParts (`<ChecksumCRC32C>`...: AWS lists it for an upload created with one). */
+const PART_CHECKSUM = /<Checksum(?:CRC32C|CRC64NVME|SHA256)>([^<]{1,100})<\//;
+
+/** The parts of one ListParts page, each with its checksum when listed. */
 function readParts(page: string): StoredPart[] {
   return xmlElements(page, 'Part').flatMap((part) => {
     const partNumber = Number(xmlValue(part, 'PartNumber'));
     const etag = xmlValue(part, 'ETag');
     const size = Number(xmlValue(part, 'Size'));
-    return Number.isInteger(partNumber) && etag && Number.isFinite(size) ? [{ partNumber, etag, size }] : [];
+    const checksum = PART_CHECKSUM.exec(part)?.[1];
+    if (!Number.isInteger(partNumber) || !etag || !Number.isFinite(size)) return [];
+    return [checksum ? { partNumber, etag, size, checksum } : { partNumber, etag, size }];
   });
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createUploadHandler } from './handler';
 import { isUploadError } from './errors';
-import { providerStsEndpoint } from './providers';
+import { defaultChecksum, PROVIDER_PRESETS, providerStsEndpoint } from './providers';
 import { resolveStorageSettings } from './settings';
 
 const keys = { S3_UPLOAD_KEY: 'AKID', S3_UPLOAD_SECRET: 'SECRET', S3_UPLOAD_BUCKET: 'uploads' };
@@ -54,16 +54,34 @@ describe('provider presets in resolveStorageSettings', () => {
   });
 
   it.each([
-    ['aws', {}, 'md5'],
-    ['r2', { accountId: 'acc' }, 'md5'],
-    ['b2', { region: 'us-west-004' }, undefined],
-    ['digitalocean', { region: 'fra1' }, undefined],
-    ['wasabi', { region: 'eu-central-1' }, 'md5'],
-    ['minio', { endpoint: 'http://127.0.0.1:9000' }, 'md5'],
-    ['ceph', { endpoint: 'http://127.0.0.1:7480' }, 'md5'],
-  ] as const)('%s: checksum %s by default (does its storage verify Content-MD5?)', (provider, given, checksum) => {
+    ['aws', {}, 'crc64nvme', true],
+    ['r2', { accountId: 'acc' }, 'crc64nvme', true],
+    ['b2', { region: 'us-west-004' }, undefined, false],
+    ['digitalocean', { region: 'fra1' }, undefined, false],
+    ['wasabi', { region: 'eu-central-1' }, 'md5', false],
+    ['minio', { endpoint: 'http://127.0.0.1:9000' }, 'crc64nvme', true],
+    ['ceph', { endpoint: 'http://127.0.0.1:7480' }, 'md5', true],
+  ] as const)('%s: checksum %s and conditional writes %s by default; verifiedChecksums the preset\'s', (provider, given, checksum, conditionalWrites) => {
     const settings = resolveStorageSettings({ provider, ...given }, { ...keys, S3_UPLOAD_REGION: 'us-east-1' });
     expect(settings.checksum).toBe(checksum);
+    expect(settings.conditionalWrites).toBe(conditionalWrites);
+    expect(settings.verifiedChecksums).toBe(PROVIDER_PRESETS[provider].checksums);
+  });
+
+  it("every preset's checksum is the strongest cheap one it verifies (crc64nvme, crc32c, md5, none), never sha256", () => {
+    for (const preset of Object.values(PROVIDER_PRESETS)) {
+      expect(preset.checksum).toBe(defaultChecksum(preset.checksums));
+      if (preset.checksum !== false) expect(preset.checksums).toContain(preset.checksum);
+    }
+    expect(defaultChecksum(['sha256'])).toBe(false);
+    expect(defaultChecksum(['md5', 'crc32c'])).toBe('crc32c');
+  });
+
+  it('conditionalWrites in code or S3_UPLOAD_CONDITIONAL_WRITES wins over the preset', () => {
+    const ceph = { provider: 'ceph', endpoint: 'http://127.0.0.1:7480', region: 'us-east-1' } as const;
+    expect(resolveStorageSettings({ ...ceph, conditionalWrites: false }, keys).conditionalWrites).toBe(false);
+    expect(resolveStorageSettings(ceph, { ...keys, S3_UPLOAD_CONDITIONAL_WRITES: 'false' }).conditionalWrites).toBe(false);
+    expect(resolveStorageSettings({ provider: 'b2', region: 'us-west-004' }, { ...keys, S3_UPLOAD_CONDITIONAL_WRITES: 'true' }).conditionalWrites).toBe(true);
   });
 
   it('checksum in code or S3_UPLOAD_CHECKSUM wins over the preset', () => {

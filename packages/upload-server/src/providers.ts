@@ -43,6 +43,8 @@ export interface ProviderPreset {
   conditionalWrites: boolean;
 }
 
+const ALL_CHECKSUMS: readonly ChecksumAlgorithm[] = ['crc32c', 'crc64nvme', 'sha256', 'md5'];
+
 /**
  * The presets. Sources (documentation read 2026-11):
  * - `aws`: SDK's own endpoints, virtual-hosted style; STS GetFederationToken and AssumeRole.
@@ -61,32 +63,52 @@ export interface ProviderPreset {
  * - `minio`, `ceph`: the endpoint you give (`S3_UPLOAD_ENDPOINT`), path style; STS AssumeRole at the same
  *   endpoint (MinIO STS; Ceph radosgw "STS", measured on radosgw 16: GetFederationToken answers 405).
  *
- * `checksum` (does storage verify `Content-MD5` on PutObject and UploadPart?), documentation read 2026-11-23:
- * - `aws`: on. Amazon S3 API Reference, PutObject and UploadPart: S3 checks the body against `Content-MD5`
- *   and answers an error (400 `BadDigest`) when they differ.
- * - `r2`: on. Cloudflare R2 "S3 API compatibility": `Content-MD5` is listed as implemented (✅) for PutObject
- *   and UploadPart.
- * - `b2`: off. Backblaze "S3 Put Object" lists no `Content-MD5` header (its native API checks SHA-1
- *   instead): unclear, so not sent.
- * - `digitalocean`: off. The Spaces API reference says nothing of `Content-MD5` that we found: unclear.
- * - `wasabi`: on. Wasabi "REST API Introduction", error codes: 400 `BadDigest`, "The Content-MD5 you
- *   specified did not match what we received."
- * - `minio`: on. MinIO answers `BadDigest` to a wrong `Content-MD5` (minio/minio#1603, PutObject, fixed in
- *   #1604, 2016); its `cmd/object-handlers.go` hands the header's MD5 to the body's hash reader in both
- *   PutObjectHandler and PutObjectPartHandler.
- * - `ceph`: on. Measured on radosgw 16.2 (`checksum-radosgw.test.ts`): a changed byte is refused with 400
- *   `BadDigest` on PutObject and UploadPart.
+ * `checksums` (which checksums does storage verify on PutObject AND UploadPart, refusing a body that does not
+ * match?), `checksum` (the default: `crc64nvme` if verified, else `crc32c`, else `md5`, else none) and
+ * `conditionalWrites` (does PutObject and CompleteMultipartUpload honour `If-None-Match: *` with 412?),
+ * documentation read 2026-11-29 (MD5 facts 2026-11-23), or measured here:
+ * - `aws`: all four, default `crc64nvme`; conditional writes on. Amazon S3 User Guide, "Checking object
+ *   integrity in Amazon S3": S3 computes the checksum it is sent (`x-amz-checksum-crc32c`, `-crc64nvme`,
+ *   `-sha256`) and refuses the request when the values differ, on single PUTs and on each part; CRC64NVME
+ *   multipart checksums are full-object only, CRC32C composite or full-object, SHA-256 composite only; PutObject
+ *   and UploadPart API references: 400 `BadDigest` to a `Content-MD5` that does not match. "How to prevent
+ *   object overwrites with conditional writes": `If-None-Match: *` on PutObject and CompleteMultipartUpload,
+ *   412 Precondition Failed when the key exists.
+ * - `r2`: all four, default `crc64nvme`; conditional writes on. Cloudflare R2 "S3 API compatibility",
+ *   "Checksum Types": CRC-64/NVME full-object only (composite ❌), CRC-32C and SHA-256 composite only (which are
+ *   the multipart types Upbeam uses); `Content-MD5` implemented (✅) on PutObject and UploadPart. R2
+ *   "Conditional operations": PutObject and CompleteMultipartUpload accept `If-None-Match` (`*`: only if the
+ *   key holds no object).
+ * - `b2`: none; conditional writes off. Backblaze "S3 Put Object" / "S3 Upload Part" list neither
+ *   `Content-MD5` nor an `x-amz-checksum-*` header (its native API checks SHA-1 instead), nor `If-None-Match`
+ *   on writes: unclear, so not sent. Set `checksum` by hand where the doctor's `checksum` check finds one verified.
+ * - `digitalocean`: none; conditional writes off. The Spaces API reference says nothing of `Content-MD5`,
+ *   `x-amz-checksum-*` or conditional PUTs that we found: unclear.
+ * - `wasabi`: `md5`; conditional writes off. Wasabi "REST API Introduction", error codes: 400 `BadDigest`,
+ *   "The Content-MD5 you specified did not match what we received."; nothing found on `x-amz-checksum-*` or
+ *   `If-None-Match` on PUT.
+ * - `minio`: all four, default `crc64nvme`; conditional writes on. MinIO answers `BadDigest` to a wrong
+ *   `Content-MD5` (minio/minio#1603, fixed in #1604, 2016, PutObjectHandler and PutObjectPartHandler); CRC32C
+ *   and SHA-256 are verified since 2022, CRC64NVME and full-object checksums since minio/minio#20855 (merged
+ *   2025-01-20: "using checksums as validation for object content"): older MinIO releases need
+ *   `checksum: 'crc32c'`. `If-None-Match: *` on PutObject (MinIO "conditional writes", minio/minio#20346) and
+ *   CompleteMultipartUpload (minio/minio#19713, merged 2024-05: "verify preconditions during CompleteMultipart").
+ * - `ceph`: `md5`; conditional writes on. Measured on radosgw 16.2 (`checksum-radosgw.test.ts`,
+ *   `doctor-radosgw.test.ts`): a changed byte is refused with 400 `BadDigest` on PutObject and UploadPart, an
+ *   `x-amz-checksum-crc32c` that does not match is ignored (the object is stored), and `If-None-Match: *`
+ *   answers 412 on PutObject and CompleteMultipartUpload. Ceph 19 (Squid) added S3 additional checksums
+ *   (ceph/ceph#55076): there, set `checksum` after the doctor's `checksum` check confirms it.
  */
 export const PROVIDER_PRESETS: Readonly<Record<StorageProvider, ProviderPreset>> = {
-  aws: { forcePathStyle: false, sts: 'federation-token-or-assume-role', checksums: ['md5'], checksum: 'md5', conditionalWrites: false },
+  aws: { forcePathStyle: false, sts: 'federation-token-or-assume-role', checksums: ALL_CHECKSUMS, checksum: 'crc64nvme', conditionalWrites: true },
   r2: {
     endpoint: 'https://{accountId}.r2.cloudflarestorage.com',
     region: 'auto',
     forcePathStyle: false,
     sts: 'none',
-    checksums: ['md5'],
-    checksum: 'md5',
-    conditionalWrites: false,
+    checksums: ALL_CHECKSUMS,
+    checksum: 'crc64nvme',
+    conditionalWrites: true,
   },
   b2: { endpoint: 'https://s3.{region}.backblazeb2.com', forcePathStyle: false, sts: 'assume-role', checksums: [], checksum: false, conditionalWrites: false },
   digitalocean: {
@@ -106,9 +128,18 @@ export const PROVIDER_PRESETS: Readonly<Record<StorageProvider, ProviderPreset>>
     checksum: 'md5',
     conditionalWrites: false,
   },
-  minio: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage', checksums: ['md5'], checksum: 'md5', conditionalWrites: false },
-  ceph: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage', checksums: ['md5'], checksum: 'md5', conditionalWrites: false },
+  minio: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage', checksums: ALL_CHECKSUMS, checksum: 'crc64nvme', conditionalWrites: true },
+  ceph: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage', checksums: ['md5'], checksum: 'md5', conditionalWrites: true },
 };
+
+/**
+ * The default `checksum` for storage that verifies `checksums`: the strongest cheap check (CRC-64/NVME, else
+ * CRC-32C, else MD5), `false` for none. SHA-256 is never a default (it costs more to compute; opt in for
+ * content-addressed keys).
+ */
+export function defaultChecksum(checksums: readonly ChecksumAlgorithm[]): ChecksumAlgorithm | false {
+  return (['crc64nvme', 'crc32c', 'md5'] as const).find((algorithm) => checksums.includes(algorithm)) ?? false;
+}
 
 function isProvider(value: string): value is StorageProvider {
   return Object.hasOwn(PROVIDER_PRESETS, value);

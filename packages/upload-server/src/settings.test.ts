@@ -43,8 +43,8 @@ describe('resolveStorageSettings', () => {
     expect(() => resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_OBJECT_ACL: 'public-read' })).toThrow('objectAcl must be one of');
   });
 
-  it('checksum: md5 on AWS (no endpoint), off with an endpoint; S3_UPLOAD_CHECKSUM (an algorithm or off, any case) and code win', () => {
-    expect(resolveStorageSettings({}, fullEnv).checksum).toBe('md5');
+  it('checksum: crc64nvme on AWS (no endpoint), off with an endpoint; S3_UPLOAD_CHECKSUM (an algorithm or off, any case) and code win', () => {
+    expect(resolveStorageSettings({}, fullEnv).checksum).toBe('crc64nvme');
     expect(resolveStorageSettings({ endpoint: 'http://127.0.0.1:9000' }, fullEnv).checksum).toBeUndefined();
     expect(resolveStorageSettings({}, { ...fullEnv, S3_UPLOAD_CHECKSUM: 'off' }).checksum).toBeUndefined();
     expect(resolveStorageSettings({ endpoint: 'http://127.0.0.1:9000' }, { ...fullEnv, S3_UPLOAD_CHECKSUM: 'MD5' }).checksum).toBe('md5');

@@ -6,13 +6,17 @@
 //   above `multipartThreshold` (100 MiB by default);
 // - ./temporary-token-*: the temporary-token strategy (the part engine, the SigV4 signer, the token
 //   session), loaded on the first temporary-token upload.
-// - ./checksum-*: the MD5 of `checksum: 'md5'` (hash-wasm's MD5), loaded for the first upload with a checksum.
+// - ./checksum-*: the checksums (`checksum: 'crc32c' | 'crc64nvme' | 'sha256' | 'md5'`), loaded for the first
+//   upload with one; it starts the hash worker (dist/hash-worker.js, hash-wasm's four hashers: a budget of its own).
+// - ./main-thread-digest-*: hash-wasm on the page's own thread, loaded only where the worker cannot start (CSP,
+//   no Worker): external in every measure but the one of that fallback.
 // The multipart engine and the temporary-token strategy never weigh on the hook's presigned path; no AWS SDK is
 // shipped. Each budget is the size last measured plus ~30 B, with a one-line reason; how each grew, dated:
 // bench/notes/bundle-budgets.md.
 const TOKEN_CHUNK = './temporary-token-*';
 const MULTIPART_CHUNK = './presigned-multipart-*';
 const CHECKSUM_CHUNK = './checksum-*';
+const MAIN_THREAD_HASH_CHUNK = './main-thread-digest-*';
 // - ./tracker-persistence-*: the kept queue, its Web Locks and the tracker's wiring to it (keep, forget,
 //   restore; issue 23), loaded by a tracker with `persist` only: external in every measure (none of them sets
 //   `persist`).
@@ -76,15 +80,36 @@ export default [
     limit: '3.48 kB',
   },
   {
-    // The checksum chunk (hash-wasm's MD5 with its WebAssembly inlined as base64), loaded only with
-    // `checksum: 'md5'`, with the single-PUT initial chunk.
-    name: "@upbeam/upload-client: uploadFile with checksum: 'md5' (initial chunk + checksum chunk)",
+    // The checksum chunk, loaded only with a checksum, with the single-PUT initial chunk: what the page's
+    // thread loads where the hash worker runs (hash-wasm is in the worker's file, not here).
+    name: '@upbeam/upload-client: uploadFile with a checksum (initial chunk + checksum chunk; hashed in the worker)',
+    path: 'packages/upload-client/dist/index.js',
+    import: '{ uploadFile }',
+    modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, MAIN_THREAD_HASH_CHUNK),
+    gzip: true,
+    // 5,910 B (2026-11-29) + ~30 B: the checksum chunk ~1.2 kB (worker client, CRC combine, composite values).
+    limit: '5.94 kB',
+  },
+  {
+    // Where no worker can start: the above and hash-wasm's four hashers on the page's thread, with the BYOB
+    // reader and its per-task budget.
+    name: '@upbeam/upload-client: uploadFile with a checksum, no worker (initial chunk + checksum chunk + main-thread hashing)',
     path: 'packages/upload-client/dist/index.js',
     import: '{ uploadFile }',
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK),
     gzip: true,
-    // 8,947 B (2026-11-29) + ~30 B: hash-wasm's MD5 and the BYOB reader with its per-task budget.
-    limit: '8.98 kB',
+    // 17,490 B (2026-11-29) + ~30 B: hash-wasm's four hashers ~11.4 kB, as in the worker.
+    limit: '17.52 kB',
+  },
+  {
+    // The hash worker's file as an app's bundler emits it (hash-wasm inlined: CRC32C, CRC64NVME, SHA-256 and
+    // MD5, each WebAssembly as base64), fetched by the page on its first checksum, off its main thread.
+    name: '@upbeam/upload-client: the hash worker (dist/hash-worker.js)',
+    path: 'packages/upload-client/dist/hash-worker.js',
+    modifyEsbuildConfig: esm(),
+    gzip: true,
+    // 11,420 B (2026-11-29) + ~30 B: MD5 alone was ~5.5 kB; SHA-256, CRC32 and CRC64 add ~6 kB.
+    limit: '11.45 kB',
   },
   // Issue #21: the Vue and Svelte bindings weigh what React's does (the tracker; vue or svelte external), and
   // the drop zone (DropZoneController of @upbeam/upload-client/drop-zone, shared by all three) ~1.6 kB more.

@@ -5,14 +5,12 @@
  *
  * Files are hashed by `hash-wasm` (WebAssembly) in a module Worker (`worker-digest.ts`), read 1 MiB at a
  * time into one reused buffer, never whole; where no worker can start, on the main thread, given back every
- * 10 ms. Other modules import its types only and load it with `import()`, so that uploads without a checksum
- * never download it, hash-wasm or the worker.
+ * 10 ms (`main-thread-digest.ts`, loaded then). Other modules import its types only and load it with
+ * `import()`, so that uploads without a checksum never download it, hash-wasm or the worker.
  */
 
-import { type ChecksumAlgorithm, MULTIPART_CHECKSUM_TYPES, type ObjectChecksum } from '@upbeam/upload-protocol';
+import { CHECKSUM_HEADERS, type ChecksumAlgorithm, MULTIPART_CHECKSUM_TYPES, type ObjectChecksum } from '@upbeam/upload-protocol';
 import { bigIntToDigest, combineCrcs, CRC32C, CRC64NVME, type CrcSpec, digestToBigInt } from './crc-combine';
-import { hashBlob } from './hash-blob';
-import { nextTask } from './next-task';
 import { digestInWorker } from './worker-digest';
 
 /**
@@ -23,29 +21,10 @@ import { digestInWorker } from './worker-digest';
  */
 export type ChecksumOption = ChecksumAlgorithm | false;
 
-/**
- * Longest run of reads and hashing on the main thread before it is given back, in ms. Chromium answers a BYOB
- * read of a file at once (a microtask, not a new task), so without these breaks a 128 MiB file was hashed
- * in one task of 300-420 ms; with them, no task over 50 ms on its own, at 0.7-1.0x the speed. The run is
- * shared by the hashes that follow one another (the parts hashed ahead): a hash that starts in the task
- * where another ended gets what is left of the budget, not one of its own (the traced task times:
- * bench/notes/part-scheduling.md).
- */
-const TASK_BUDGET_MS = 10;
-
-/** When the current run of hashing began (`performance.now()`); 0 before the first. */
-let runStart = 0;
-
-/** Gives the main thread back when the current run of hashing has used {@link TASK_BUDGET_MS}. */
-async function yieldWhenDue(): Promise<void> {
-  if (performance.now() - runStart <= TASK_BUDGET_MS) return;
-  await nextTask();
-  runStart = performance.now();
-}
-
-/** The digest of `blob` hashed on the main thread, giving it back every {@link TASK_BUDGET_MS}. */
-export function digestOnMainThread(blob: Blob, algorithm: ChecksumAlgorithm): Promise<Uint8Array> {
-  return hashBlob(blob, algorithm, yieldWhenDue);
+/** The digest of `blob` on the main thread (its module, with hash-wasm, loaded on first use). */
+async function digestOnMainThread(blob: Blob, algorithm: ChecksumAlgorithm): Promise<Uint8Array> {
+  const mainThread = await import('./main-thread-digest');
+  return mainThread.digestOnMainThread(blob, algorithm);
 }
 
 /**
@@ -57,10 +36,11 @@ export function digestOf(blob: Blob, algorithm: ChecksumAlgorithm): Promise<Uint
   return digestInWorker(blob, algorithm, digestOnMainThread);
 }
 
-/** The digest of a few bytes in memory (the digests of a composite checksum), on the main thread: no read to wait for. */
-function digestOfBytes(bytes: Uint8Array, algorithm: ChecksumAlgorithm): Promise<Uint8Array> {
-  return hashBlob(new Blob([bytes as Uint8Array<ArrayBuffer>]), algorithm);
-}
+/**
+ * The checksum header's name as requests spell it: `Content-MD5` (RFC 1864) for MD5, `CHECKSUM_HEADERS` (lower
+ * case `x-amz-checksum-*`) for the others.
+ */
+export const checksumHeader = (algorithm: ChecksumAlgorithm): string => (algorithm === 'md5' ? 'Content-MD5' : CHECKSUM_HEADERS[algorithm]);
 
 /** A digest in base64: the value of a checksum header (`x-amz-checksum-*`, and `Content-MD5`: RFC 1864). */
 export function checksumValue(digest: Uint8Array): string {
@@ -99,7 +79,7 @@ export async function multipartChecksum(
   if (crc) return fullObjectChecksum(algorithm, bigIntToDigest(combineCrcs(crc, partDigests.map(digestToBigInt), partSizes), crc.width / 8));
   const joined = new Uint8Array(partDigests.reduce((length, digest) => length + digest.length, 0));
   partDigests.reduce((at, digest) => (joined.set(digest, at), at + digest.length), 0);
-  const digest = await digestOfBytes(joined, algorithm);
+  const digest = await digestOf(new Blob([joined]), algorithm);
   return { algorithm, type: 'composite', value: `${objectValue(algorithm, digest)}-${partDigests.length}` };
 }
 

@@ -5,7 +5,7 @@
  * the file: a retry, a second preparation (`CHECKSUM_REQUIRED`) or a hash started ahead by the tracker
  * ({@link hashAhead}) never hashes the file again.
  */
-import { CHECKSUM_HEADERS, type ChecksumAlgorithm, type ObjectChecksum } from '@upbeam/upload-protocol';
+import type { ChecksumAlgorithm, ObjectChecksum } from '@upbeam/upload-protocol';
 import type { ChecksumOption } from './checksum';
 
 /** What a single PUT of a file sends and reports for its checksum. */
@@ -19,9 +19,6 @@ export interface SinglePutChecksum {
 }
 
 const NONE: SinglePutChecksum = { headers: {}, checksum: undefined };
-
-/** The header's name as written in requests: `Content-MD5` as RFC 1864 spells it, `x-amz-checksum-*` in lower case. */
-const headerName = (algorithm: ChecksumAlgorithm) => (algorithm === 'md5' ? 'Content-MD5' : CHECKSUM_HEADERS[algorithm]);
 
 /** Digests by file and algorithm, hashed or being hashed; a failed hash is dropped (the next call tries again). */
 const digests = new WeakMap<Blob, Map<ChecksumAlgorithm, Promise<Uint8Array>>>();
@@ -57,7 +54,7 @@ export function hashAhead(file: Blob, algorithm: ChecksumAlgorithm): void {
 export async function singlePutChecksum(file: Blob, algorithm: ChecksumOption | undefined): Promise<SinglePutChecksum> {
   if (!algorithm) return NONE;
   const digest = await cachedDigest(file, algorithm);
-  const { checksumValue, fullObjectChecksum } = await import('./checksum');
+  const { checksumHeader, checksumValue, fullObjectChecksum } = await import('./checksum');
   const value = checksumValue(digest);
-  return { headers: { [headerName(algorithm)]: value }, checksum: fullObjectChecksum(algorithm, digest), value };
+  return { headers: { [checksumHeader(algorithm)]: value }, checksum: fullObjectChecksum(algorithm, digest), value };
 }

@@ -31,11 +31,17 @@ export interface ResumeRecord {
   ticketExpiresAt?: number | undefined;
   /** Address of the stored object (no query string), once known. */
   url?: string | undefined;
-  /** The parts stored so far, with the ETag storage answered each with. */
+  /**
+   * The parts stored so far, with the ETag storage answered each with and, for an upload with a checksum,
+   * the part's checksum (base64) where the engine kept it: a CompleteMultipartUpload lists it. A part kept
+   * without one (records written before checksums, or parts of a ListParts that does not list them) is hashed
+   * again from the file before the Complete, as the object's checksum hashes every part.
+   */
   parts: CompletedPart[];
   /**
-   * `'md5'` when the server's answer that created the upload asked for a checksum (kept so that a resume
-   * follows it too); absent for none, and in records written before this field.
+   * The checksum algorithm the upload was created with (the `checksum` option, else the server's answer that
+   * created it), kept so that a resume sends the same on its parts and its Complete; absent for none, and in
+   * records written before this field.
    */
   checksum?: ChecksumAlgorithm | undefined;
 }

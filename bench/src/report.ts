@@ -19,6 +19,8 @@ import { coldStartRoutesSection, coldStartSection } from './report-cold-start';
 import { coldStartTelemetrySection } from './report-cold-start-telemetry';
 import { prepareRecordSection } from './report-prepare-record';
 import { limitsSection } from './report-limits';
+import { checksumsSection } from './report-checksums';
+import type { ChecksumsResult } from './checksums/run';
 import { storageEventsSection } from './report-storage-events';
 import type { LimitsResult } from './limits/run';
 import type { StorageEventsResult } from './storage-events/run';
@@ -254,6 +256,7 @@ export async function writeReport(): Promise<string> {
   const prepareRecord = await loadResult<PrepareRecordResult>('prepare-record');
   const limits = await loadResult<LimitsResult>('limits');
   const storageEvents = await loadResult<StorageEventsResult>('storage-events');
+  const checksums = await loadResult<ChecksumsResult>('checksums');
   const coldStart = await loadResult<ColdStartResult>('cold-start');
   const coldStartRoutes = await loadResult<ColdStartRoutesResult>('cold-start-routes');
   const coldStartTelemetry = await loadResult<ColdStartTelemetryResult>('cold-start-telemetry');
@@ -297,6 +300,7 @@ export async function writeReport(): Promise<string> {
   if (coldStartTelemetry) coldStartTelemetrySection(coldStartTelemetry, add);
   if (limits) limitsSection(limits, add);
   if (storageEvents) storageEventsSection(storageEvents, add);
+  if (checksums) checksumsSection(checksums, add);
   if (upload) uploadSection(upload, add, headline);
   if (manyFiles) manyFilesSection(manyFiles, add, headline);
   if (manyFilesGrowth) manyFilesGrowthSection(manyFilesGrowth, add);

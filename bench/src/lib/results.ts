@@ -14,6 +14,7 @@ export type BenchName =
   | 'prepare'
   | 'prepare-record'
   | 'limits'
+  | 'checksums'
   | 'storage-events'
   | 'cold-start'
   | 'cold-start-routes'

@@ -5,6 +5,7 @@
  * the main thread's long tasks (Long Tasks API: every task over 50 ms) seen during the upload.
  */
 import { DEFAULT_QUEUE_SIZE } from '@upbeam/upload-client/multipart';
+import type { ChecksumAlgorithm } from '@upbeam/upload-protocol';
 import { uploadFile } from '@upbeam/upload-client';
 import { useS3Upload } from '@upbeam/upload-react';
 import { usePresignedUpload } from 'next-s3-upload';
@@ -44,8 +45,11 @@ export interface PageUpload {
    * `DECLARED_STRATEGY`); read by the benchmark, which opens the page.
    */
   declared?: boolean;
-  /** Upbeam's `checksum` option (`'md5'`: each part hashed and sent with its Content-MD5). */
-  checksum?: 'md5';
+  /**
+   * Upbeam's `checksum` option (`'md5'`: each part hashed and sent with its Content-MD5; `'crc32c'`,
+   * `'crc64nvme'`, `'sha256'`: in `x-amz-checksum-*`; `false`: none, whatever the server answers).
+   */
+  checksum?: ChecksumAlgorithm | false;
   /**
    * Upbeam: the endpoint, when not `/api/upbeam`. `/api/upbeam-unsigned-create` is the same handler with the
    * `parts` dropped from the multipart `create` answer, as a server before them answered (page-server.ts).

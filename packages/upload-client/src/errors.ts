@@ -89,6 +89,12 @@ export function isUploadClientError(value: unknown): value is UploadClientError 
  */
 export const NO_ANSWER_MESSAGE = 'No answer from storage: network down, or no CORS rule for this origin.';
 
+/** Message of the `STORAGE_ERROR` of a body storage refused twice for its checksum (`BadDigest`, ...). */
+export const CHECKSUM_REFUSED_MESSAGE = 'The file changed while it was read, or was corrupted on the way: storage refused its checksum.';
+
+/** Message of the `STORAGE_ERROR` of a write refused by `If-None-Match: *` (412): the key holds an object. */
+export const OVERWRITE_REFUSED_MESSAGE = 'An object already exists under this key (storage refuses to overwrite it).';
+
 /**
  * Message of a `STORAGE_ERROR`: the status, S3's `<Code>` and `<Message>` when storage sent them, e.g.
  * `Storage refused the upload (403 AccessDenied): Request has expired`.

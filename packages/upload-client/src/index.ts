@@ -32,4 +32,4 @@ export {
   type UploadClientErrorDetails,
 } from './errors';
 export { DEFAULT_UPLOAD_ENDPOINT, type ObjectChecksum, type UploadResult, type UploadStrategy } from '@upbeam/upload-protocol';
-export type { ChecksumOption } from './checksum';
+export type { ChecksumOption } from './types';

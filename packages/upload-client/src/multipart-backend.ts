@@ -3,7 +3,7 @@
  * exists (its upload id known). Two implementations: `presigned-backend` (the preparation endpoint signs,
  * completes and aborts) and `token-backend` (the browser signs with temporary credentials).
  */
-import type { CompletedPart } from '@upbeam/upload-protocol';
+import type { CompletedPart, ObjectChecksum } from '@upbeam/upload-protocol';
 import { isUploadClientError } from './errors';
 import type { AnswerRecovery, SignedPut } from './put-object';
 import { withRecovery } from './recovery';
@@ -23,16 +23,20 @@ export interface MultipartBackend {
   readonly signBatchSize: number;
   /**
    * Signs UploadPart requests for these part numbers (at most `signBatchSize`). Retries are the backend's:
-   * a failure thrown here is final for the part. `headers`, by part number (its `Content-MD5`), are signed
-   * with the part where the signature is in headers (the token backend); a presigned URL is signed in its
-   * query, and storage takes `Content-MD5` beside it unsigned.
+   * a failure thrown here is final for the part. `headers`, by part number: each part's checksum header (with
+   * a checksum, one for every part asked), signed with the part: in its signature (the token backend), or
+   * sent to the server that signs it into the URL and returns it in the part's `headers` (presigned).
    */
   signParts(partNumbers: number[], signal: AbortSignal, headers?: PartHeaders): Promise<SignedPartRequest[]>;
   /**
-   * CompleteMultipartUpload with every part, retried on the upload's policy. A retry answered "no such upload"
-   * after an attempt that got no answer counts as done: storage completed it the first time.
+   * CompleteMultipartUpload with every part (with a checksum other than MD5, each part's `checksum`), retried on
+   * the upload's policy. A retry answered "no such upload" after an attempt that got no answer counts as done:
+   * storage completed it the first time.
+   * @param checksum - The object's checksum as the client made it from the parts' (with a checksum); its
+   *   value goes with the request for a `full-object` one (CRC-64/NVME), which storage checks.
+   * @returns the object's checksum as storage reported it, when the backend knows it.
    */
-  complete(parts: CompletedPart[], signal: AbortSignal | undefined): Promise<void>;
+  complete(parts: CompletedPart[], signal: AbortSignal | undefined, checksum?: ObjectChecksum): Promise<ObjectChecksum | undefined | void>;
   /** AbortMultipartUpload: no part stays on storage. Never cancelled (it is the cleanup of a cancel). */
   abort(): Promise<void>;
   /**

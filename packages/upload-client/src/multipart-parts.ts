@@ -2,24 +2,23 @@
  * The parts of one multipart upload, for the `MultipartUpload` that owns it (`multipart-upload.ts`): which
  * are stored, sending the missing ones `queueSize` at once, their progress, and their signatures. Each part is a
  * `Blob.slice()` sent with `XMLHttpRequest`: the browser reads it from disk as it sends, no byte of the file
- * passes through JavaScript memory. With `checksum: 'md5'` each part is hashed before it is sent
- * (`checksum-parts.ts`; the next parts while parts are in flight) and sent with its `Content-MD5`, which storage
- * verifies.
+ * passes through JavaScript memory. With a checksum each part is hashed before it is signed
+ * (`checksum-parts.ts`; the next parts while parts are in flight) and sent with its checksum header, signed
+ * into its request (the presigned URL, or the token session's signature), which storage verifies.
  *
  * When a part is stored, its sender sends the next part at once, in the task of the stored part's answer;
  * what the stored part changes (progress, the resume journal) waits for a new task. The answer's task then
  * holds only the work that keeps the connection busy, and the next part's request is signed before a
  * sender needs it (the part timelines before and after: bench/notes/part-scheduling.md).
  */
-import type { CompletedPart, ObjectChecksum } from '@upbeam/upload-protocol';
+import { CHECKSUM_HEADERS, type ChecksumAlgorithm, type CompletedPart, type ObjectChecksum } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
-import type { ChecksumOption } from './checksum';
 import type { PartChecksums } from './checksum-parts';
 import { UploadClientError } from './errors';
 import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
 import { nextTask } from './next-task';
 import { partRanges, type PartRange } from './part-math';
-import { putBody } from './put-object';
+import { addMissingHeaders, putBody } from './put-object';
 import type { RetrySettings } from './retry';
 import { etagIn } from './s3-answer';
 import { sendLoop } from './send-loop';
@@ -38,8 +37,8 @@ export interface MultipartPartsInput {
   backend: MultipartBackend;
   /** `maxAttempts` per part, `onRetry`. */
   retry: RetrySettings;
-  /** `'md5'`: each part carries its `Content-MD5`; `false` or unset: none. */
-  checksum?: ChecksumOption | undefined;
+  /** The checksum each part carries (`CHECKSUM_HEADERS[checksum]`, signed with the part); unset: none. */
+  checksum?: ChecksumAlgorithm | undefined;
   /** Receives the bytes stored and in flight, summed over the parts (may go back when a part restarts). */
   onProgress: (uploaded: number) => void;
   /** Called when a part is stored, with its ETag (the resume journal keeps it). */
@@ -76,8 +75,10 @@ export class MultipartParts {
   readonly #inFlight = new Set<Part>();
   /** Parts stored whose progress and journal entry wait for the next task ({@link MultipartParts.#settle}). */
   readonly #justStored: Part[] = [];
-  /** The parts' MD5 checksums (`checksum: 'md5'`), loaded on first use. */
+  /** The parts' checksums (with `checksum`), loaded on first use; replaced when storage refused one (hashed again). */
   #checksums: Promise<PartChecksums> | undefined;
+  /** The checksum header of each part hashed so far, by part number: the parts a batch may sign beside the one asked. */
+  readonly #hashed = new Map<number, Record<string, string>>();
   #firstSigned = false;
 
   constructor(input: MultipartPartsInput) {
@@ -91,20 +92,64 @@ export class MultipartParts {
     for (const request of input.signed ?? []) this.#signed.set(request.partNumber, Promise.resolve(request));
   }
 
-  /** The object's `composite` checksum with `checksum: 'md5'` (parts stored before a resume are hashed too), else `undefined`. */
+  /**
+   * The object's checksum with `checksum` (`composite`, or CRC-64/NVME's `full-object`; parts stored before a
+   * resume are hashed too), else `undefined`.
+   */
   async checksum(): Promise<ObjectChecksum | undefined> {
-    return this.#input.checksum === 'md5' ? (await this.#partChecksums()).objectChecksum() : undefined;
+    return this.#input.checksum ? (await this.#partChecksums()).objectChecksum() : undefined;
   }
 
-  /** Every part with its ETag, in order (once all are stored). */
-  completed(): CompletedPart[] {
-    return this.#parts.map(({ partNumber, etag }) => ({ partNumber, etag: etag! }));
+  /**
+   * Every part with its ETag, in order (once all are stored), and its checksum (base64) with a checksum other
+   * than MD5 (CompleteMultipartUpload lists it; parts stored before a resume are hashed for it).
+   */
+  async completed(): Promise<CompletedPart[]> {
+    const { checksum } = this.#input;
+    const listed = checksum && checksum !== 'md5' ? await this.#partChecksums() : undefined;
+    return Promise.all(
+      this.#parts.map(async ({ partNumber, etag }) => ({
+        partNumber,
+        etag: etag!,
+        ...(listed && { checksum: await listed.partChecksum(partNumber) }),
+      })),
+    );
   }
 
   /** The parts' checksums, loaded (with the hasher) on first use. */
   #partChecksums(): Promise<PartChecksums> {
-    const { file, queueSize } = this.#input;
-    return (this.#checksums ??= import('./checksum-parts').then(({ PartChecksums }) => new PartChecksums(file, this.#parts, queueSize)));
+    const { file, queueSize, checksum } = this.#input;
+    return (this.#checksums ??= import('./checksum-parts').then(({ PartChecksums }) => new PartChecksums(file, this.#parts, queueSize, checksum)));
+  }
+
+  /** The checksum header of a part (none without `checksum`), hashed first: `rehash` drops every digest kept. */
+  async #checksumHeader(partNumber: number, rehash: boolean): Promise<Record<string, string>> {
+    const { checksum } = this.#input;
+    if (!checksum) return {};
+    if (rehash) {
+      this.#checksums = undefined;
+      this.#hashed.clear();
+    }
+    const kept = this.#partChecksums();
+    const checksums = await kept;
+    // Content-MD5 as RFC 1864 spells it (the token session signs it so); `x-amz-checksum-*` in lower case.
+    const name = checksum === 'md5' ? 'Content-MD5' : CHECKSUM_HEADERS[checksum];
+    // The parts hashed ahead of this one become signable in the batches of those before them as they are hashed.
+    for (let ahead = partNumber + 1; ahead <= Math.min(partNumber + this.#input.queueSize, this.#parts.length); ahead++) {
+      if (this.#hashed.has(ahead)) continue;
+      checksums.partChecksum(ahead).then(
+        (value) => this.#checksums === kept && this.#hashed.set(ahead, { [name]: value }),
+        () => {},
+      );
+    }
+    const header = { [name]: await checksums.partChecksum(partNumber) };
+    this.#hashed.set(partNumber, header);
+    return header;
+  }
+
+  /** A part's checksum header when a batch may sign it now: `{}` without `checksum`, `undefined` while not hashed. */
+  #readyHeader(partNumber: number): Record<string, string> | undefined {
+    return this.#input.checksum ? this.#hashed.get(partNumber) : {};
   }
 
   /** Reports the bytes of the stored parts and of the parts in flight. */
@@ -182,15 +227,15 @@ export class MultipartParts {
     const { backend, retry, file } = this.#input;
     return sendLoop(
       {
-        sign: async (fresh) => {
-          // What made this signature fail (an expired URL, a corrected clock, renewed credentials) fails the
-          // ones signed with it for later parts too.
+        sign: async (fresh, rehash) => {
+          // What made this signature fail (an expired URL, a corrected clock, renewed credentials, a refused
+          // checksum) fails the ones signed with it for later parts too.
           if (fresh) this.#signed.clear();
-          const checksum: Record<string, string> = {};
-          if (this.#input.checksum === 'md5') checksum['Content-MD5'] = await (await this.#partChecksums()).contentMd5(part.partNumber);
+          const checksum = await this.#checksumHeader(part.partNumber, rehash);
           const request = await this.#signedRequest(part.partNumber, signal, checksum);
           this.#signAhead(part.partNumber, signal);
-          return { ...request, headers: { ...request.headers, ...checksum } };
+          // Signed by the server into the URL (its headers hold it); added when it predates that (Content-MD5).
+          return { ...request, headers: addMissingHeaders(request.headers, checksum) };
         },
         send: async (request) => {
           const onProgress = (sent: number) => {
@@ -230,29 +275,35 @@ export class MultipartParts {
    * - a backend that signs in batches (presigned: one request per 100 parts) signs the next batch once the
    *   parts signed ahead of `partNumber` are fewer than half a batch;
    * - a backend that signs one part at a time (the token session, locally) signs the next unsigned part
-   *   within `queueSize` of `partNumber`: one part ahead per sender. Not with `checksum: 'md5'`: there the
-   *   part's Content-MD5 is signed with it, known once the part is hashed, so it is signed when sent.
+   *   within `queueSize` of `partNumber`: one part ahead per sender.
+   * With a checksum, a part is signed with its checksum: only parts already hashed (hashed ahead of their
+   * senders) are signed ahead.
    */
   #signAhead(partNumber: number, signal: AbortSignal): void {
-    const { backend, queueSize, checksum } = this.#input;
+    const { backend, queueSize } = this.#input;
     const oneAtATime = backend.signBatchSize === 1;
-    if (oneAtATime && checksum === 'md5') return;
     const window = oneAtATime ? queueSize : Math.floor(backend.signBatchSize / 2);
     // #parts holds every part in part-number order: the parts after `partNumber` start at its index.
-    const unsigned = this.#parts.slice(partNumber, partNumber + window).find((part) => !part.etag && !this.#signed.has(part.partNumber));
+    const unsigned = this.#parts
+      .slice(partNumber, partNumber + window)
+      .find((part) => !part.etag && !this.#signed.has(part.partNumber) && this.#readyHeader(part.partNumber));
     // Its failure is handled where each of its parts is used (signed again then).
-    if (unsigned) void this.#signBatch(unsigned.partNumber, signal, {});
+    if (unsigned) void this.#signBatch(unsigned.partNumber, signal, this.#readyHeader(unsigned.partNumber)!);
   }
 
-  /** Signs part `first` (with `headers`, its checksum) and the next unsigned missing parts. */
+  /** Signs part `first` (with `headers`, its checksum) and the next unsigned missing parts (with a checksum: those hashed). */
   #signBatch(first: number, signal: AbortSignal, headers: Record<string, string>): Promise<SignedPartRequest> {
     const { backend } = this.#input;
     const numbers = [first];
+    const partHeaders: Record<number, Record<string, string>> = { [first]: headers };
     for (const part of this.#parts) {
       if (numbers.length >= backend.signBatchSize) break;
-      if (part.partNumber > first && !part.etag && !this.#signed.has(part.partNumber)) numbers.push(part.partNumber);
+      const ready = part.partNumber > first && !part.etag && !this.#signed.has(part.partNumber) && this.#readyHeader(part.partNumber);
+      if (!ready) continue;
+      numbers.push(part.partNumber);
+      partHeaders[part.partNumber] = ready;
     }
-    const batch = backend.signParts(numbers, signal, { [first]: headers }).then((requests) => {
+    const batch = backend.signParts(numbers, signal, partHeaders).then((requests) => {
       if (!this.#firstSigned && requests[0]) {
         this.#firstSigned = true;
         this.#input.onFirstSigned?.(requests[0]);

@@ -140,8 +140,9 @@ export class MultipartUpload {
       signed,
       backend,
       retry: options,
-      // The option wins (`false` too); unset, what the server asked for when the upload was created.
-      checksum: options.checksum ?? record.checksum,
+      // What the upload was created with (the server's answer: the option's, else the route's); a server that
+      // predates checksums names none: the option's, sent beside the signature (Content-MD5).
+      checksum: record.checksum ?? (options.checksum || undefined),
       onProgress: report,
       onPartStored: (part: CompletedPart) => {
         record.parts.push(part);
@@ -175,7 +176,7 @@ export class MultipartUpload {
   /**
    * Sends the missing parts, stopping them at once on a pause and sending what is missing on resume, then
    * completes the upload.
-   * @returns the object's checksum with `checksum: 'md5'`, else `undefined`.
+   * @returns the object's checksum when the parts carried one, else `undefined`.
    * @throws `AbortError` DOMException (`Upload aborted.`) when cancelled, even while paused.
    * @throws `UploadClientError` of the first part that failed after its retries, or of the completion.
    */
@@ -201,8 +202,7 @@ export class MultipartUpload {
       }
       parts.report();
       const checksum = await parts.checksum();
-      await backend.complete(parts.completed(), signal);
-      return checksum;
+      return (await backend.complete(await parts.completed(), signal, checksum)) ?? checksum;
     } finally {
       stopCancel();
       stopPause?.();

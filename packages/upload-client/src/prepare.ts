@@ -1,6 +1,7 @@
 import { DEFAULT_UPLOAD_ENDPOINT, type UploadErrorBody, type UploadMarker, type UploadRequestBody } from '@upbeam/upload-protocol';
 import { UploadClientError } from './errors';
 import { refusal, sendRequest } from './http-request';
+import { learnChecksum } from './route-checksum';
 import type { RetryListener } from './retry';
 import { withRetries } from './send-loop';
 import type { UploadContext } from './types';
@@ -77,6 +78,8 @@ export function postToEndpoint<T>(upload: UploadContext, call: EndpointCall): Pr
         limit: answer?.limit,
         retryAfter: answer?.retryAfter,
       });
+      // CHECKSUM_REQUIRED / CHECKSUM_UNSUPPORTED name the route's algorithm: known for the next attempt.
+      if (refused && answer && 'checksum' in answer) learnChecksum(upload, answer.checksum, true);
       if (refused) throw refused;
       const missing = fields.filter((path) => {
         const value = valueAt(answer, path);

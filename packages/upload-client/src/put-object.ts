@@ -12,6 +12,15 @@ export interface SignedPut {
 }
 
 /**
+ * `headers` with those of `extra` whose names (case aside) it lacks: a checksum header the server did not sign
+ * (servers before signed checksums: `Content-MD5` beside the URL), never a second copy of one it signed.
+ */
+export function addMissingHeaders(headers: Record<string, string>, extra: Record<string, string> | undefined): Record<string, string> {
+  const names = Object.keys(headers).map((name) => name.toLowerCase());
+  return { ...headers, ...Object.fromEntries(Object.entries(extra ?? {}).filter(([name]) => !names.includes(name.toLowerCase()))) };
+}
+
+/**
  * Reads a refusal and repairs what a fresh signature can cure (the temporary-token session: a skewed clock,
  * expired credentials). @returns the recovery, or `undefined` when the answer is not for signing again.
  */

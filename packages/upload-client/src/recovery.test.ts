@@ -46,7 +46,11 @@ describe('recoveryOf', () => {
   it('is what the reader marked, else read from the error', () => {
     expect(recoveryOf(refused(500))).toBe('retry');
     expect(recoveryOf(new UploadClientError('MISSING_ETAG', 'no ETag'))).toBe('retry');
-    expect(recoveryOf(refused(400, 'BadDigest'))).toBe('retry');
+    expect(recoveryOf(refused(400, 'BadDigest'))).toBe('hash-again');
+    expect(recoveryOf(refused(400, 'XAmzContentChecksumMismatch'))).toBe('hash-again');
+    const invalid = (message: string) => new UploadClientError('STORAGE_ERROR', message, { status: 400, answerCode: 'InvalidRequest' });
+    expect(recoveryOf(invalid('Storage refused the upload (400 InvalidRequest): Value for x-amz-checksum-crc32c header is invalid.'))).toBe('hash-again');
+    expect(recoveryOf(invalid('Storage refused the upload (400 InvalidRequest): Missing required header'))).toBe('give-up');
     expect(recoveryOf(refused(404))).toBe('give-up');
     expect(recoveryOf(withRecovery(refused(404), 'sign-again'))).toBe('sign-again');
     expect(recoveryOf(undefined)).toBe('give-up');

@@ -5,6 +5,7 @@
  * its wait. The shape of ky's one retry classifier (`ForceRetryError { customDelay }`): nobody overrides a
  * delay from outside.
  */
+import { CHECKSUM_REFUSED_MESSAGE, isUploadClientError, OVERWRITE_REFUSED_MESSAGE, UploadClientError } from './errors';
 import { limitRefusal } from './limit-refusal';
 import { backoffDelay, isRetryable, retryDelay } from './retry';
 
@@ -16,11 +17,14 @@ import { backoffDelay, isRetryable, retryDelay } from './retry';
  *   them before the next signature, sent at once;
  * - `correct-clock`: storage refused the signature's date (`RequestTimeTooSkewed`): the session corrected
  *   its clock, sign again at once;
+ * - `hash-again`: storage refused the body's checksum ({@link isChecksumRefusal}): the bytes changed on the
+ *   way, or on disk since they were hashed: hash them again and sign again (the value is signed), at once,
+ *   once per request (`sendLoop` makes a second one final: {@link checksumRefusedError});
  * - `already-done`: an earlier attempt that got no answer did the work (a CompleteMultipartUpload retried
  *   after a lost answer finds no such upload): done, nothing to send;
  * - `give-up`: no attempt can cure it (a refusal, a bad option, a failure of a step that retried itself).
  */
-export type Recovery = 'retry' | 'sign-again' | 'renew-credentials' | 'correct-clock' | 'already-done' | 'give-up';
+export type Recovery = 'retry' | 'sign-again' | 'renew-credentials' | 'correct-clock' | 'hash-again' | 'already-done' | 'give-up';
 
 /** The recoveries set where the answer was read (kept off the public error class). */
 const marked = new WeakMap<object, Recovery>();
@@ -31,25 +35,56 @@ export function withRecovery<E extends object>(error: E, recovery: Recovery): E 
   return error;
 }
 
+/** S3 codes of a refused checksum; `InvalidRequest` only when its message names a checksum. */
+const CHECKSUM_CODES = ['BadDigest', 'InvalidDigest', 'XAmzContentChecksumMismatch'];
+
+/**
+ * Whether storage refused a body for its checksum: S3 `BadDigest` (Content-MD5 or `x-amz-checksum-*` differs
+ * from the bytes received), `InvalidDigest`, `XAmzContentChecksumMismatch`, or `InvalidRequest` about a checksum.
+ */
+export function isChecksumRefusal(error: unknown): boolean {
+  if (!isUploadClientError(error) || error.code !== 'STORAGE_ERROR') return false;
+  const code = error.answerCode ?? '';
+  return CHECKSUM_CODES.includes(code) || (code === 'InvalidRequest' && /checksum/i.test(error.message));
+}
+
+/** The final error of a body whose checksum storage refused again: {@link CHECKSUM_REFUSED_MESSAGE}, `cause` the refusal. */
+export function checksumRefusedError(error: UploadClientError): UploadClientError {
+  const { status, answerCode } = error;
+  return new UploadClientError('STORAGE_ERROR', CHECKSUM_REFUSED_MESSAGE, { status, answerCode, cause: error });
+}
+
+/** Whether storage refused a write with `If-None-Match: *` because the key holds an object (412 `PreconditionFailed`). */
+export function isOverwriteRefusal(error: unknown): error is UploadClientError {
+  return isUploadClientError(error) && error.code === 'STORAGE_ERROR' && error.status === 412;
+}
+
+/** The final error of a write refused by `If-None-Match: *`: {@link OVERWRITE_REFUSED_MESSAGE}, `cause` the refusal. */
+export function overwriteRefusedError(error: UploadClientError): UploadClientError {
+  const { status, answerCode } = error;
+  return new UploadClientError('STORAGE_ERROR', OVERWRITE_REFUSED_MESSAGE, { status, answerCode, cause: error });
+}
+
 /**
  * The recovery of `error`: the one it was marked with; for a preparation refused by a quota or rate limit,
  * `retry` when it frees within 60 s (`RATE_LIMITED`, `QUOTA_EXCEEDED` of the uploads in flight), else
- * `give-up` ({@link limitRefusal}); else `retry` for what another attempt may cure (no answer, 408, 429, 500,
- * 502, 503, 504, S3 `SlowDown`, `RequestTimeout`, `InternalError`, `BadDigest`, a part answer without a
- * readable ETag), else `give-up`.
+ * `give-up` ({@link limitRefusal}); `hash-again` for a refused checksum ({@link isChecksumRefusal}); else `retry`
+ * for what another attempt may cure (no answer, 408, 429, 500, 502, 503, 504, S3 `SlowDown`, `RequestTimeout`,
+ * `InternalError`, a part answer without a readable ETag), else `give-up`.
  */
 export function recoveryOf(error: unknown): Recovery {
   const set = typeof error === 'object' && error !== null ? marked.get(error) : undefined;
   if (set) return set;
   const limited = limitRefusal(error);
   if (limited) return limited === 'give-up' ? 'give-up' : 'retry';
+  if (isChecksumRefusal(error)) return 'hash-again';
   return isRetryable(error) ? 'retry' : 'give-up';
 }
 
 /** The next step after a failed attempt. */
 export interface NextStep {
   recovery: Exclude<Recovery, 'give-up'>;
-  /** Wait before it, in milliseconds (0 for a fresh signature or when already done). */
+  /** Wait before it, in milliseconds (0 for a fresh signature or hash, or when already done). */
   delayMs: number;
   /** Whether the request must be signed again before it is sent (the last signature cannot succeed). */
   signAgain: boolean;

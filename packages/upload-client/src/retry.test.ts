@@ -88,12 +88,12 @@ describe('isRetryableAnswer', () => {
     for (const status of [400, 401, 403, 404, 409, 412, 413, 501, 505]) expect(isRetryableAnswer(status), String(status)).toBe(false);
   });
 
-  it('retries S3 SlowDown, RequestTimeout, InternalError and BadDigest whatever the status', () => {
+  it('retries S3 SlowDown, RequestTimeout, InternalError whatever the status', () => {
     expect(isRetryableAnswer(503, 'SlowDown')).toBe(true);
     expect(isRetryableAnswer(400, 'RequestTimeout')).toBe(true);
     expect(isRetryableAnswer(200, 'InternalError')).toBe(true);
-    // A part whose bytes changed on the way (Content-MD5 mismatch): sent again from the file.
-    expect(isRetryableAnswer(400, 'BadDigest')).toBe(true);
+    // A body whose bytes changed on the way (BadDigest): hashed again first, once (recovery.ts), not a plain retry.
+    expect(isRetryableAnswer(400, 'BadDigest')).toBe(false);
     expect(isRetryableAnswer(403, 'AccessDenied')).toBe(false);
   });
 });

@@ -31,10 +31,10 @@ export const RETRYABLE_STATUSES: readonly number[] = [408, 429, 500, 502, 503, 5
 /**
  * S3 error codes that another attempt may cure, whatever their status: `SlowDown` (503, throttling),
  * `RequestTimeout` (400, the connection idled), `InternalError` (500, or inside a 200 CompleteMultipartUpload
- * answer), `BadDigest` (400, the bytes storage received do not match the `Content-MD5` sent: changed on the
- * way, and sent again from the file they are whole). `ServiceUnavailable` always comes with 503, which is retried for its status.
+ * answer). `ServiceUnavailable` always comes with 503, which is retried for its status. A refused checksum
+ * (`BadDigest`, ...) is hashed again before it is sent again, once (`recovery.ts`).
  */
-export const RETRYABLE_S3_CODES: readonly string[] = ['SlowDown', 'RequestTimeout', 'InternalError', 'BadDigest'];
+export const RETRYABLE_S3_CODES: readonly string[] = ['SlowDown', 'RequestTimeout', 'InternalError'];
 
 /** What an `onRetry` listener receives before each retry. */
 export interface RetryEvent {
@@ -57,7 +57,8 @@ export interface RetryOptions {
   /**
    * Attempts per request (endpoint POST, PUT, each part), the first included; an integer of at least 1
    * (1 = never retry). A failure is retried on a network error, 408, 429, 500, 502, 503, 504, S3
-   * `SlowDown`, `BadDigest` (a checksum mismatch), or a part answer without a readable ETag; an expired presigned URL is signed again. Other
+   * `SlowDown`, or a part answer without a readable ETag; an expired presigned URL is signed again; a body
+   * whose checksum storage refused (`BadDigest`, ...) is hashed and sent again once. Other
    * answers are not retried. A preparation refused by the route's limits: `RATE_LIMITED`, or `QUOTA_EXCEEDED`
    * of the uploads in flight, is asked again after its `Retry-After` when that is at most 60 s, and fails at once
    * when longer; `QUOTA_EXCEEDED` of bytes or files per window fails at once; `LIMITS_UNAVAILABLE` (503) is

@@ -4,19 +4,21 @@
  * answer is read belong to the caller; what comes after a failure is {@link nextStep}'s alone.
  */
 import { createAbortError } from './abort';
-import { nextStep } from './recovery';
+import type { UploadClientError } from './errors';
+import { checksumRefusedError, isChecksumRefusal, nextStep } from './recovery';
 import { waitForRetry, type RetrySettings } from './retry';
 
 /** One storage request to send until it succeeds, for {@link sendLoop}. */
 export interface LoopRequest<Signed, Result> {
   /**
    * The signed request. `fresh`: the last signature cannot succeed (expired, or the session renewed its
-   * credentials or corrected its clock): sign anew. A failure here is final: signing that asks the
+   * credentials or corrected its clock): sign anew. `rehash`: storage refused the body's checksum: hash the
+   * body again (drop the kept digest) before signing anew (`fresh` too). A failure here is final: signing that asks the
    * endpoint has used its own attempts. Absent for a request with nothing to sign (`Signed` is then
    * `undefined`): its first attempt is then sent at once, in the caller's task, before anything the caller
    * starts next (an endpoint request before the chunks a page loads beside it).
    */
-  sign?(fresh: boolean): Promise<Signed>;
+  sign?(fresh: boolean, rehash: boolean): Promise<Signed>;
   /**
    * Sends it and reads the answer.
    * @returns the result of a success.
@@ -29,24 +31,31 @@ export interface LoopRequest<Signed, Result> {
 
 /**
  * Signs and sends `request` until it succeeds, at most `settings.maxAttempts` times; between attempts waits
- * as {@link nextStep} says (after telling `settings.onRetry`), and signs again when it says so.
+ * as {@link nextStep} says (after telling `settings.onRetry`), and signs again when it says so. A body whose
+ * checksum storage refused is hashed and sent again once: a second refusal (or one on the last attempt) is final.
  * @returns what the successful attempt's `send` returned.
- * @throws the last attempt's error; `AbortError` `Upload aborted.` when `settings.signal` aborts.
+ * @throws the last attempt's error (a refused checksum as {@link checksumRefusedError}); `AbortError`
+ *   `Upload aborted.` when `settings.signal` aborts.
  */
 export async function sendLoop<Signed, Result>(request: LoopRequest<Signed, Result>, settings: RetrySettings): Promise<Result> {
   const { signal } = settings;
   let fresh = false;
+  let rehash = false;
+  let hashedAgain = false;
   for (let attempt = 1; ; attempt++) {
-    const signed = request.sign ? await request.sign(fresh) : (undefined as Signed);
+    const signed = request.sign ? await request.sign(fresh, rehash) : (undefined as Signed);
     try {
       return await request.send(signed);
     } catch (error) {
       request.lost?.();
       if (signal?.aborted) throw createAbortError();
-      const step = attempt < settings.maxAttempts ? nextStep(error, attempt) : undefined;
-      if (!step) throw error;
+      let step = attempt < settings.maxAttempts ? nextStep(error, attempt) : undefined;
+      if (step?.recovery === 'hash-again' && hashedAgain) step = undefined;
+      if (!step) throw isChecksumRefusal(error) ? checksumRefusedError(error as UploadClientError) : error;
       settings.onRetry?.({ attempt: attempt + 1, delayMs: step.delayMs, error });
       fresh = step.signAgain;
+      rehash = step.recovery === 'hash-again';
+      hashedAgain ||= rehash;
       await waitForRetry(step.delayMs, signal);
     }
   }

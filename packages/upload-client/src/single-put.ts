@@ -3,6 +3,7 @@
  * (sign -> send -> read the answer -> recover). The strategies differ only in how they sign it.
  */
 import { putBody, type AnswerRecovery, type SignedPut } from './put-object';
+import type { RetryListener } from './retry';
 import { sendLoop } from './send-loop';
 import type { UploadContext } from './types';
 
@@ -12,9 +13,15 @@ import type { UploadContext } from './types';
  * (back to 0: storage keeps nothing of an unfinished PUT).
  * @param sign - The signed PUT; `fresh` when the last signature cannot succeed. A failure there is final.
  * @param recover - Reads a refusal first (the token session repairs a skewed clock or expired credentials).
+ * @param onRetry - Hears of each retry of the PUT (after the upload's own `onRetry`).
  * @throws as {@link putBody}, after the last attempt; `AbortError` when cancelled.
  */
-export async function putWholeFile(upload: UploadContext, sign: (fresh: boolean) => Promise<SignedPut>, recover?: AnswerRecovery): Promise<void> {
+export async function putWholeFile(
+  upload: UploadContext,
+  sign: (fresh: boolean, rehash: boolean) => Promise<SignedPut>,
+  recover?: AnswerRecovery,
+  onRetry?: RetryListener,
+): Promise<void> {
   const { file, options } = upload;
   await sendLoop(
     {
@@ -22,6 +29,14 @@ export async function putWholeFile(upload: UploadContext, sign: (fresh: boolean)
       send: (signed) => putBody(signed, file, options.signal, upload.report, recover),
       lost: () => upload.report(0),
     },
-    options,
+    onRetry
+      ? {
+          ...options,
+          onRetry: (event) => {
+            options.onRetry?.(event);
+            onRetry(event);
+          },
+        }
+      : options,
   );
 }

@@ -33,6 +33,8 @@ export interface TrackerShared {
   get(id: string): TrackedFile | undefined;
   /** Replaces file `id` on the list with a copy holding `change` (nothing once it is off the list). */
   update(id: string, change: Partial<TrackedFile>): void;
+  /** An upload started: the next queued file's single-PUT checksum is hashed meanwhile (`hashAheadFor`). */
+  started(): void;
   /** Tells the tracker's end listeners that `file` ended. */
   ended(file: TrackedFile): void;
   /**
@@ -195,6 +197,7 @@ export class TrackedUpload {
     const running = { abort: new AbortController(), pause: merged.pauseController ?? new PauseController() };
     this.#running = running;
     this.#shared.update(this.id, { status: 'uploading' });
+    this.#shared.started();
     const upload = this.#shared.defaults().uploader ?? uploadFile;
     const { resume } = this.#shared;
     try {

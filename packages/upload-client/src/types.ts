@@ -3,11 +3,27 @@
  * They live apart from the modules that use them, so that `upload-file`, `prepare` and the strategies
  * import this file and not each other.
  */
-import type { UploadStrategy } from '@upbeam/upload-protocol';
-import type { ChecksumOption } from './checksum';
+import type { ChecksumAlgorithm, UploadStrategy } from '@upbeam/upload-protocol';
 import type { PauseController } from './pause';
 import type { ProgressListener } from './progress';
 import type { RetryOptions, RetrySettings } from './retry';
+
+/**
+ * The checksum the browser computes and storage verifies (it refuses a body whose bytes do not match), or
+ * `false` to ask for none. Each is hashed off the main thread, streaming the file's slices (a file is then read
+ * twice: once to hash, once to send); cost below is the client's CPU per byte beside sending it
+ * (bench/RESULTS.md):
+ * - `'crc32c'`: CRC-32C in `x-amz-checksum-crc32c`; cheap. Verified by AWS S3 and R2 (single PUT and parts).
+ * - `'crc64nvme'`: CRC-64/NVME in `x-amz-checksum-crc64nvme`; cheap; the multipart checksum is the whole
+ *   object's (`full-object`), as a single PUT's. AWS S3's own default; R2 verifies it.
+ * - `'sha256'`: SHA-256 in `x-amz-checksum-sha256`; the costliest; the one that names content safely
+ *   (content-addressed routes use it). Verified by AWS S3 and R2.
+ * - `'md5'`: MD5 in `Content-MD5`; costly (it took 10-40 % of the throughput of a fast link). The one older
+ *   S3-compatible storage verifies (Ceph radosgw, MinIO, Wasabi; AWS S3 too).
+ * s3rver verifies none; `@upbeam/local-s3` verifies them all. Which ones each storage verifies, and the
+ * server's default per provider: the guide's checksums page (docs/guide/checksums.md).
+ */
+export type ChecksumOption = ChecksumAlgorithm | false;
 
 /** Where and how to reach the preparation endpoint. */
 export interface PrepareEndpoint {
@@ -56,19 +72,20 @@ export interface MultipartOptions {
    */
   partSize?: number;
   /**
-   * A checksum storage verifies on each part and on a single PUT. With one, each part (or the file) is
-   * hashed (a stream of its `Blob.slice()`, never the whole file; `hash-wasm`, loaded on first use) and sent
-   * with its `Content-MD5`, which storage checks (RFC 1864): bytes changed on the way are refused with 400
-   * `BadDigest` and the part is sent again. The result then holds the object's `checksum` (the `composite`
-   * MD5 of the parts, or the `full-object` MD5 of a single PUT).
-   * - unset: as the server's preparation answer says (`checksum: 'md5'` when its storage verifies it: on by
-   *   default for AWS S3, R2, Wasabi, MinIO and Ceph; see the server's `checksum` setting). A server that
-   *   predates it asks for none. A single PUT is hashed once, after the first answer.
-   * - `'md5'`: always; `false`: never, whatever the server says.
-   * The bucket's CORS rule must allow the `Content-MD5` request header (`AllowedHeaders: ["*"]` does).
-   * s3rver (the local development storage) ignores it. Costs the hashing time (throughput with and without it:
-   * bench/RESULTS.md).
-   * @default undefined (the server decides)
+   * The checksum storage verifies on a single PUT and on each part ({@link ChecksumOption}). The file (or each
+   * part) is hashed before it is sent, and the value is signed into its URL by the server: the URL then
+   * accepts those bytes and no others. Bytes changed on the way or on disk are refused by storage; the file is
+   * then hashed and sent again once, and a second refusal fails with `STORAGE_ERROR` "The file changed while it
+   * was read, or was corrupted on the way: storage refused its checksum." The result holds the object's
+   * `checksum` (a multipart upload's is `composite`, `-N`, except CRC-64/NVME's `full-object`).
+   * - unset: the route's (the server's `checksum` setting, its default per provider). The client learns it
+   *   from the server's answers and remembers it per endpoint URL and route on this page: the first single PUT
+   *   of a route that wants one is asked for again once with its checksum (one more round trip).
+   * - an algorithm: that one, where the route's storage verifies it (else `PREPARE_FAILED`, `answerCode`
+   *   `CHECKSUM_UNSUPPORTED`).
+   * - `false`: ask for none; a route that requires one still gets its own (its URLs are signed with it).
+   * The bucket's CORS rule must allow the header (`AllowedHeaders: ["*"]` does).
+   * @default undefined (the route's)
    */
   checksum?: ChecksumOption;
   /** Parts sent at once; at least 1. Browsers open 6 connections per host: 4 leaves room for the page. @default 4 */

@@ -77,6 +77,11 @@ export class UploadQueue {
     return true;
   }
 
+  /** The id of the job that starts next (the tracker hashes its file ahead), `undefined` when none waits. */
+  nextWaiting(): string | undefined {
+    return this.#waiting.keys().next().value;
+  }
+
   /** Jobs started and not yet settled. */
   get running(): number {
     return this.#running.size;

@@ -4,7 +4,7 @@ import type { RouteOption, RouteResultData, RouteUploadResult } from './routes';
 import { newFileId } from './file-id';
 import { TransferRate } from './transfer-rate';
 import type { ResumeOptions, UploadOptions } from './types';
-import { preloadStrategy } from './upload-file';
+import { hashAheadFor, preloadStrategy } from './upload-file';
 import { DEFAULT_CONCURRENCY, UploadQueue } from './upload-queue';
 import { FrameNotifier } from './frame-notifier';
 import { TrackedFiles } from './tracked-files';
@@ -110,6 +110,10 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
       rate: this.#rate,
       get: (id) => this.#files.get(id),
       update: (id, change) => this.#update(id, change),
+      started: () => {
+        const next = this.#uploads.get(this.#queue.nextWaiting()!);
+        if (next && !next.options().uploader) hashAheadFor(next.file, next.options());
+      },
       ended: (file) => {
         for (const listener of this.#endListeners) queueMicrotask(() => listener(file));
       },

@@ -4,7 +4,9 @@
  * named by the HMAC `ticket` the server issued at `create`.
  */
 import {
+  CHECKSUM_HEADERS,
   MAX_PARTS_PER_SIGN_REQUEST,
+  type ObjectChecksum,
   type CompletedPart,
   type CompleteMultipartResponse,
   type ListPartsResponse,
@@ -14,10 +16,11 @@ import {
   type SignPartsResponse,
 } from '@upbeam/upload-protocol';
 import { isUploadClientError } from '../errors';
-import { completionWatch, type MultipartBackend, type SignedPartRequest } from '../multipart-backend';
+import { completionWatch, type MultipartBackend, type PartHeaders, type SignedPartRequest } from '../multipart-backend';
 import type { MultipartStarter, OpenedUpload } from '../multipart-upload';
 import { postToEndpoint, type EndpointCall } from '../prepare';
 import { presignedUrlExpiry } from '../put-object';
+import { learnChecksum } from '../route-checksum';
 import type { ResumeRecord } from '../resume-journal';
 import type { UploadContext } from '../types';
 
@@ -41,6 +44,13 @@ export interface CompletionAnswer {
   serverData?: unknown;
 }
 
+/** The value of the one checksum header of each part, in the order of `partNumbers`; `undefined` without. */
+function checksumsOf(partNumbers: number[], headers: PartHeaders | undefined): string[] | undefined {
+  const names = Object.values(CHECKSUM_HEADERS);
+  const values = partNumbers.map((partNumber) => Object.entries(headers?.[partNumber] ?? {}).find(([name]) => names.includes(name.toLowerCase()))?.[1]);
+  return values.every((value) => value !== undefined) ? (values as string[]) : undefined;
+}
+
 /**
  * The part engine's requests of the presigned multipart upload with this ticket; `completed` receives the
  * `complete` answer's `serverData`.
@@ -48,17 +58,23 @@ export interface CompletionAnswer {
 export function presignedBackend(upload: UploadContext, ticket: string, completed: CompletionAnswer = {}): MultipartBackend {
   return {
     signBatchSize: MAX_PARTS_PER_SIGN_REQUEST,
-    async signParts(partNumbers, signal) {
-      const { parts } = await operate<SignPartsResponse>(upload, { action: 'sign-parts', ticket, partNumbers }, { signal });
+    async signParts(partNumbers, signal, headers) {
+      // Each part's checksum, signed into its URL (the part's `headers` hold it then).
+      const checksums = checksumsOf(partNumbers, headers);
+      const { parts } = await operate<SignPartsResponse>(upload, { action: 'sign-parts', ticket, partNumbers, ...(checksums && { checksums }) }, { signal });
       return signedRequests(parts);
     },
-    async complete(parts: CompletedPart[], signal) {
+    async complete(parts: CompletedPart[], signal, checksum?: ObjectChecksum) {
       const watch = completionWatch();
+      // A full-object checksum (CRC-64/NVME) goes with the parts: storage checks it against theirs.
+      const whole = checksum?.type === 'full-object' ? { checksum: checksum.value } : {};
       try {
-        const answer = await operate<CompleteMultipartResponse>(upload, { action: 'complete', ticket, parts }, { signal, onRetry: watch.onRetry });
+        const answer = await operate<CompleteMultipartResponse>(upload, { action: 'complete', ticket, parts, ...whole }, { signal, onRetry: watch.onRetry });
         completed.serverData = answer.serverData;
+        return answer.checksum;
       } catch (error) {
         if (!watch.completedBefore(error)) throw error;
+        return undefined;
       }
     },
     async abort() {
@@ -73,14 +89,18 @@ export function presignedStarter(upload: UploadContext, completed: CompletionAns
   return {
     strategy: 'presigned',
     async create(partSize) {
+      // The option's algorithm; else the answer says the route's (and the upload is created with it).
+      const algorithm = upload.options.checksum;
       const created = await postToEndpoint<MultipartUploadResponse>(upload, {
-        marker: { strategy: 'presigned', multipart: { action: 'create', partSize } },
+        marker: { strategy: 'presigned', multipart: { action: 'create', partSize }, ...(algorithm && { checksum: { algorithm } }) },
         fields: CREATE_FIELDS,
         // Not cancelled in flight: see MultipartStarter.create.
         signal: undefined,
       });
-      // The first parts signed with the upload (servers since `parts` was added): no `sign-parts` for them.
-      const signed = Array.isArray(created.parts) ? signedRequests(created.parts) : [];
+      learnChecksum(upload, created.checksum);
+      // The first parts signed with the upload (servers since `parts` was added): no `sign-parts` for them;
+      // none with a checksum (each part's is signed into its URL once hashed).
+      const signed = Array.isArray(created.parts) && !created.checksum ? signedRequests(created.parts) : [];
       const record: ResumeRecord = {
         // The object's address: a part URL without its query (else the engine's first signed part gives it).
         ...(signed[0] && { url: signed[0].url.split('?')[0] }),

@@ -22,6 +22,7 @@ import { incompleteBodies } from './incomplete-body';
 import { guardStorePaths, keyCheck } from './key-check';
 import { abortIncompleteUploads } from './lifecycle';
 import { multipartCalls } from './multipart';
+import { checksumRequests } from './checksum-requests';
 import { sessionPolicies } from './session-access';
 import { sessionOf, stsStandIn } from './sts';
 import { storeWholeObjects, type ObjectStore } from './whole-objects';
@@ -87,15 +88,26 @@ export interface LocalS3 {
   close(): Promise<void>;
 }
 
+/** The answer headers of S3's additional checksums, which a page reads (a part's value, the object's, the upload's algorithm). */
+const CHECKSUM_ANSWER_HEADERS = [
+  'x-amz-checksum-crc32',
+  'x-amz-checksum-crc32c',
+  'x-amz-checksum-crc64nvme',
+  'x-amz-checksum-sha1',
+  'x-amz-checksum-sha256',
+  'x-amz-checksum-type',
+  'x-amz-checksum-algorithm',
+];
+
 /**
  * The bucket's CORS rule: the methods of a browser upload (PUT, POST for multipart, DELETE for abort, GET
- * for ListParts) and the `ETag` and `Retry-After` headers exposed: without `ETag` a multipart upload
- * cannot complete.
+ * for ListParts) and the `ETag`, `Retry-After` and `x-amz-checksum-*` headers exposed: without `ETag` a
+ * multipart upload cannot complete, and a page reads a part's or an object's checksum in `x-amz-checksum-*`.
  */
 export function corsXml(origins: string[]): string {
   const allowed = origins.map((origin) => `<AllowedOrigin>${origin}</AllowedOrigin>`).join('');
   const methods = ['GET', 'PUT', 'POST', 'HEAD', 'DELETE'].map((m) => `<AllowedMethod>${m}</AllowedMethod>`).join('');
-  const exposed = ['ETag', 'Retry-After'].map((h) => `<ExposeHeader>${h}</ExposeHeader>`).join('');
+  const exposed = ['ETag', 'Retry-After', ...CHECKSUM_ANSWER_HEADERS].map((h) => `<ExposeHeader>${h}</ExposeHeader>`).join('');
   return (
     '<CORSConfiguration><CORSRule>' +
     `${allowed}${methods}<AllowedHeader>*</AllowedHeader>${exposed}` +
@@ -131,7 +143,7 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
   });
   // Keys and bucket names are names, never paths: refused when s3rver would read them as paths (key-check.ts).
   guardStorePaths(server.store);
-  // A PutObject's body (and a completion's) is stored whole or not at all (whole-objects.ts).
+  // A PutObject's body (and a completion's, and a part's) is stored whole and verified, or not at all (whole-objects.ts).
   storeWholeObjects(server.store as unknown as ObjectStore);
   // Before s3rver's router, which is its last middleware: answered here, or handed on to it.
   server.middleware.splice(
@@ -145,6 +157,7 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
     listPages(),
     incompleteBodies(directory),
     multipartCalls(directory),
+    checksumRequests(),
   );
   await server.configureBuckets();
   await abortIncompleteUploads(directory, bucket, options.abortIncompleteUploadsAfter ?? ONE_DAY_SECONDS);

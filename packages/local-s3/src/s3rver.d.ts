@@ -44,8 +44,11 @@ declare module '@20minutes/s3rver' {
     type: string;
     set(name: string, value: string): void;
     get(name: string): string;
-    /** s3rver's filesystem store (only the call this package uses). */
-    store: { deleteObject(bucket: string, key: string): Promise<void> };
+    /** s3rver's filesystem store (only the calls this package uses). */
+    store: {
+      deleteObject(bucket: string, key: string): Promise<void>;
+      getResourcePath(bucket: string, key?: string, resource?: string): string;
+    };
   }
   export type S3rverMiddleware = (ctx: S3rverContext, next: () => Promise<void>) => Promise<void> | void;
 }

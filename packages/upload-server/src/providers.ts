@@ -94,10 +94,12 @@ const ALL_CHECKSUMS: readonly ChecksumAlgorithm[] = ['crc32c', 'crc64nvme', 'sha
  *   `checksum: 'crc32c'`. `If-None-Match: *` on PutObject (MinIO "conditional writes", minio/minio#20346) and
  *   CompleteMultipartUpload (minio/minio#19713, merged 2024-05: "verify preconditions during CompleteMultipart").
  * - `ceph`: `md5`; conditional writes on. Measured on radosgw 16.2 (`checksum-radosgw.test.ts`,
- *   `doctor-radosgw.test.ts`): a changed byte is refused with 400 `BadDigest` on PutObject and UploadPart, an
- *   `x-amz-checksum-crc32c` that does not match is ignored (the object is stored), and `If-None-Match: *`
- *   answers 412 on PutObject and CompleteMultipartUpload. Ceph 19 (Squid) added S3 additional checksums
- *   (ceph/ceph#55076): there, set `checksum` after the doctor's `checksum` check confirms it.
+ *   `doctor-radosgw.test.ts`): a changed byte under `Content-MD5` is refused (400 `BadDigest`) on PutObject and
+ *   UploadPart; an `x-amz-checksum-crc32c`, `-crc64nvme` or `-sha256` that does not match is ignored (stored);
+ *   `If-None-Match: *` answers 412 on PutObject, but CompleteMultipartUpload ignores it (the object is
+ *   overwritten): single PUTs and token PutObjects are written once, multipart uploads are not guarded. Ceph 19
+ *   (Squid) added S3 additional checksums (ceph/ceph#55076): there, set `checksum` once the doctor's `checksum`
+ *   check confirms it.
  */
 export const PROVIDER_PRESETS: Readonly<Record<StorageProvider, ProviderPreset>> = {
   aws: { forcePathStyle: false, sts: 'federation-token-or-assume-role', checksums: ALL_CHECKSUMS, checksum: 'crc64nvme', conditionalWrites: true },

@@ -1,4 +1,4 @@
-import { CreateBucketCommand, PutBucketCorsCommand, PutBucketLifecycleConfigurationCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListObjectsV2Command, PutBucketCorsCommand, PutBucketLifecycleConfigurationCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createUploadRole, radosgwS3Client } from '@upbeam/ceph-rgw';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { diagnoseUploadConfig, type Finding } from '../src/doctor/index';
@@ -71,6 +71,31 @@ describe.skipIf(!connection)('config doctor against radosgw', () => {
     const roleArn = await createUploadRole(connection!);
     const token = byCheck(await diagnoseUploadConfig({ ...settings(), roleArn }), 'temporary-token');
     expect(token).toMatchObject({ status: 'ok' });
+  });
+
+  it('checksum: radosgw 16 verifies MD5, ignores x-amz-checksum-crc32c, -crc64nvme, -sha256; If-None-Match: 412 on PutObject, ignored on complete', async () => {
+    // The ceph preset: md5, conditional writes on.
+    const findings = await diagnoseUploadConfig(settings());
+    const checksum = byCheck(findings, 'checksum');
+    expect(checksum.status, checksum.message).toBe('ok');
+    expect(checksum.message).toContain('md5: verified (a wrong content-md5 refused, 400 BadDigest)');
+    // Measured: radosgw 16.2 stores a PUT whose x-amz-checksum-* does not match (it ignores the header).
+    for (const algorithm of ['crc32c', 'crc64nvme', 'sha256']) expect(checksum.message).toContain(`${algorithm}: ignored`);
+    const conditional = byCheck(findings, 'conditional-writes');
+    expect(conditional.message).toContain('PutObject with If-None-Match: * answered 412');
+    // Measured: radosgw 16.2 completes a multipart upload over an existing key whatever If-None-Match says.
+    expect(conditional.message).toContain('CompleteMultipartUpload with If-None-Match: * overwrote the object');
+    expect(conditional).toMatchObject({ status: 'warn' });
+    expect(conditional.message).toContain('single PUTs only');
+
+    // A checksum storage ignores fails, with the one it verifies as the fix.
+    const crc = byCheck(await diagnoseUploadConfig({ ...settings(), checksum: 'crc32c' }), 'checksum');
+    expect(crc.status).toBe('fail');
+    expect(crc.message).toContain('Storage ignores crc32c');
+    expect(crc.fix?.apply).toBe("Set checksum: 'md5' (S3_UPLOAD_CHECKSUM=md5).");
+    // The probes leave nothing behind.
+    const left = await admin.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'next-s3-uploads/upbeam-doctor-c' }));
+    expect(left.KeyCount ?? 0).toBe(0);
   });
 
   it('wrong credentials and a missing bucket fail the bucket check and skip the rest', async () => {

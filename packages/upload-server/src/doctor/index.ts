@@ -10,6 +10,7 @@ import { DEFAULT_KEY_PREFIX } from '../object-key';
 import { resolveProvider } from '../providers';
 import { present, resolveStsSettings, type Env } from '../settings';
 import { checkBucket } from './bucket';
+import { checkChecksums, checkConditionalWrites } from './checksum';
 import { checkClock } from './clock';
 import { checkCors } from './cors';
 import type { CheckContext, Finding, SeenHeaders } from './finding';
@@ -43,13 +44,17 @@ export interface DoctorOptions {
  * and returns one finding per check, in order: `bucket`, `clock`, `cors`, `lifecycle`, `temporary-token`,
  * `presigned-headers` (does storage refuse a presigned PUT with an added `x-amz-copy-source`?), `sts-roles`
  * (can an upload token assume any role the server can list? with `roleArn` and an STS endpoint), `object-lock`
- * (on a bucket with object lock, can an upload token make its object undeletable?).
+ * (on a bucket with object lock, can an upload token make its object undeletable?), `checksum` (does storage
+ * refuse a PUT whose checksum does not match, for each algorithm? is the `checksum` setting one it verifies?),
+ * `conditional-writes` (does storage answer 412 to a PutObject and a CompleteMultipartUpload with
+ * `If-None-Match: *` on a key that holds an object?).
  * Never throws for a storage answer: a wrong setting is a `fail` finding. When the bucket check fails the
  * others are `skipped`. Takes one HeadBucket, GetBucketCors and GetBucketLifecycleConfiguration; a small
  * PutObject, two presigned PUTs and a DeleteObject, plus a HEAD and a DeleteObject for each PUT storage took
  * (presigned-headers); plus (token check) one STS call and two 1-byte PutObject/DeleteObject, and (roles) one IAM ListRoles page per 100 roles, one STS call
  * and one AssumeRole per role; one GetObjectLockConfiguration, and on a bucket with object lock (token check)
- * one STS call and a PutObject with a legal hold (removed when storage took it).
+ * one STS call and a PutObject with a legal hold (removed when storage took it); 8 small PUTs and up to 4 DELETEs
+ * (checksum); 2 PUTs, a one-part multipart upload (create, part, complete, abort) and a DELETE (conditional writes).
  *
  * @example
  * const findings = await diagnoseUploadConfig({ ...handlerConfig, origin: 'https://app.example.com' });
@@ -73,7 +78,8 @@ export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorO
     const wantsToken = config.temporaryToken ?? roleArn !== undefined;
     if (bucket.status === 'fail') {
       const skipped = (check: string): Finding => ({ check, status: 'skipped', message: 'Skipped: the bucket is not reachable.' });
-      return [bucket, clock, ...['cors', 'lifecycle', 'temporary-token', 'presigned-headers', 'sts-roles', 'object-lock'].map(skipped)];
+      const rest = ['cors', 'lifecycle', 'temporary-token', 'presigned-headers', 'sts-roles', 'object-lock', 'checksum', 'conditional-writes'];
+      return [bucket, clock, ...rest.map(skipped)];
     }
     const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
     const origin = present(config.origin) ?? present(env.S3_UPLOAD_ORIGIN);
@@ -106,7 +112,9 @@ export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorO
       // `stsEndpoint` is the provider's (`providerStsEndpoint`) whenever a token is wanted and its check passed.
       token: wantsToken && token.status !== 'fail' ? createTokenIssuer(settings, { ...tokenSettings, stsEndpoint }, {}, app.services.sts(settings, stsEndpoint)) : undefined,
     });
-    return [bucket, clock, cors, lifecycle, token, presignedHeaders, stsRoles, objectLock];
+    const checksum = await checkChecksums(context, keyPrefix);
+    const conditionalWrites = await checkConditionalWrites(context, keyPrefix);
+    return [bucket, clock, cors, lifecycle, token, presignedHeaders, stsRoles, objectLock, checksum, conditionalWrites];
   } finally {
     app.destroy();
   }

@@ -44,6 +44,18 @@ describe('judgeCors', () => {
     expect(judgeCors([good], ORIGIN, 'b', { checksum: 'md5' }).status).toBe('ok');
   });
 
+  it('fails AllowedHeaders without the x-amz-checksum-* header or If-None-Match (or *) when those are on', () => {
+    const narrow = { ...good, AllowedHeaders: ['Content-Type', 'Cache-Control', 'x-amz-acl'] };
+    const needs = { checksum: 'crc64nvme', conditionalWrites: true } as const;
+    const on = judgeCors([narrow], ORIGIN, 'b', needs);
+    expect(on.status).toBe('fail');
+    expect(on.message).toContain('AllowedHeaders lacks x-amz-checksum-crc64nvme');
+    expect(on.message).toContain('AllowedHeaders lacks If-None-Match');
+    const allowed = { ...narrow, AllowedHeaders: [...narrow.AllowedHeaders, 'X-Amz-Checksum-Crc64nvme', 'if-none-match'] };
+    expect(judgeCors([allowed], ORIGIN, 'b', needs).status).toBe('warn');
+    expect(judgeCors([good], ORIGIN, 'b', needs).status).toBe('ok');
+  });
+
   it('fails a rule without DELETE (a cancelled multipart upload could not abort)', () => {
     expect(judgeCors([{ ...good, AllowedMethods: ['PUT', 'POST'] }], ORIGIN, 'b').message).toContain('AllowedMethods lacks DELETE');
   });

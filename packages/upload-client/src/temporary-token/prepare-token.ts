@@ -3,7 +3,7 @@
  * `uploadFile` can ask for a single PUT's credentials while that chunk loads: a page's first token upload
  * then waits for one round trip before its PUT, not for the chunk's and then the endpoint's.
  */
-import type { TemporaryTokenUploadResponse } from '@upbeam/upload-protocol';
+import type { TemporaryTokenUploadResponse, UploadMarker } from '@upbeam/upload-protocol';
 import { postToEndpoint } from '../prepare';
 import type { UploadContext } from '../types';
 
@@ -17,15 +17,19 @@ const TOKEN_FIELDS = [
   'token.Credentials.SessionToken',
 ] as const;
 
-const MARKER = { strategy: 'temporary-token' } as const;
-
 /**
  * Asks the endpoint for temporary credentials: for a new object key, or (`ticket`, from an earlier answer)
- * fresh ones for that answer's key.
+ * fresh ones for that answer's key. The `checksum` option's algorithm goes with a first request
+ * (`_upload.checksum`, no value: the browser hashes after the answer), so that the server answers with it, or
+ * refuses it (`CHECKSUM_UNSUPPORTED`) where its storage does not verify it; without the option the answer's
+ * `checksum` is the route's.
  * @throws as {@link postToEndpoint}: `INVALID_PREPARE_RESPONSE` when the answer lacks a key, bucket, region
  *   or one of the three credentials.
  */
 export function prepareToken(upload: UploadContext, ticket?: string): Promise<TemporaryTokenUploadResponse> {
-  const marker = ticket ? { ...MARKER, renew: { ticket } } : MARKER;
+  const algorithm = upload.options.checksum;
+  const marker: UploadMarker = ticket
+    ? { strategy: 'temporary-token', renew: { ticket } }
+    : { strategy: 'temporary-token', ...(algorithm && { checksum: { algorithm } }) };
   return postToEndpoint<TemporaryTokenUploadResponse>(upload, { marker, fields: TOKEN_FIELDS });
 }

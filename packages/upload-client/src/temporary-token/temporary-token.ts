@@ -6,10 +6,11 @@
  */
 import { UPLOAD_STRATEGIES, type ObjectChecksum, type TemporaryTokenUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
 import { reportCompletion } from '../complete-upload';
-import { UploadClientError } from '../errors';
+import { isUploadClientError, UploadClientError } from '../errors';
 import { MultipartUpload } from '../multipart-upload';
 import { usesMultipart } from '../multipart-threshold';
 import { resolveMultipartSettings } from '../part-math';
+import { isOverwriteRefusal, overwriteRefusedError } from '../recovery';
 import { putWholeFile } from '../single-put';
 import { singlePutChecksum } from '../single-put-checksum';
 import { prepareToken } from './prepare-token';
@@ -40,6 +41,40 @@ export function tokenStarterFor(upload: UploadContext): TokenStarter {
 
 /** `If-None-Match: *` when the answer in force asks for it (storage then refuses to overwrite the key). */
 const conditionalHeaders = (session: TokenSession): Record<string, string> => (session.prepared.ifNoneMatch ? { 'if-none-match': '*' } : {});
+
+/**
+ * The single PUT with temporary credentials: the file hashed first when a checksum is asked (the option wins,
+ * `false` too; unset, the answer's: old servers ask for none), its header signed with the request (SigV4 in
+ * headers, as the AWS SDK signs it), and `If-None-Match: *` when the answer asks. A body storage refuses for
+ * its checksum is hashed again (a fresh slice: not the digest kept for the file) and sent once more.
+ * - 412 to `If-None-Match: *`: stored when an earlier attempt got no answer (it wrote the object); else final,
+ *   "An object already exists under this key (storage refuses to overwrite it)."
+ * @returns the object's checksum (`full-object`), as storage verified it; `undefined` without one.
+ */
+async function putObjectWithToken(upload: UploadContext, session: TokenSession): Promise<ObjectChecksum | undefined> {
+  const { file, options } = upload;
+  const algorithm = options.checksum ?? session.prepared.checksum;
+  let hashed = await singlePutChecksum(file, algorithm);
+  let unanswered = false;
+  try {
+    await putWholeFile(
+      upload,
+      async (_fresh, rehash) => {
+        if (rehash) hashed = await singlePutChecksum(file.slice(), algorithm);
+        return session.signPutObject(upload.filetype, { ...hashed.headers, ...conditionalHeaders(session) });
+      },
+      session.recoveryFor,
+      ({ error }) => {
+        unanswered ||= isUploadClientError(error) && error.code === 'NETWORK_ERROR';
+      },
+    );
+  } catch (error) {
+    if (!isOverwriteRefusal(error) || !session.prepared.ifNoneMatch) throw error;
+    // If-None-Match: * refused the write: the attempt that got no answer stored it.
+    if (!unanswered) throw overwriteRefusedError(error);
+  }
+  return hashed.checksum;
+}
 
 /**
  * Checks the strategy (`uploadFile` sends every strategy but `presigned` here) and, for a multipart upload,
@@ -74,15 +109,9 @@ export async function uploadWithTemporaryToken(upload: UploadContext, prepared?:
     const starter = tokenStarterFor(upload);
     ({ checksum } = await new MultipartUpload(upload, settings, starter).start());
     session = starter.session!;
-    checksum = starter.backend?.completedChecksum ?? checksum;
   } else {
     session = sessionOn(upload, prepared ?? (await prepareToken(upload)));
-    // The option wins (`false` too); unset, the server's answer decides (old servers ask for none).
-    const hashed = await singlePutChecksum(file, options.checksum ?? session.prepared.checksum);
-    // The checksum is signed with the request (SigV4 in headers), as the AWS SDK signs it.
-    const signing = session;
-    await putWholeFile(upload, () => signing.signPutObject(upload.filetype, { ...hashed.headers, ...conditionalHeaders(signing) }), signing.recoveryFor);
-    checksum = hashed.checksum;
+    checksum = await putObjectWithToken(upload, session);
   }
   const tags = options.tags ?? [];
   if (tags.length > 0) await session.putObjectTagging(tags, options.signal);

@@ -10,19 +10,15 @@ import type { MultipartStarter, OpenedUpload } from '../multipart-upload';
 import type { ResumeRecord } from '../resume-journal';
 import type { TokenSession } from './token/token-session';
 
-/** A {@link MultipartBackend} of the token session, and what its CompleteMultipartUpload answered. */
+/** A {@link MultipartBackend} of the token session. */
 export interface TokenBackend extends MultipartBackend {
   /**
    * Completes the upload: each part's checksum listed (`checksum`: the algorithm it was created with), the
    * whole object's sent for a `full-object` one (`objectChecksum`, CRC64NVME), `If-None-Match: *` when the
-   * answer in force asks (`ifNoneMatch`). Then {@link TokenBackend.completedChecksum} holds the object's checksum.
+   * answer in force asks (`ifNoneMatch`).
+   * @returns the object's checksum as storage reported it, else `objectChecksum` (the computed one).
    */
-  complete(parts: CompletedPart[], signal: AbortSignal | undefined, objectChecksum?: ObjectChecksum): Promise<void>;
-  /**
-   * Once completed: the object's checksum as storage reported it at completion, else the computed one
-   * (`complete`'s `objectChecksum`).
-   */
-  readonly completedChecksum: ObjectChecksum | undefined;
+  complete(parts: CompletedPart[], signal: AbortSignal | undefined, objectChecksum?: ObjectChecksum): Promise<ObjectChecksum | undefined>;
 }
 
 /**
@@ -43,7 +39,6 @@ function storedChecksum(algorithm: ChecksumAlgorithm | undefined, reported: stri
  * with it. `checksum`: the algorithm the upload was created with (its Complete lists the parts' checksums).
  */
 export function tokenBackend(session: TokenSession, uploadId: string, checksum?: ChecksumAlgorithm): TokenBackend {
-  let completedChecksum: ObjectChecksum | undefined;
   return {
     signBatchSize: 1,
     signParts: (partNumbers, _signal, headers = {}) =>
@@ -54,10 +49,7 @@ export function tokenBackend(session: TokenSession, uploadId: string, checksum?:
       const fullObject = objectChecksum?.type === 'full-object' ? objectChecksum.value : undefined;
       const ifNoneMatch = session.prepared.ifNoneMatch === true;
       const answered = await session.completeMultipartUpload(uploadId, parts, signal, { checksum, objectChecksum: fullObject, ifNoneMatch });
-      completedChecksum = storedChecksum(checksum, answered.checksum, objectChecksum);
-    },
-    get completedChecksum() {
-      return completedChecksum;
+      return storedChecksum(checksum, answered.checksum, objectChecksum);
     },
     abort: () => session.abortMultipartUpload(uploadId),
     recoveryFor: session.recoveryFor,
@@ -67,13 +59,9 @@ export function tokenBackend(session: TokenSession, uploadId: string, checksum?:
 /** Opens a token session: on fresh credentials, or (`ticket`) on renewed ones for the key of that ticket. */
 export type SessionOpener = (ticket?: string) => Promise<TokenSession>;
 
-/**
- * A {@link MultipartStarter} of the temporary-token strategy, the session it opened (for tags, the URL) and
- * the backend of the upload it opened last (for the checksum storage reported at completion).
- */
+/** A {@link MultipartStarter} of the temporary-token strategy, and the session it opened (for tags, the URL). */
 export interface TokenStarter extends MultipartStarter {
   readonly session: TokenSession | undefined;
-  readonly backend: TokenBackend | undefined;
 }
 
 /**
@@ -92,14 +80,10 @@ export function tokenStarter(
   checksum?: ChecksumAlgorithm | false,
 ): TokenStarter {
   let session: TokenSession | undefined;
-  let backend: TokenBackend | undefined;
   return {
     strategy: 'temporary-token',
     get session() {
       return session;
-    },
-    get backend() {
-      return backend;
     },
     async create(partSize): Promise<OpenedUpload> {
       const current = (session ??= await openSession());
@@ -108,8 +92,7 @@ export function tokenStarter(
       // Not cancelled in flight: see MultipartStarter.create.
       const uploadId = await current.createMultipartUpload(contentType, undefined, algorithm);
       const { bucket, key, ticket = '' } = current.prepared;
-      backend = tokenBackend(current, uploadId, algorithm);
-      return { backend, record: { bucket, key, uploadId, partSize, ticket, url: current.objectUrl, parts: [], checksum: algorithm } };
+      return { backend: tokenBackend(current, uploadId, algorithm), record: { bucket, key, uploadId, partSize, ticket, url: current.objectUrl, parts: [], checksum: algorithm } };
     },
     async reopen(record: ResumeRecord): Promise<OpenedUpload | undefined> {
       try {
@@ -133,8 +116,7 @@ export function tokenStarter(
       // checksum keeps the one the journal holds.
       const kept = new Map(record.parts.map((part) => [part.partNumber, part]));
       const parts = stored?.map((part) => ({ ...part, checksum: part.checksum ?? kept.get(part.partNumber)?.checksum }));
-      backend = tokenBackend(session, record.uploadId, record.checksum);
-      return { backend, record: { ...record, parts: parts ?? record.parts } };
+      return { backend: tokenBackend(session, record.uploadId, record.checksum), record: { ...record, parts: parts ?? record.parts } };
     },
   };
 }

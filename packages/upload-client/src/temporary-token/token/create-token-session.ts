@@ -7,7 +7,7 @@ import { CHECKSUM_HEADERS, TOKEN_OBJECT_CACHE_CONTROL, type StoredPart } from '@
 import { isUploadClientError, UploadClientError } from '../../errors';
 import { completionWatch } from '../../multipart-backend';
 import { objectUrl } from '../../object-url';
-import type { Recovery } from '../../recovery';
+import { isOverwriteRefusal, overwriteRefusedError, type Recovery } from '../../recovery';
 import { resolveRetrySettings } from '../../retry';
 import { withRetries } from '../../send-loop';
 import { isSuccess, parseS3Error, storageError, xmlElements, xmlValue, type StorageAnswer } from '../../s3-answer';
@@ -59,13 +59,6 @@ function readParts(page: string): StoredPart[] {
 function quoted(etag: string | undefined): string | undefined {
   return etag === undefined || /^".*"$/.test(etag) ? etag : `"${etag}"`;
 }
-
-/** Message of a 412 to a write with `If-None-Match: *` that no earlier attempt of it explains. */
-export const OVERWRITE_REFUSED_MESSAGE = 'An object already exists under this key (storage refuses to overwrite it).';
-
-/** Whether `error` is storage's 412 to a write with `If-None-Match: *`: the key already holds an object. */
-const isPreconditionFailed = (error: unknown): error is UploadClientError =>
-  isUploadClientError(error) && error.code === 'STORAGE_ERROR' && error.status === 412;
 
 /** Base64 of the SHA-256 of `text` (UTF-8): an `x-amz-checksum-sha256` header. */
 async function sha256Base64(text: string): Promise<string> {
@@ -221,11 +214,8 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
       return withRetries(attempt, { ...retry, signal, onRetry }).catch((error: unknown): CompletedObject => {
         // An attempt whose answer was lost completed the upload: its retry finds no such upload, or (with
         // If-None-Match) the object it stored.
-        if (watch.completedBefore(error) || (ifNoneMatch && unanswered && isPreconditionFailed(error))) return { etag: undefined, checksum: undefined };
-        if (ifNoneMatch && isPreconditionFailed(error)) {
-          throw new UploadClientError('STORAGE_ERROR', OVERWRITE_REFUSED_MESSAGE, { status: 412, answerCode: error.answerCode, cause: error });
-        }
-        throw error;
+        if (watch.completedBefore(error) || (ifNoneMatch && unanswered && isOverwriteRefusal(error))) return { etag: undefined, checksum: undefined };
+        throw ifNoneMatch && isOverwriteRefusal(error) ? overwriteRefusedError(error) : error;
       });
     },
 

@@ -58,7 +58,7 @@ function hashInPage(page: TestPage, slice: { start: number; end: number }) {
   return page.evaluate(async ({ start, end }) => {
     type Checksum = typeof import('../src/checksum');
     const { md5Of, fullObjectChecksum } = (window as unknown as { checksum: Checksum }).checksum;
-    const hex = async (blob: Blob) => fullObjectChecksum(await md5Of(blob)).value;
+    const hex = async (blob: Blob) => fullObjectChecksum('md5', await md5Of(blob)).value;
     const file = (document.querySelector('input') as HTMLInputElement).files![0]!;
     const [whole, part, inMemory] = await Promise.all([hex(file), hex(file.slice(start, end)), hex(new Blob([await file.arrayBuffer()]))]);
     return { whole, part, inMemory };

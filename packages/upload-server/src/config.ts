@@ -120,5 +120,8 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
 /** A handler's whole configuration: the shared settings and, optionally, its routes (`defineRoutes`). */
 export type HandlerConfig = UploadHandlerConfig & { routes?: UploadRoutes };
 
-/** One route's settings: its own over the shared ones (`prefixedRoutes`), with the strategies it allows. */
-export type RouteConfig = UploadHandlerConfig & Pick<UploadRoute, 'strategies'>;
+/**
+ * One route's settings: its own over the shared ones (`prefixedRoutes`), with the strategies it allows and
+ * whether its keys are content-addressed.
+ */
+export type RouteConfig = UploadHandlerConfig & Pick<UploadRoute, 'strategies' | 'contentAddressed'>;

@@ -1,4 +1,4 @@
-import { INTERNAL_ERROR_BODY, type UploadErrorBody } from '@upbeam/upload-protocol';
+import { INTERNAL_ERROR_BODY, type ChecksumAlgorithm, type UploadErrorBody } from '@upbeam/upload-protocol';
 import { toResponse, type JsonAnswer } from './json-answer';
 import type { LimitName } from './limit-store';
 
@@ -18,6 +18,13 @@ import type { LimitName } from './limit-store';
  *
  * The node adapter adds `REQUEST_TIMEOUT` (408: the request body did not arrive within `bodyTimeoutMs`).
  *
+ * Checksums add `INVALID_CHECKSUM` (400: a checksum that is not base64 of a digest of its algorithm's length, or a
+ * part's missing), `CHECKSUM_REQUIRED` (400: a presigned single PUT must carry its file's checksum, signed into
+ * its URL), `CHECKSUM_UNSUPPORTED` (400: storage does not verify the algorithm asked for), both with the route's
+ * algorithm as `checksum` in the body, and `CHECKSUM_MISMATCH` (409: the stored object's checksum is not the one
+ * its upload was prepared with; the object is deleted, or storage refused the multipart checksum), and
+ * `OBJECT_EXISTS` (409: storage refused to complete over an object already at the key, `conditionalWrites`).
+ *
  * Quotas and rate limits (`limits`) add `RATE_LIMITED` (429: too many preparations in the window),
  * `QUOTA_EXCEEDED` (429: the bytes or files of the window, or the uploads in flight at once), both answered with
  * a `Retry-After` header and `limit` and `retryAfter` in the body, and `LIMITS_UNAVAILABLE` (503, sent to the
@@ -29,6 +36,9 @@ export const UPLOAD_ERROR_STATUS = {
   FILE_TYPE_NOT_ALLOWED: 400,
   TOO_MANY_PARTS: 400,
   INVALID_PART: 400,
+  INVALID_CHECKSUM: 400,
+  CHECKSUM_REQUIRED: 400,
+  CHECKSUM_UNSUPPORTED: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   INVALID_TICKET: 403,
@@ -36,6 +46,8 @@ export const UPLOAD_ERROR_STATUS = {
   NO_SUCH_UPLOAD: 404,
   UNKNOWN_ROUTE: 404,
   COMPLETION_IN_PROGRESS: 409,
+  CHECKSUM_MISMATCH: 409,
+  OBJECT_EXISTS: 409,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
@@ -68,6 +80,8 @@ export interface UploadErrorOptions {
   retryAfter?: number;
   /** The limit that refused (`RATE_LIMITED`, `QUOTA_EXCEEDED`): sent as `limit` in the body. */
   limit?: LimitName;
+  /** The algorithm the route takes (`CHECKSUM_REQUIRED`, `CHECKSUM_UNSUPPORTED`): sent as `checksum` in the body. */
+  checksum?: ChecksumAlgorithm;
 }
 
 /**
@@ -90,6 +104,8 @@ export class UploadError extends Error {
   readonly retryAfter: number | undefined;
   /** The quota or rate limit that refused; undefined for other errors. */
   readonly limit: LimitName | undefined;
+  /** The algorithm the route takes, on a checksum refusal; undefined for other errors. */
+  readonly checksum: ChecksumAlgorithm | undefined;
 
   constructor(code: UploadErrorCode, message: string, options?: UploadErrorOptions) {
     super(message, options && 'cause' in options ? { cause: options.cause } : undefined);
@@ -97,6 +113,7 @@ export class UploadError extends Error {
     this.status = UPLOAD_ERROR_STATUS[code];
     this.retryAfter = options?.retryAfter;
     this.limit = options?.limit;
+    this.checksum = options?.checksum;
   }
 }
 
@@ -134,6 +151,7 @@ export function errorToResponse(error: unknown, log: (error: unknown) => void): 
 export function errorToAnswer(error: unknown, log: (error: unknown) => void): JsonAnswer {
   if (isUploadError(error) && isForTheBrowser(error)) {
     const body: UploadErrorBody = { error: error.message, code: error.code };
+    if (error.checksum !== undefined) body.checksum = error.checksum;
     if (error.code === 'METHOD_NOT_ALLOWED') return { status: error.status, body, headers: { allow: 'POST' } };
     const retryAfter = retryAfterOf(error);
     if (retryAfter === undefined) return { status: error.status, body };

@@ -2,12 +2,19 @@ import { describe, expect, it, vi } from 'vitest';
 import { createUploadHandler } from './handler';
 import { MAX_BODY_BYTES, MAX_COMPLETE_BODY_BYTES } from './request-body';
 
-const settings = {
+/** AWS S3's settings, with its defaults (`aws` preset: a CRC64NVME checksum, If-None-Match). */
+const aws = {
   accessKeyId: 'AKID',
   secretAccessKey: 'SECRET',
   bucket: 'my-bucket',
   region: 'eu-west-1',
 };
+
+/** The same without a checksum or conditional writes: what the tests of other rules sign. */
+const settings = { ...aws, checksum: false as const, conditionalWrites: false };
+
+/** A CRC-64/NVME of 8 bytes, in base64. */
+const CRC64 = 'rosUhgp5mIg=';
 
 function post(body: unknown, init: RequestInit = {}): Request {
   return new Request('http://127.0.0.1/api/s3-upload', {
@@ -21,13 +28,29 @@ function post(body: unknown, init: RequestInit = {}): Request {
 const presignedBody = { filename: 'cat photo.png', filetype: 'image/png', _upload: { strategy: 'presigned' } };
 
 describe('createUploadHandler: presigned answer', () => {
-  it('answers { key, bucket, region, checksum, url, headers } with a URL signed for PUT of the key, valid 3600 s', async () => {
+  it('on AWS S3 asks for the CRC64NVME first (400 CHECKSUM_REQUIRED), then signs it and If-None-Match into the URL', async () => {
+    const required = await createUploadHandler(aws)(post(presignedBody));
+    expect(required.status).toBe(400);
+    expect(await required.json()).toEqual({
+      code: 'CHECKSUM_REQUIRED',
+      checksum: 'crc64nvme',
+      error: "This route needs the file's CRC64NVME checksum with the request (it is signed into the upload URL): hash the file and prepare again.",
+    });
+    const checksum = { algorithm: 'crc64nvme', value: CRC64 };
+    const body = await (await createUploadHandler(aws)(post({ ...presignedBody, _upload: { strategy: 'presigned', checksum } }))).json();
+    expect(body).toMatchObject({ checksum: 'crc64nvme', ifNoneMatch: true });
+    expect(body.headers).toMatchObject({ 'x-amz-checksum-crc64nvme': CRC64, 'If-None-Match': '*' });
+    const url = new URL(body.url);
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('cache-control;content-type;host;if-none-match;x-amz-acl;x-amz-checksum-crc64nvme;x-amz-tagging');
+    // A header, not a query parameter: storage checks the body against the header it gets.
+    expect(url.searchParams.has('x-amz-checksum-crc64nvme')).toBe(false);
+  });
+
+  it('answers { key, bucket, region, url, headers } with a URL signed for PUT of the key, valid 3600 s', async () => {
     const response = await createUploadHandler(settings)(post(presignedBody));
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(Object.keys(body).sort()).toEqual(['bucket', 'checksum', 'headers', 'key', 'region', 'url']);
-    // AWS S3 (no endpoint) verifies CRC-64/NVME (the aws preset's default): the browser is asked for one.
-    expect(body.checksum).toBe('crc64nvme');
+    expect(Object.keys(body).sort()).toEqual(['bucket', 'headers', 'key', 'region', 'url']);
     expect(body.headers).toEqual({ 'Content-Type': 'image/png', 'Cache-Control': 'max-age=630720000', 'x-amz-acl': 'bucket-owner-full-control', 'x-amz-tagging': '' });
     expect(body).toMatchObject({ bucket: 'my-bucket', region: 'eu-west-1' });
     expect(body.key).toMatch(/^next-s3-uploads\/[A-Za-z0-9_-]{21}\/cat-photo\.png$/);
@@ -41,7 +64,7 @@ describe('createUploadHandler: presigned answer', () => {
 
   it('includes the endpoint, path style, when one is configured', async () => {
     // No storage there: the check of unsigned headers (integration suites) is skipped.
-    const handler = createUploadHandler({ ...settings, endpoint: 'http://127.0.0.1:9000', forcePathStyle: true, checkUnsignedHeaders: false });
+    const handler = createUploadHandler({ ...aws, endpoint: 'http://127.0.0.1:9000', forcePathStyle: true, checkUnsignedHeaders: false });
     const body = await (await handler(post(presignedBody))).json();
     expect(body.endpoint).toBe('http://127.0.0.1:9000');
     expect(body.url.startsWith(`http://127.0.0.1:9000/my-bucket/${body.key}?`)).toBe(true);
@@ -50,8 +73,12 @@ describe('createUploadHandler: presigned answer', () => {
   });
 
   it('asks for checksum: md5 as the provider preset says (ceph), and not when the setting is off', async () => {
-    const ceph = { ...settings, provider: 'ceph', endpoint: 'http://127.0.0.1:7480', checkUnsignedHeaders: false } as const;
+    const ceph = { ...aws, provider: 'ceph', endpoint: 'http://127.0.0.1:7480', checkUnsignedHeaders: false } as const;
     expect((await (await createUploadHandler(ceph)(post(presignedBody))).json()).checksum).toBe('md5');
+    const md5 = { algorithm: 'md5', value: '1B2M2Y8AsgTpgAmY7PhCfg==' };
+    const signed = await (await createUploadHandler(ceph)(post({ ...presignedBody, _upload: { strategy: 'presigned', checksum: md5 } }))).json();
+    expect(signed.headers).toMatchObject({ 'Content-MD5': md5.value });
+    expect(new URL(signed.url).searchParams.get('X-Amz-SignedHeaders')).toContain('content-md5');
     const off = await (await createUploadHandler({ ...ceph, checksum: false })(post(presignedBody))).json();
     expect(off).not.toHaveProperty('checksum');
   });

@@ -1,6 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { MAX_PARTS, OBJECT_CACHE_CONTROL, type CompletedPart, type StoredPart } from '@upbeam/upload-protocol';
+import { MAX_PARTS, OBJECT_CACHE_CONTROL, type ChecksumAlgorithm, type CompletedPart, type StoredPart } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
+import { multipartCreateChecksum, reportedChecksum, SDK_CHECKSUM_FIELDS } from './upload-checksum';
 import { loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 
@@ -12,6 +13,36 @@ export interface MultipartObject {
   metadata?: Record<string, string> | undefined;
   /** Tags stored with the object, URL-encoded (`a=1&b=2`, the `x-amz-tagging` form); `''` or unset: none. */
   tagging?: string | undefined;
+  /**
+   * The checksum each part carries (`ChecksumAlgorithm` and `ChecksumType` of CreateMultipartUpload:
+   * `MULTIPART_CHECKSUM_TYPES`); MD5 sets none (its multipart checksum is the ETag). Unset: none.
+   */
+  checksum?: ChecksumAlgorithm | undefined;
+}
+
+/** How a multipart upload is completed beyond its parts. */
+export interface CompleteOptions {
+  /** The upload's algorithm: each part's checksum is listed (`ChecksumCRC32C`, ...; none for MD5). */
+  checksum?: ChecksumAlgorithm | undefined;
+  /** The whole object's checksum (base64), for a full-object one (CRC64NVME): sent with `ChecksumType: 'FULL_OBJECT'`. */
+  objectChecksum?: string | undefined;
+  /** Sends `IfNoneMatch: '*'`: storage refuses (412) to complete over an object already at the key. */
+  ifNoneMatch?: boolean | undefined;
+  /**
+   * A content-addressed key: a 412 means another upload stored these bytes first; the upload is aborted and
+   * the stored object answered (`alreadyStored`).
+   */
+  contentAddressed?: boolean | undefined;
+}
+
+/** A completed multipart upload. */
+export interface CompletedObject {
+  /** The object's ETag, in quotes. */
+  etag: string;
+  /** The object's checksum of the upload's algorithm, as storage reported it (base64, `-N` composite); undefined: none reported. */
+  checksum?: string | undefined;
+  /** True when nothing was completed: another upload had stored the object at this content-addressed key. */
+  alreadyStored?: true;
 }
 
 /** One multipart upload on storage. */
@@ -33,11 +64,13 @@ export interface MultipartStorage {
    */
   listParts(upload: UploadRef): Promise<StoredPart[]>;
   /**
-   * CompleteMultipartUpload with `parts` (sorted, 1 to N). @returns the object's ETag.
+   * CompleteMultipartUpload with `parts` (sorted, 1 to N). @returns the object's ETag (and checksum).
    * @throws {@link UploadError} `NO_SUCH_UPLOAD` (404) unless the object is already there (a retried
-   *   complete whose first answer was lost); `INVALID_PART` (400) when an ETag is not storage's.
+   *   complete whose first answer was lost); `INVALID_PART` (400) when an ETag is not storage's;
+   *   `OBJECT_EXISTS` (409) when `ifNoneMatch` and storage holds an object at the key (412), but for a
+   *   content-addressed key; `CHECKSUM_MISMATCH` (409) when storage refused a checksum.
    */
-  complete(upload: UploadRef, parts: CompletedPart[], size: number): Promise<string>;
+  complete(upload: UploadRef, parts: CompletedPart[], size: number, options?: CompleteOptions): Promise<CompletedObject>;
   /**
    * AbortMultipartUpload, then ListParts to check that it is gone (aborting again while it is not: a part
    * under way may land after the first abort); an upload that no longer exists counts as aborted.
@@ -63,6 +96,9 @@ function failure(error: unknown): { code: string | undefined; status: number | u
   const { name, Code, $metadata } = (error ?? {}) as StorageFailure;
   return { code: Code ?? name, status: $metadata?.httpStatusCode };
 }
+
+/** A storage error's message (never sent to the browser: only read to classify it). */
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : '');
 
 /** An ETag as S3 sends it, in double quotes (radosgw answers a repeated complete with a bare one). */
 const quoted = (etag: string) => (etag.startsWith('"') ? etag : `"${etag}"`);
@@ -139,6 +175,7 @@ export function createMultipartStorage(settings: ResolvedStorageSettings, client
             Metadata: object.metadata,
             // Tags are set with the upload itself (the object is tagged as it completes), never by the browser.
             ...(object.tagging ? { Tagging: object.tagging } : {}),
+            ...multipartCreateChecksum(object.checksum),
             ...sse,
           }),
         )
@@ -181,33 +218,66 @@ export function createMultipartStorage(settings: ResolvedStorageSettings, client
       return parts;
     },
 
-    async complete({ key, uploadId }, parts, size) {
+    async complete({ key, uploadId }, parts, size, options = {}) {
       const { CompleteMultipartUploadCommand, HeadObjectCommand } = await loadS3();
+      const algorithm = options.checksum;
+      const head = () =>
+        client
+          .send(new HeadObjectCommand({ Bucket, Key: key, ...(algorithm && algorithm !== 'md5' ? { ChecksumMode: 'ENABLED' } : {}), ...sse }))
+          .catch((error: unknown) => {
+            if (failure(error).status === 404) return undefined;
+            throw error;
+          });
       /** The stored object's ETag when it is this upload's result (N parts, the declared size); HEAD. */
-      const assembled = async () => {
-        const stored = await client.send(new HeadObjectCommand({ Bucket, Key: key, ...sse })).catch((error: unknown) => {
-          if (failure(error).status === 404) return undefined;
-          throw error;
-        });
-        return stored?.ETag?.endsWith(`-${parts.length}"`) && stored.ContentLength === size ? stored.ETag : undefined;
+      const assembled = async (): Promise<CompletedObject | undefined> => {
+        const stored = await head();
+        if (!stored?.ETag?.endsWith(`-${parts.length}"`) || stored.ContentLength !== size) return undefined;
+        return { etag: stored.ETag, ...(algorithm ? { checksum: reportedChecksum(stored, algorithm) } : {}) };
       };
+      // A part's checksum field, for an algorithm S3 lists per part (not MD5: its ETag is its checksum).
+      const partField = algorithm && algorithm !== 'md5' ? SDK_CHECKSUM_FIELDS[algorithm] : undefined;
       try {
-        const { ETag } = await client.send(
+        const answer = await client.send(
           new CompleteMultipartUploadCommand({
             Bucket,
             Key: key,
             UploadId: uploadId,
-            MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })) },
+            MultipartUpload: {
+              Parts: parts.map((part) => ({
+                PartNumber: part.partNumber,
+                ETag: part.etag,
+                ...(partField && part.checksum !== undefined ? { [partField]: part.checksum } : {}),
+              })),
+            },
+            ...(algorithm === 'crc64nvme' && options.objectChecksum !== undefined
+              ? { ChecksumCRC64NVME: options.objectChecksum, ChecksumType: 'FULL_OBJECT' as const }
+              : {}),
+            ...(options.ifNoneMatch ? { IfNoneMatch: '*' } : {}),
             ...sse,
           }),
         );
-        if (ETag) return quoted(ETag);
+        const checksum = algorithm ? reportedChecksum(answer, algorithm) : undefined;
+        if (answer.ETag) return { etag: quoted(answer.ETag), ...(checksum === undefined ? {} : { checksum }) };
         // radosgw 16 answers an empty <ETag/>: the object's own ETag is in its HEAD.
-        const etag = await assembled();
-        if (!etag) throw new Error('CompleteMultipartUpload answered without an ETag, and HEAD found no object of this upload.');
-        return etag;
+        const completed = await assembled();
+        if (!completed) throw new Error('CompleteMultipartUpload answered without an ETag, and HEAD found no object of this upload.');
+        return completed;
       } catch (error) {
-        const { code } = failure(error);
+        const { code, status } = failure(error);
+        if (status === 412 || code === 'PreconditionFailed') {
+          const stored = options.contentAddressed ? await head() : undefined;
+          if (stored?.ETag) {
+            // Another upload stored these bytes under this content key first: this one is not needed.
+            await abort({ key, uploadId }).catch(() => {});
+            return { etag: quoted(stored.ETag), ...(algorithm ? { checksum: reportedChecksum(stored, algorithm) } : {}), alreadyStored: true };
+          }
+          throw new UploadError('OBJECT_EXISTS', 'An object already exists under this key (storage refuses to overwrite it).', { cause: error });
+        }
+        if (code === 'BadDigest' || code === 'InvalidDigest' || code === 'XAmzContentChecksumMismatch' || (code === 'InvalidRequest' && /checksum/i.test(messageOf(error)))) {
+          throw new UploadError('CHECKSUM_MISMATCH', "The upload's checksum is not the one storage computed from its parts: the file changed while it was read, or was corrupted on the way.", {
+            cause: error,
+          });
+        }
         if (code === 'InvalidPart' || code === 'InvalidPartOrder') {
           throw new UploadError('INVALID_PART', 'A part is missing on storage or its ETag is not the stored one: list the parts and send it again.', {
             cause: error,

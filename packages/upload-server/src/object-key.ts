@@ -73,6 +73,25 @@ export function defaultObjectKey(filename: string, prefix: string = DEFAULT_KEY_
   return head + (kept === '' ? 'file' : kept);
 }
 
+/** A file name's extension kept on a content-addressed key: a dot and 1 to 16 letters or digits, lower-cased. */
+const KEPT_EXTENSION = /\.[A-Za-z0-9]{1,16}$/;
+
+/**
+ * The key of a content-addressed route (`contentAddressed`): `{prefix}sha256/{hex of the SHA-256}` (a multipart
+ * checksum's `-{parts}` kept: `{hex}-{parts}`), then the file name's extension, lower-cased (`.jpg`), when it
+ * has one of 1 to 16 letters or digits. The same bytes (and extension) always get the same key.
+ * @param digest - The SHA-256 in base64, as `_upload.checksum.value` carries it (`{base64}-{N}` for a composite one).
+ * @example
+ * contentObjectKey('n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=', 'Cat.JPG', 'u/')
+ * // 'u/sha256/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.jpg'
+ */
+export function contentObjectKey(digest: string, filename: string, prefix: string = DEFAULT_KEY_PREFIX): string {
+  const [base64, parts] = digest.split('-');
+  const hex = Array.from(atob(base64!), (character) => character.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+  const extension = KEPT_EXTENSION.exec(filename)?.[0].toLowerCase() ?? '';
+  return `${normalizeKeyPrefix(prefix)}sha256/${hex}${parts === undefined ? '' : `-${parts}`}${extension}`;
+}
+
 /**
  * Whether `text` takes more than `limit` bytes of UTF-8; encoded only when it might (a UTF-16 code unit is
  * at most 3 bytes of UTF-8).

@@ -1,9 +1,10 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
-import { OBJECT_CACHE_CONTROL } from '@upbeam/upload-protocol';
+import { CHECKSUM_HEADERS, OBJECT_CACHE_CONTROL, type ChecksumAlgorithm } from '@upbeam/upload-protocol';
 import { loadMd5, loadPresigner, loadS3 } from './sdk';
 import type { ResolvedStorageSettings } from './settings';
 import { createQuerySigner, escapeUriPath, type QuerySigner } from './sigv4-query';
+import { ANSWER_CHECKSUM_HEADERS, SDK_CHECKSUM_FIELDS } from './upload-checksum';
 
 /** Lifetime of a presigned PUT URL, in seconds (SPEC 7.3; the SDK's own default is 900). */
 export const PRESIGNED_URL_EXPIRES_IN = 3600;
@@ -24,6 +25,13 @@ export interface PresignInput {
    * browser); `''` signs an empty one, so that storage refuses a PUT that adds tags. Unset: no tagging header.
    */
   tagging?: string | undefined;
+  /**
+   * The object's checksum (base64 of its digest), signed as its header (`CHECKSUM_HEADERS`: `x-amz-checksum-*`
+   * kept a header, or `Content-MD5`): storage then refuses other bytes. Unset: none.
+   */
+  checksum?: { algorithm: ChecksumAlgorithm; value: string } | undefined;
+  /** Signs `If-None-Match: *`: storage refuses the PUT (412) when the key already holds an object. */
+  ifNoneMatch?: boolean | undefined;
   /** Signing time; now when unset (tests pin it to compare URLs). */
   signingDate?: Date | undefined;
 }
@@ -50,8 +58,11 @@ async function md5Base64(bytes: Uint8Array): Promise<string> {
 /** The canned-ACL header (lower case, as signed). */
 export const OBJECT_ACL_HEADER = 'x-amz-acl';
 
-/** Signed as headers, never hoisted into the query: see {@link UrlSignRequest.unhoistable}. */
-const UNHOISTABLE = new Set([OBJECT_ACL_HEADER, 'x-amz-tagging']);
+/**
+ * Signed as headers, never hoisted into the query: see {@link UrlSignRequest.unhoistable}. A checksum hoisted
+ * into the query would not be a header storage checks the body against.
+ */
+const UNHOISTABLE = new Set([OBJECT_ACL_HEADER, 'x-amz-tagging', ...Object.values(CHECKSUM_HEADERS).filter((name) => name.startsWith('x-amz-'))]);
 
 /** Key of the one probe URL that tells where this bucket's objects live; nothing is ever sent to it. */
 const PROBE_KEY = 'upbeam-endpoint-probe';
@@ -194,7 +205,8 @@ export function createUrlSigner(settings: ResolvedStorageSettings, client: Stora
  * `getSignedUrl` signs only `host` by default, which would let the browser store any Content-Type (an
  * HTML file served as `text/html` from your bucket); Content-Type, Cache-Control, Content-Disposition,
  * Content-Length and the canned ACL (`x-amz-acl`, `objectAcl`: as a header, not hoisted into the query)
- * are signed here, so storage answers 403 SignatureDoesNotMatch to a PUT that differs. An added
+ * are signed here, and so are the object's checksum (`x-amz-checksum-*` as a header, or `Content-MD5`) and
+ * `If-None-Match: *` when asked, so storage answers 403 SignatureDoesNotMatch to a PUT that differs. An added
  * `x-amz-grant-*` header then fails too (S3 and radosgw refuse a canned ACL with grants: 400).
  * `sign`: the app's shared URL signer for these settings (`shared-services.ts`); one of its own by default.
  */
@@ -266,6 +278,14 @@ function signedHeaders(input: PresignInput, acl: Record<string, string>): { sign
     signed.add('x-amz-tagging');
     headers['x-amz-tagging'] = input.tagging;
   }
+  if (input.checksum !== undefined) {
+    signed.add(CHECKSUM_HEADERS[input.checksum.algorithm]);
+    headers[ANSWER_CHECKSUM_HEADERS[input.checksum.algorithm]] = input.checksum.value;
+  }
+  if (input.ifNoneMatch) {
+    signed.add('if-none-match');
+    headers['If-None-Match'] = '*';
+  }
   // The browser sets Content-Length itself (a forbidden header for scripts): signed, not sent by us.
   if (input.contentLength !== undefined) signed.add('content-length');
   return { signed, headers };
@@ -291,6 +311,8 @@ export function createCommandPresigner(settings: ResolvedStorageSettings, client
         ContentLength: input.contentLength,
         Metadata: input.metadata,
         ...(input.tagging ? { Tagging: input.tagging } : {}),
+        ...(input.checksum === undefined ? {} : { [SDK_CHECKSUM_FIELDS[input.checksum.algorithm]]: input.checksum.value }),
+        ...(input.ifNoneMatch ? { IfNoneMatch: '*' } : {}),
         ...(acl === undefined ? {} : { ACL: acl }),
         ...(sse ? { SSECustomerAlgorithm: 'AES256', SSECustomerKey: sse as unknown as string } : {}),
       }),

@@ -1,4 +1,4 @@
-import { UPLOAD_STRATEGIES, type RouteRules, type RouteRulesResponse, type UploadStrategy } from '@upbeam/upload-protocol';
+import { UPLOAD_STRATEGIES, type ChecksumAlgorithm, type RouteRules, type RouteRulesResponse, type UploadStrategy } from '@upbeam/upload-protocol';
 import { UploadError } from './errors';
 import type { BeforeUploadHook, BeforeUploadReturn } from './hooks';
 import type { HookContext } from './upload-context';
@@ -37,8 +37,24 @@ export interface UploadRoute<ServerData = unknown, Context extends BeforeUploadR
   key?: (body: UploadRequestBody, request: Request) => string | Promise<string>;
   /** As the handler's `objectAcl`. */
   objectAcl?: ObjectAcl;
-  /** As the handler's `checksum`. */
-  checksum?: 'md5' | false;
+  /** As the handler's `checksum`: the algorithm of this route's uploads (`false`: none). */
+  checksum?: ChecksumAlgorithm | false;
+  /**
+   * Content-addressed keys: each object is stored under `{keyPrefix}sha256/{hex of its SHA-256}` (a multipart
+   * upload's: `{hex}-{parts}`), the file name's extension kept (`.jpg`), so that the same bytes always get the
+   * same key. Forces `checksum: 'sha256'` (the only algorithm that names content safely). The preparation asks
+   * storage whether it already holds the key with that checksum (HEAD): if so it answers `alreadyStored: true`
+   * with a receipt, and the browser sends nothing (the completion hook gets `deduplicated: true`). The key is
+   * the handler's: `onBeforeUpload` may not return one (500 `INVALID_SETTINGS`, logged).
+   * Presigned uploads only (single PUT and multipart): temporary credentials cannot bind the checksum a key is
+   * named from. Refused when the handler is created (`INVALID_SETTINGS`) with a `checksum` other than
+   * `'sha256'` or `strategies` naming `temporary-token`, and at the first request when the storage's provider
+   * does not verify SHA-256.
+   * @default false
+   * @example
+   * defineRoutes({ images: { contentAddressed: true, allowedContentTypes: ['image/*'] } });
+   */
+  contentAddressed?: boolean;
   /** As the handler's `expiresIn`, in seconds. */
   expiresIn?: number;
   /** As the handler's `tags`: signed into this route's presigned PUTs. */
@@ -111,8 +127,9 @@ const ROUTE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Checks route names and settings once, when the handler is created.
- * @throws {@link UploadError} `INVALID_SETTINGS` for no routes, a name not 1-64 of `[A-Za-z0-9_-]`, or an
- *   unknown strategy.
+ * @throws {@link UploadError} `INVALID_SETTINGS` for no routes, a name not 1-64 of `[A-Za-z0-9_-]`, an
+ *   unknown strategy, or a `contentAddressed` route whose `checksum` is not `'sha256'` or whose `strategies`
+ *   name `temporary-token`.
  */
 export function assertValidRoutes(routes: UploadRoutes): void {
   const names = Object.keys(routes);
@@ -125,6 +142,19 @@ export function assertValidRoutes(routes: UploadRoutes): void {
       if (!(UPLOAD_STRATEGIES as readonly string[]).includes(strategy)) {
         throw new UploadError('INVALID_SETTINGS', `Route "${name}": unknown strategy "${strategy}".`);
       }
+    }
+    const { contentAddressed, checksum, strategies } = routes[name]!;
+    if (contentAddressed && strategies?.includes('temporary-token')) {
+      throw new UploadError(
+        'INVALID_SETTINGS',
+        `Route "${name}": a content-addressed route takes presigned uploads only (temporary credentials cannot bind the checksum its keys are named from).`,
+      );
+    }
+    if (contentAddressed && checksum !== undefined && checksum !== 'sha256') {
+      throw new UploadError(
+        'INVALID_SETTINGS',
+        `Route "${name}": a content-addressed route names its keys from the SHA-256 of the bytes: set checksum: 'sha256' (or leave it unset), not ${JSON.stringify(checksum)}.`,
+      );
     }
   }
 }
@@ -157,7 +187,7 @@ export function publicRules(route: UploadRoute): RouteRules {
     ...(route.allowedContentTypes === undefined ? {} : { allowedContentTypes: [...route.allowedContentTypes] }),
     ...(route.maxFileSize === undefined ? {} : { maxFileSize: route.maxFileSize }),
     ...(route.maxFiles === undefined ? {} : { maxFiles: route.maxFiles }),
-    strategies: [...(route.strategies ?? UPLOAD_STRATEGIES)],
+    strategies: [...(route.strategies ?? (route.contentAddressed ? ['presigned' as const] : UPLOAD_STRATEGIES))],
   };
 }
 

@@ -77,13 +77,15 @@ describe('temporary-token strategy, GetFederationToken (stubbed STS client: no l
     });
   });
 
-  it('answers { token: { Credentials }, key, bucket, region, checksum, ticket, serverTime } and nothing else of the STS answer', async () => {
+  it('answers { token: { Credentials }, key, bucket, region, checksum, ifNoneMatch, ticket, serverTime } and nothing else of the STS answer', async () => {
     const { stsClient } = stubSts();
     const before = Date.now();
     const response = await createUploadHandler({ ...settings, stsClient })(post({}));
     const text = await response.text();
     const body = JSON.parse(text);
-    expect(Object.keys(body).sort()).toEqual(['bucket', 'checksum', 'key', 'region', 'serverTime', 'ticket', 'token']);
+    expect(Object.keys(body).sort()).toEqual(['bucket', 'checksum', 'ifNoneMatch', 'key', 'region', 'serverTime', 'ticket', 'token']);
+    // AWS S3's defaults: the browser signs a CRC64NVME (no value needed first) and If-None-Match: * itself.
+    expect(body).toMatchObject({ checksum: 'crc64nvme', ifNoneMatch: true });
     expect(Date.parse(body.serverTime)).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(body.serverTime)).toBeLessThanOrEqual(Date.now());
     expect(body.ticket).toMatch(/^[\w-]+\.[\w-]{43}$/);

@@ -9,6 +9,8 @@
  * completion reads the stored answer instead of running the hook again.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { ChecksumAlgorithm, ObjectChecksum } from '@upbeam/upload-protocol';
+import { objectChecksum, reportedChecksum } from './upload-checksum';
 import { createMarkerStore, idempotencyKeyOf, markerKey, statusOf, type Marker } from './completion-marker';
 import { logUnexpectedError, UploadError } from './errors';
 import { loadS3 } from './sdk';
@@ -53,6 +55,32 @@ export interface StoredUpload {
    * storage marker cannot guarantee it (see `onUploadComplete`).
    */
   idempotencyKey: string;
+  /**
+   * The object's checksum as the server knows it, never the browser's word: the one it signed into the upload
+   * (a presigned PUT's URL, carried in its receipt) or storage reported when it completed a multipart upload.
+   * The stored object was checked to have it where storage reports checksums (HEAD with checksum mode; not
+   * MD5, whose ETag changes with encryption). MD5 in lowercase hex, the others base64 (`-N`: composite).
+   * Undefined: the upload carried none, or the server found the object itself (`source: 'reconcile'`).
+   */
+  checksum?: ObjectChecksum;
+  /**
+   * `true` when the browser sent nothing: storage already held these bytes at this content-addressed key (a
+   * route with `contentAddressed`), so the object may be shared by other uploads: it is never deleted here.
+   */
+  deduplicated?: true;
+}
+
+/** What the server knows of an upload beyond its key: from its receipt or multipart ticket. */
+export interface CompletionFacts {
+  /** The checksum it signed into the upload (or storage reported at a multipart completion): see {@link StoredUpload.checksum}. */
+  checksum?: { algorithm: ChecksumAlgorithm; value: string } | undefined;
+  /** Nothing was sent: the object was already stored (content-addressed). */
+  deduplicated?: boolean | undefined;
+  /**
+   * Names a deduplicated upload (its receipt's signature): its hook runs once per such upload, where a stored
+   * version otherwise runs it once (the object is the first upload's, whose hook ran already).
+   */
+  upload?: string | undefined;
 }
 
 /** The page reported the upload (`_upload.complete`, or a multipart `complete`). */
@@ -102,7 +130,17 @@ export interface CompletedUpload {
   key: string;
   size: number;
   serverData?: unknown;
+  /** The object's checksum as the server knows it ({@link StoredUpload.checksum}). */
+  checksum?: ObjectChecksum;
+  /** Nothing was sent: storage already held the object (content-addressed). */
+  deduplicated?: true;
 }
+
+/** The answer's fields of a checked object beyond its key and size. */
+const answerFacts = ({ checksum, deduplicated }: Pick<StoredUpload, 'checksum' | 'deduplicated'>) => ({
+  ...(checksum === undefined ? {} : { checksum }),
+  ...(deduplicated ? { deduplicated } : {}),
+});
 
 /** How long a completion that finds the hook running elsewhere waits for its answer, in milliseconds. */
 const WAIT_FOR_ANSWER_MS = 10_000;
@@ -127,9 +165,16 @@ export interface Completion {
    *   (413) or `UNSUPPORTED_MEDIA_TYPE` (415) when the stored object breaks the policy or is larger than
    *   `declared` (it is deleted);
    *   `COMPLETION_IN_PROGRESS` (409) when another request runs the hook for it for longer than 10 s; the
-   *   hook's own `UploadError`. Storage errors and other hook errors propagate (500, logged).
+   *   hook's own `UploadError`; `CHECKSUM_MISMATCH` (409) when storage reports another checksum than
+   *   `facts.checksum` (the object is deleted, but a deduplicated one). Storage errors and other hook errors
+   *   propagate (500, logged). A deduplicated object is never deleted: a refusal leaves it.
    */
-  complete(key: string, request: Request, context?: unknown, declared?: number): Promise<CompletedUpload>;
+  complete(key: string, request: Request, context?: unknown, declared?: number, facts?: CompletionFacts): Promise<CompletedUpload>;
+  /**
+   * The checksum of `algorithm` storage holds for the object at `key` (HEAD with checksum mode); undefined when
+   * nothing is stored there or storage reports none of that algorithm (never MD5).
+   */
+  storedChecksum(key: string, algorithm: ChecksumAlgorithm): Promise<string | undefined>;
   /**
    * The same for an object nobody reported (`reconcile.ts`): the same checks and marker, the hook gets
    * `source: 'reconcile'` and the context of the upload's record. `ran` says whether this call ran the hook
@@ -179,6 +224,14 @@ function serverDataJson(value: unknown): unknown {
 function largerThanDeclared(size: number, declared: number | undefined): UploadError | undefined {
   if (declared === undefined || size <= declared) return undefined;
   return new UploadError('FILE_TOO_LARGE', `The stored file (${size} bytes) is larger than the ${declared} bytes declared when its upload was prepared.`);
+}
+
+/** 409 for an object whose stored checksum (as storage reports it) is not the one its upload was signed with. */
+function otherChecksum(head: Parameters<typeof reportedChecksum>[0], expected: CompletionFacts['checksum']): UploadError | undefined {
+  if (expected === undefined) return undefined;
+  const stored = reportedChecksum(head, expected.algorithm);
+  if (stored === undefined || stored === expected.value) return undefined;
+  return new UploadError('CHECKSUM_MISMATCH', `The stored file's ${expected.algorithm} checksum is not the one its upload was prepared with.`);
 }
 
 /**
@@ -240,44 +293,69 @@ export function createCompletion(deps: CompletionDependencies): Completion {
    * The object at `key` as storage holds it (HEAD), once it passed the policy checks (a breaking object is
    * deleted, its reservation released and the refusal thrown), its reservation settled to its size.
    */
-  const checkedObject = async (key: string, declared?: number): Promise<Omit<StoredUpload, 'idempotencyKey'>> => {
+  const checkedObject = async (key: string, declared?: number, facts: CompletionFacts = {}): Promise<Omit<StoredUpload, 'idempotencyKey'>> => {
     const { HeadObjectCommand } = await loadS3();
-    const head = await client.send(new HeadObjectCommand({ Bucket, Key: key, ...customerKey(settings) })).catch((error: unknown) => {
+    const expected = facts.checksum;
+    // Checksum mode: storage reports the object's checksum (MD5's is the ETag, which encryption changes).
+    const checksumMode = expected !== undefined && expected.algorithm !== 'md5' ? { ChecksumMode: 'ENABLED' as const } : {};
+    const head = await client.send(new HeadObjectCommand({ Bucket, Key: key, ...checksumMode, ...customerKey(settings) })).catch((error: unknown) => {
       if (statusOf(error) === 404) throw new UploadError('INVALID_REQUEST', 'Nothing is stored at this key yet.');
       throw error;
     });
     const size = head.ContentLength ?? 0;
     const contentType = head.ContentType ?? 'application/octet-stream';
-    const refusal = checkStoredObject(policy, { size, contentType }) ?? largerThanDeclared(size, declared);
+    const refusal = checkStoredObject(policy, { size, contentType }) ?? largerThanDeclared(size, declared) ?? otherChecksum(head, expected);
     if (refusal) {
-      // The version the HEAD saw, lock lifted where it can be; logged where it cannot (COMPLIANCE).
-      await removeRefusedObject(client, Bucket, key, head, log);
-      await deps.limits?.release(key);
+      // The version the HEAD saw, lock lifted where it can be; logged where it cannot (COMPLIANCE). A
+      // deduplicated object is another upload's too: it stays.
+      if (!facts.deduplicated) {
+        await removeRefusedObject(client, Bucket, key, head, log);
+        await deps.limits?.release(key);
+      }
       throw refusal;
     }
-    await deps.limits?.settle(key, size);
-    return { key, size, etag: head.ETag ?? '', contentType, metadata: head.Metadata ?? {}, lastModified: head.LastModified };
+    if (!facts.deduplicated) await deps.limits?.settle(key, size);
+    return {
+      key,
+      size,
+      etag: head.ETag ?? '',
+      contentType,
+      metadata: head.Metadata ?? {},
+      lastModified: head.LastModified,
+      ...(expected === undefined ? {} : { checksum: objectChecksum(expected.algorithm, expected.value) }),
+      ...(facts.deduplicated ? { deduplicated: true as const } : {}),
+    };
   };
 
   /** The hook once for the `checked` object, told by `reporter`, and what the completion answers. */
-  const completed = async (hook: UploadCompleteHook, checked: Omit<StoredUpload, 'idempotencyKey'>, reporter: ReportedUpload | ReconciledUpload) => {
+  const completed = async (hook: UploadCompleteHook, checked: Omit<StoredUpload, 'idempotencyKey'>, reporter: ReportedUpload | ReconciledUpload, upload?: string) => {
     const { key, size, etag, lastModified } = checked;
-    const idempotencyKey = await idempotencyKeyOf(Bucket, key, etag, lastModified);
+    const idempotencyKey = await idempotencyKeyOf(Bucket, key, upload === undefined ? etag : `${etag}\n${upload}`, lastModified);
     const { serverData, ran } = await runHookOnce(hook, { ...checked, idempotencyKey, ...reporter });
-    return { upload: serverData === undefined ? { key, size } : { key, size, serverData }, ran };
+    const facts = answerFacts(checked);
+    return { upload: serverData === undefined ? { key, size, ...facts } : { key, size, ...facts, serverData }, ran };
   };
 
   return {
-    async complete(key, request, context, declared) {
-      const stored = await checkedObject(key, declared);
+    async complete(key, request, context, declared, facts) {
+      const stored = await checkedObject(key, declared, facts);
       // The stored bytes are counted once per upload: on each report without a hook, else by the run that ran it.
       if (!onUploadComplete) {
-        countStoredBytes(deps.route, stored.size);
-        return { key, size: stored.size };
+        if (!stored.deduplicated) countStoredBytes(deps.route, stored.size);
+        return { key, size: stored.size, ...answerFacts(stored) };
       }
-      const { upload, ran } = await completed(onUploadComplete, stored, { source: 'page', request, context });
-      if (ran) countStoredBytes(deps.route, stored.size);
+      const { upload, ran } = await completed(onUploadComplete, stored, { source: 'page', request, context }, stored.deduplicated ? facts?.upload : undefined);
+      if (ran && !stored.deduplicated) countStoredBytes(deps.route, stored.size);
       return upload;
+    },
+    async storedChecksum(key, algorithm) {
+      if (algorithm === 'md5') return undefined;
+      const { HeadObjectCommand } = await loadS3();
+      const head = await client.send(new HeadObjectCommand({ Bucket, Key: key, ChecksumMode: 'ENABLED', ...customerKey(settings) })).catch((error: unknown) => {
+        if (statusOf(error) === 404) return undefined;
+        throw error;
+      });
+      return head === undefined ? undefined : reportedChecksum(head, algorithm);
     },
     async reconcile(key) {
       const stored = await checkedObject(key);

@@ -10,6 +10,7 @@ import {
 import { UploadError } from './errors';
 import { readNextS3Strategy } from './next-s3-marker';
 import { MAX_TICKET_LENGTH } from './ticket';
+import { readChecksumRequest } from './upload-checksum';
 import { MAX_RECEIPT_LENGTH } from './upload-receipt';
 
 /**
@@ -71,9 +72,27 @@ function readCompletedParts(operation: unknown): CompletedPart[] {
   return parts.map((part: unknown) => {
     const partNumber = own(part, 'partNumber');
     const etag = own(part, 'etag');
+    const checksum = own(part, 'checksum');
     if (!isPartNumber(partNumber) || typeof etag !== 'string' || etag.length > MAX_ETAG_LENGTH || !ETAG.test(etag)) throw wrong();
-    return { partNumber, etag };
+    // Its form is checked against the upload's algorithm (the ticket's) by the operation.
+    if (checksum !== undefined && !isChecksumText(checksum)) throw wrong();
+    return checksum === undefined ? { partNumber, etag } : { partNumber, etag, checksum };
   });
+}
+
+/** Longest checksum text accepted (a SHA-256 in base64 is 44 characters, `-10000` more for a composite one). */
+const MAX_CHECKSUM_LENGTH = 64;
+
+const isChecksumText = (value: unknown): value is string => typeof value === 'string' && value !== '' && value.length <= MAX_CHECKSUM_LENGTH;
+
+/** `sign-parts` `checksums`: one checksum text per part number, in their order (checked against the ticket's algorithm later). */
+function readPartChecksums(operation: unknown, count: number): string[] | undefined {
+  const checksums = own(operation, 'checksums');
+  if (checksums === undefined) return undefined;
+  if (!Array.isArray(checksums) || checksums.length !== count || !checksums.every(isChecksumText)) {
+    throw new UploadError('INVALID_CHECKSUM', '"_upload.multipart.checksums" must hold one checksum (base64) per part number, in the same order.');
+  }
+  return checksums;
 }
 
 function readMultipart(operation: unknown): MultipartRequest {
@@ -85,13 +104,19 @@ function readMultipart(operation: unknown): MultipartRequest {
       if (typeof partSize !== 'number') throw invalid(`"${where}.partSize" must be a number of bytes.`);
       return { action, partSize };
     }
-    case 'sign-parts':
-      return { action, ticket: readTicket(operation, where), partNumbers: readPartNumbers(operation) };
+    case 'sign-parts': {
+      const partNumbers = readPartNumbers(operation);
+      const checksums = readPartChecksums(operation, partNumbers.length);
+      return { action, ticket: readTicket(operation, where), partNumbers, ...(checksums === undefined ? {} : { checksums }) };
+    }
     case 'list-parts':
     case 'abort':
       return { action, ticket: readTicket(operation, where) };
-    case 'complete':
-      return { action, ticket: readTicket(operation, where), parts: readCompletedParts(operation) };
+    case 'complete': {
+      const checksum = own(operation, 'checksum');
+      if (checksum !== undefined && !isChecksumText(checksum)) throw new UploadError('INVALID_CHECKSUM', `"${where}.checksum" must be the object's checksum (base64).`);
+      return { action, ticket: readTicket(operation, where), parts: readCompletedParts(operation), ...(checksum === undefined ? {} : { checksum }) };
+    }
     default:
       throw invalid(`"${where}.action" must be one of: "create", "sign-parts", "list-parts", "complete", "abort".`);
   }
@@ -103,8 +128,12 @@ function readMultipart(operation: unknown): MultipartRequest {
  * A body with next-s3-upload's marker instead (`_nextS3: { strategy: 'presigned' | 'aws-sdk' }`, from its
  * unchanged client) prepares an upload of the matching strategy (`presigned`, `temporary-token`).
  *
+ * `checksum` (`ChecksumRequest`) is read with any operation but `complete`.
+ *
  * @throws {@link UploadError} `INVALID_REQUEST` (400) naming the field that is missing, of the wrong type,
- *   out of range, or given with the other strategy; or when the body holds both `_upload` and `_nextS3`.
+ *   out of range, or given with the other strategy; or when the body holds both `_upload` and `_nextS3`;
+ *   `INVALID_CHECKSUM` (400) for a `checksum` of an unknown algorithm or not of its digest's form, or
+ *   `sign-parts` `checksums` that are not one per part number.
  */
 export function readMarker(body: Record<string, unknown>): UploadMarker {
   const marker = own(body, '_upload');
@@ -114,6 +143,8 @@ export function readMarker(body: Record<string, unknown>): UploadMarker {
     return { strategy: readNextS3Strategy(nextS3) };
   }
   const strategy = readStrategy(marker);
+  const checksumField = own(marker, 'checksum');
+  const checksum = checksumField === undefined ? {} : { checksum: readChecksumRequest(checksumField) };
   const complete = own(marker, 'complete');
   const multipart = own(marker, 'multipart');
   const renew = own(marker, 'renew');
@@ -130,11 +161,11 @@ export function readMarker(body: Record<string, unknown>): UploadMarker {
   }
   if (multipart !== undefined) {
     if (strategy !== 'presigned') throw invalid('"_upload.multipart" goes with the "presigned" strategy.');
-    return { strategy, multipart: readMultipart(multipart) };
+    return { strategy, ...checksum, multipart: readMultipart(multipart) };
   }
   if (renew !== undefined) {
     if (strategy !== 'temporary-token') throw invalid('"_upload.renew" goes with the "temporary-token" strategy.');
-    return { strategy, renew: { ticket: readTicket(renew, '_upload.renew') } };
+    return { strategy, ...checksum, renew: { ticket: readTicket(renew, '_upload.renew') } };
   }
-  return { strategy };
+  return { strategy, ...checksum };
 }

@@ -2,6 +2,8 @@ import { UploadError } from './errors';
 import { base64url, createHmac, fromBase64url } from './hmac';
 import { TICKET_TTL_SECONDS } from './ticket';
 import { MAX_CONTEXT_BYTES } from './upload-context';
+import type { ChecksumAlgorithm } from '@upbeam/upload-protocol';
+import { checksumValueParts, isChecksumAlgorithm } from './upload-checksum';
 
 /**
  * How long a receipt stays valid, in seconds: the credentials' 3600 s (or the presigned URL's) plus time for the
@@ -22,33 +24,47 @@ export const UPLOAD_LIFETIME_SECONDS = TICKET_TTL_SECONDS;
 
 /**
  * Longest receipt accepted, in characters: expiry (at most 15 digits, then `-` and a declared size of at most
- * 16) and signature (43) with their dots, and the base64url of a context of {@link MAX_CONTEXT_BYTES}.
+ * 16, then a checksum of at most 64 and the deduplicated mark) and signature (43) with their dots, and the
+ * base64url of a context of {@link MAX_CONTEXT_BYTES}.
  */
-export const MAX_RECEIPT_LENGTH = 96 + Math.ceil((MAX_CONTEXT_BYTES * 4) / 3);
+export const MAX_RECEIPT_LENGTH = 96 + 64 + Math.ceil((MAX_CONTEXT_BYTES * 4) / 3);
+
+/** What a receipt binds beyond its key, context and declared size. */
+export interface ReceiptFacts {
+  /** The checksum the server signed into the upload (the value as signed: base64, `-N` composite). */
+  checksum?: { algorithm: ChecksumAlgorithm; value: string } | undefined;
+  /** Nothing was sent: storage already held these bytes at the (content-addressed) key. */
+  deduplicated?: boolean | undefined;
+}
 
 /**
  * Issues and checks receipts (`{expiry}.{HMAC-SHA256}`, then `.{base64url context}` when the upload has a
  * context: `upload-context.ts`) for keys this handler handed out; the expiry is `{expiry}-{size}` when the
- * receipt binds the upload's declared size (a route with `limits`). HMAC-SHA256 (`hmac.ts`): any runtime.
+ * receipt binds the upload's declared size (a route with `limits`), followed by `_{algorithm}_{value}` when it
+ * binds the checksum signed into the upload, and `_d` for an upload that sent nothing (deduplicated).
+ * HMAC-SHA256 (`hmac.ts`): any runtime.
  */
 export interface Receipts {
   /**
    * A receipt for `key`, valid {@link RECEIPT_TTL_SECONDS} from now, or until `notAfter` (seconds since the
    * epoch) when that is sooner, carrying `context` (JSON text; readable, bound by the signature) and the
-   * declared `size` in bytes (bound too), when given.
+   * declared `size` in bytes (bound too), and `facts` (the signed checksum, deduplicated), when given.
    */
-  issue(key: string, notAfter?: number, context?: string, size?: number): Promise<string>;
+  issue(key: string, notAfter?: number, context?: string, size?: number, facts?: ReceiptFacts): Promise<string>;
   /**
    * @returns the context the receipt carries (JSON text), undefined without one.
    * @throws {@link UploadError} `INVALID_REQUEST` (400) for a forged, altered or expired receipt, or another handler's.
    */
   verify(key: string, receipt: string): Promise<string | undefined>;
-  /** As {@link Receipts.verify}, with the declared size the receipt binds (undefined: none). */
-  open(key: string, receipt: string): Promise<{ context: string | undefined; size: number | undefined }>;
+  /** As {@link Receipts.verify}, with the declared size the receipt binds (undefined: none) and its {@link ReceiptFacts}. */
+  open(key: string, receipt: string): Promise<{ context: string | undefined; size: number | undefined } & ReceiptFacts>;
 }
 
-/** A receipt's first part: its expiry (seconds since the epoch), then `-{size}` when it binds a declared size. */
-const EXPIRY_PART = /^(\d{1,15})(?:-(\d{1,16}))?$/;
+/**
+ * A receipt's first part: its expiry (seconds since the epoch), then `-{size}` when it binds a declared size,
+ * `_{algorithm}_{checksum}` when it binds a checksum, `_d` when the upload was deduplicated.
+ */
+const EXPIRY_PART = /^(\d{1,15})(?:-(\d{1,16}))?(?:_([a-z0-9]{3,9})_([A-Za-z0-9+/=]{4,44}(?:-\d{1,5})?))?(_d)?$/;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -82,12 +98,23 @@ export function createReceipts(secretAccessKey: string, options: { scope: string
     const valid = rest.length === 0 && parts !== null && context !== null && (await hmac.verify(signed(key, expiryText, context), signature));
     if (!valid) throw new UploadError('INVALID_REQUEST', 'The upload receipt is not valid for this key.');
     if (Number(parts[1]) * 1000 < now()) throw new UploadError('INVALID_REQUEST', 'The upload receipt has expired.');
-    return { context: context ?? undefined, size: parts[2] === undefined ? undefined : Number(parts[2]) };
+    const [, , sizeText, algorithm, value, deduplicated] = parts;
+    // Signed by this server: a checksum that does not read is a bug, not the browser's; refused all the same.
+    if (algorithm !== undefined && (!isChecksumAlgorithm(algorithm) || !checksumValueParts(algorithm, value!))) {
+      throw new UploadError('INVALID_REQUEST', 'The upload receipt is not valid for this key.');
+    }
+    return {
+      context: context ?? undefined,
+      size: sizeText === undefined ? undefined : Number(sizeText),
+      ...(algorithm === undefined ? {} : { checksum: { algorithm, value: value! } }),
+      ...(deduplicated === undefined ? {} : { deduplicated: true }),
+    };
   };
   return {
-    async issue(key, notAfter = Infinity, context, size) {
+    async issue(key, notAfter = Infinity, context, size, facts = {}) {
       const expiry = Math.min(Math.floor(now() / 1000) + RECEIPT_TTL_SECONDS, notAfter);
-      const first = size === undefined ? `${expiry}` : `${expiry}-${size}`;
+      const checksum = facts.checksum === undefined ? '' : `_${facts.checksum.algorithm}_${facts.checksum.value}`;
+      const first = `${size === undefined ? `${expiry}` : `${expiry}-${size}`}${checksum}${facts.deduplicated ? '_d' : ''}`;
       const receipt = `${first}.${await hmac.sign(signed(key, first, context))}`;
       return context === undefined ? receipt : `${receipt}.${base64url(new TextEncoder().encode(context))}`;
     },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
-import type { CompleteMultipartResponse, MultipartUploadResponse, SignPartsResponse, UploadRequestBody } from '@upbeam/upload-protocol';
+import type { CompleteMultipartResponse, MultipartUploadResponse, PresignedUploadResponse, SignPartsResponse, TemporaryTokenUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { complete } from '../src/operations/complete';
 import { runMultipart } from '../src/operations/multipart';
@@ -49,7 +49,7 @@ afterAll(async () => {
 describe('operations as functions on s3rver', () => {
   it('preparePresigned, then complete: the PUT is stored and the hook gets its size and context', async () => {
     const context = route();
-    const prepared = await preparePresigned(context, await decideObject(context, body('presigned'), request), body('presigned'));
+    const prepared = (await preparePresigned(context, await decideObject(context, body('presigned'), request), body('presigned'))) as PresignedUploadResponse;
     expect((await fetch(prepared.url, { method: 'PUT', headers: prepared.headers, body: randomBytes(10) })).status).toBe(200);
     expect(await complete(context, { key: prepared.key, receipt: prepared.receipt! }, request)).toEqual({
       key: prepared.key,
@@ -60,7 +60,7 @@ describe('operations as functions on s3rver', () => {
 
   it('prepareToken, renew, then complete: credentials that write the key, a renewal for the same key', async () => {
     const context = route();
-    const prepared = await prepareToken(context, await decideObject(context, body('temporary-token'), request));
+    const prepared = (await prepareToken(context, await decideObject(context, body('temporary-token'), request))) as TemporaryTokenUploadResponse;
     expect(prepared).toMatchObject({ token: { Credentials: { AccessKeyId: expect.any(String) } }, ticket: expect.any(String), receipt: expect.any(String) });
     const renewed = await renew(context, { ticket: prepared.ticket! }, body('temporary-token'), request);
     expect(renewed.key).toBe(prepared.key);

@@ -1,4 +1,4 @@
-import type { UploadRequestBody } from '@upbeam/upload-protocol';
+import type { PresignedUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouteServices } from '../route-services';
@@ -59,7 +59,7 @@ describe('operations without HTTP', () => {
   it('preparePresigned: a URL that signs the type, size, ACL and an empty tagging header, and a receipt with a hook', async () => {
     const context = storedRoute({ maxFileSize: 1000, onUploadComplete: () => ({ ok: true }) });
     const object = await decideObject(context, body(), request);
-    const answer = await preparePresigned(context, object, body());
+    const answer = (await preparePresigned(context, object, body())) as PresignedUploadResponse;
     expect(answer).toMatchObject({ key: object.key, bucket: 'my-bucket', region: 'eu-west-1', endpoint: storage.endpoint, receipt: expect.any(String) });
     expect(new URL(answer.url).searchParams.get('X-Amz-SignedHeaders')).toBe('cache-control;content-length;content-type;host;x-amz-acl;x-amz-tagging');
     expect(answer.headers).toEqual({ 'Content-Type': 'image/png', 'Cache-Control': 'max-age=630720000', 'x-amz-acl': 'private', 'x-amz-tagging': '' });

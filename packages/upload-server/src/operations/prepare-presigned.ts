@@ -4,19 +4,28 @@ import { assertNextS3CanSend } from '../next-s3-marker';
 import { objectTagging } from '../object-tags';
 import { reserving } from '../upload-limits';
 import { RECEIPT_TTL_SECONDS } from '../upload-receipt';
+import { alreadyStored, type AlreadyStoredAnswer } from './already-stored';
 import { baseAnswer, recordUpload, type DecidedObject, type RouteContext } from './route-context';
 
 /**
  * A presigned PUT of `object`: the URL binds the type, the declared size (with `maxFileSize` or a `bytes`
  * limit), the ACL, the disposition and the tags (`x-amz-tagging`, empty without); with `onUploadComplete`, a
  * receipt and the upload's record; with `limits`, the upload reserved before the URL is signed (until its
- * receipt ends) and a receipt, so that the page reports it and its completion settles it.
+ * receipt ends) and a receipt, so that the page reports it and its completion settles it. The object's
+ * checksum (`object.checksum`, its value required: `uploadChecksum`) is signed as its header and bound into the
+ * receipt; with `conditionalWrites`, `If-None-Match: *` is signed too. A content-addressed key that storage
+ * already holds with that checksum answers `alreadyStored` instead (`already-stored.ts`).
  */
-export async function preparePresigned(route: RouteContext, object: DecidedObject, body: UploadRequestBody): Promise<PresignedUploadResponse> {
+export async function preparePresigned(route: RouteContext, object: DecidedObject, body: UploadRequestBody): Promise<PresignedUploadResponse | AlreadyStoredAnswer> {
   const { config, services } = route;
   const resolved = services.settings();
+  const stored = await alreadyStored(route, object);
+  if (stored) return stored;
+  const checksum = object.checksum?.value === undefined ? undefined : { algorithm: object.checksum.algorithm, value: object.checksum.value };
   const nextS3 = Object.hasOwn(body, '_nextS3');
   if (nextS3) assertNextS3CanSend(resolved);
+  // next-s3-upload's client sends no header it is not told of: no If-None-Match for it.
+  const ifNoneMatch = resolved.conditionalWrites && !nextS3;
   const tagging = objectTagging(config.tags, body, config.allowObjectTagging);
   // next-s3-upload's client sends no header it is not told of: no tagging header for it, and no tags.
   if (nextS3 && tagging !== '') throw new UploadError('INVALID_REQUEST', "next-s3-upload's client cannot send the signed tags: use Upbeam's client.");
@@ -33,10 +42,12 @@ export async function preparePresigned(route: RouteContext, object: DecidedObjec
       contentDisposition: object.contentDisposition,
       metadata: object.metadata,
       tagging: nextS3 ? undefined : tagging,
+      checksum,
+      ifNoneMatch,
     });
     // Once the URL is signed (locally; a refused one writes no record), the upload's record: it ends with the receipt.
     await recordUpload(route, object, receiptEnd);
-    const receipt = config.onUploadComplete || limits ? { receipt: await services.receipts().issue(object.key, undefined, object.context) } : {};
-    return { ...baseAnswer(resolved, object.key), url, headers, ...receipt };
+    const receipt = config.onUploadComplete || limits ? { receipt: await services.receipts().issue(object.key, undefined, object.context, undefined, { checksum }) } : {};
+    return { ...baseAnswer(resolved, object.key, checksum?.algorithm, ifNoneMatch), url, headers, ...receipt };
   });
 }

@@ -4,7 +4,7 @@ import type { RequestSource } from '../incoming-request';
 import { assertValidObjectKey } from '../object-key';
 import { defaultContentDisposition } from '../upload-policy';
 import { prepareToken } from './prepare-token';
-import { authorize, carriedContext, type RouteContext } from './route-context';
+import { authorize, carriedContext, uploadChecksum, type RouteContext } from './route-context';
 
 /**
  * `_upload.renew`: fresh credentials for the key of the ticket. `onBeforeUpload` and the type and size
@@ -18,6 +18,8 @@ export async function renew(route: RouteContext, { ticket }: RenewRequest, body:
   assertValidObjectKey(key, services.keyPrefix);
   const contentDisposition = decided?.contentDisposition ?? defaultContentDisposition(body.filetype);
   // The renewal's receipt binds the declared size too (with `limits`): the completion checks the object against it.
-  const object = { key, contentDisposition, metadata: decided?.metadata, context: carriedContext(route, decided), filesize: body.filesize };
-  return prepareToken(route, object, firstIssuedAt);
+  const checksum = uploadChecksum(route, body, true);
+  const object = { key, contentDisposition, metadata: decided?.metadata, context: carriedContext(route, decided), filesize: body.filesize, checksum };
+  // A renewal never answers `alreadyStored` (that is decided at the first preparation).
+  return prepareToken(route, object, firstIssuedAt) as Promise<TemporaryTokenUploadResponse>;
 }

@@ -32,10 +32,9 @@ export interface ResumeRecord {
   /** Address of the stored object (no query string), once known. */
   url?: string | undefined;
   /**
-   * The parts stored so far, with the ETag storage answered each with and, for an upload with a checksum,
-   * the part's checksum (base64) where the engine kept it: a CompleteMultipartUpload lists it. A part kept
-   * without one (records written before checksums, or parts of a ListParts that does not list them) is hashed
-   * again from the file before the Complete, as the object's checksum hashes every part.
+   * The parts stored so far, with the ETag storage answered each with. Their checksums are not kept: a
+   * resumed upload hashes its stored parts again from the file for the Complete (which lists each part's)
+   * and for the object's checksum, as it hashes every part for the composite.
    */
   parts: CompletedPart[];
   /**

@@ -112,11 +112,8 @@ export function tokenStarter(
         if (isUploadClientError(error) && error.status === 404) return undefined;
         throw error;
       }
-      // Sizes kept: MultipartUpload sends again a part stored cut short (wholeParts). A part listed without a
-      // checksum keeps the one the journal holds.
-      const kept = new Map(record.parts.map((part) => [part.partNumber, part]));
-      const parts = stored?.map((part) => ({ ...part, checksum: part.checksum ?? kept.get(part.partNumber)?.checksum }));
-      return { backend: tokenBackend(session, record.uploadId, record.checksum), record: { ...record, parts: parts ?? record.parts } };
+      // Sizes kept: MultipartUpload sends again a part stored cut short (wholeParts).
+      return { backend: tokenBackend(session, record.uploadId, record.checksum), record: { ...record, parts: stored ?? record.parts } };
     },
   };
 }

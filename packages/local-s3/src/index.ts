@@ -23,6 +23,7 @@ import { guardStorePaths, keyCheck } from './key-check';
 import { abortIncompleteUploads } from './lifecycle';
 import { multipartCalls } from './multipart';
 import { checksumRequests } from './checksum-requests';
+import { multipartChecksums } from './multipart-checksums';
 import { sessionPolicies } from './session-access';
 import { sessionOf, stsStandIn } from './sts';
 import { storeWholeObjects, type ObjectStore } from './whole-objects';
@@ -158,6 +159,7 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
     incompleteBodies(directory),
     multipartCalls(directory),
     checksumRequests(),
+    multipartChecksums(),
   );
   await server.configureBuckets();
   await abortIncompleteUploads(directory, bucket, options.abortIncompleteUploadsAfter ?? ONE_DAY_SECONDS);

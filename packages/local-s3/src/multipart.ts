@@ -5,7 +5,7 @@
  * `{n}` and `{n}.md5`):
  *
  * - AbortMultipartUpload (`DELETE /{bucket}/{key}?uploadId`): removes the upload's folder, answers 204.
- * - ListParts (`GET /{bucket}/{key}?uploadId`): the stored parts with their ETag and size.
+ * - ListParts (`GET /{bucket}/{key}?uploadId`): the stored parts with their ETag, size and checksum.
  * - ListMultipartUploads (`GET /{bucket}?uploads`): the uploads in progress.
  *
  * and makes UploadPart and CompleteMultipartUpload answer 404 NoSuchUpload for an upload that was aborted
@@ -17,6 +17,8 @@
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { S3rverContext, S3rverMiddleware } from '@20minutes/s3rver';
+import { checksumElement } from './checksum-algorithms';
+import { readPartChecksums, readUploadChecksum, type UploadChecksum } from './checksum-files';
 import { takeUploadTurns } from './part-turns';
 import { corsAndSignature, noSuchUpload, requestTarget, type RequestTarget } from './request-target';
 import { accounts, S3Error } from './s3rver-internals';
@@ -123,17 +125,26 @@ function pageSize(value: unknown): number {
 const owner = () => ({ ID: String(accounts.DUMMY_ACCOUNT.id), DisplayName: 'S3rver' });
 
 /**
- * Part `n` as ListParts shows it; `undefined` when it was moved aside since the folder was read (a late duplicate
- * of the part has started: incomplete-body.ts), as a part without its `.md5` is not listed either.
+ * Part `n` as ListParts shows it (with its checksum of the upload's algorithm, if any); `undefined` when it was
+ * moved aside since the folder was read (a late duplicate of the part has started: incomplete-body.ts), as a
+ * part without its `.md5` is not listed either.
  */
-async function storedPart(folder: string, n: number) {
-  const read = await Promise.all([stat(join(folder, String(n))), readFile(join(folder, `${n}.md5`), 'utf8')]).catch((error: unknown) => {
+async function storedPart(folder: string, n: number, checksum: UploadChecksum | undefined) {
+  const part = join(folder, String(n));
+  const read = await Promise.all([stat(part), readFile(`${part}.md5`, 'utf8'), readPartChecksums(part)]).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   });
   if (!read) return undefined;
-  const [info, md5] = read;
-  return { PartNumber: n, LastModified: info.mtime.toISOString(), ETag: JSON.stringify(md5.trim()), Size: info.size };
+  const [info, md5, checksums] = read;
+  const value = checksum && checksums[checksum.algorithm];
+  return {
+    PartNumber: n,
+    LastModified: info.mtime.toISOString(),
+    ETag: JSON.stringify(md5.trim()),
+    Size: info.size,
+    ...(value === undefined ? {} : { [checksumElement(checksum!.algorithm)]: value }),
+  };
 }
 
 async function listParts(ctx: S3rverContext, target: RequestTarget, uploadId: string, folder: string): Promise<void> {
@@ -148,7 +159,8 @@ async function listParts(ctx: S3rverContext, target: RequestTarget, uploadId: st
     .filter((n) => n > marker)
     .sort((a, b) => a - b);
   const page = numbers.slice(0, maxParts);
-  const listed = await Promise.all(page.map((n) => storedPart(folder, n)));
+  const checksum = await readUploadChecksum(folder);
+  const listed = await Promise.all(page.map((n) => storedPart(folder, n, checksum)));
   const parts = listed.filter((part) => part !== undefined);
   const truncated = numbers.length > page.length;
   ctx.body = {
@@ -165,6 +177,7 @@ async function listParts(ctx: S3rverContext, target: RequestTarget, uploadId: st
       Initiator: owner(),
       Owner: owner(),
       StorageClass: 'STANDARD',
+      ...(checksum && { ChecksumAlgorithm: checksum.algorithm, ChecksumType: checksum.type }),
     },
   };
 }

@@ -2,8 +2,8 @@
 /**
  * s3rver's internals this package builds on, read from `@20minutes/s3rver/lib` (pinned to 4.0.4 in
  * package.json, since these paths are not its public API): the account registry that holds the key pairs
- * it accepts, its S3 error (which it renders as S3's XML error body), and the middleware that checks
- * request signatures and sets CORS headers.
+ * it accepts, its S3 error (which it renders as S3's XML error body), its XML body parser, and the middleware
+ * that checks request signatures and sets CORS headers.
  */
 import { createRequire } from 'node:module';
 import type { S3rverMiddleware } from '@20minutes/s3rver';
@@ -29,6 +29,14 @@ export const S3Error = require('@20minutes/s3rver/lib/models/error.js') as new (
   message?: string,
   details?: Record<string, string>,
 ) => Error;
+
+/**
+ * `lib/utils.js`: reads the request's body (`ctx.req`) as XML into `ctx.request.body`.
+ * @throws `MalformedXML` when it is not well-formed.
+ */
+export const xmlBodyParser = (require('@20minutes/s3rver/lib/utils.js') as {
+  xmlBodyParser(ctx: { req: NodeJS.ReadableStream; request: { body?: unknown } }): Promise<void>;
+}).xmlBodyParser;
 
 /** `lib/middleware/authentication.js`: checks the SigV2/SigV4 signature of `ctx.params.bucket`/`key`. */
 export const authentication = require('@20minutes/s3rver/lib/middleware/authentication.js') as () => S3rverMiddleware;

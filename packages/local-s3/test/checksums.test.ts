@@ -5,12 +5,22 @@ import { join } from 'node:path';
 import { crc32c } from '@aws-crypto/crc32c';
 import { Crc64Nvme } from '@aws-sdk/crc64-nvme';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListPartsCommand,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
   type ChecksumAlgorithm,
+  type CompletedPart,
+  type CompleteMultipartUploadCommandInput,
+  type CreateMultipartUploadCommandInput,
   type PutObjectCommandInput,
+  type UploadPartCommandInput,
 } from '@aws-sdk/client-s3';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -233,7 +243,12 @@ class Sha256 {
  * A presigned PUT URL for `key` that signs `headers` as signed headers (not hoisted into the query), as the
  * upload handler signs `x-amz-checksum-*` and `If-None-Match`; payload `UNSIGNED-PAYLOAD`, as `getSignedUrl`.
  */
-async function presignedPut(key: string, headers: Record<string, string>, hoisted: Record<string, string> = {}): Promise<string> {
+async function presignedPut(
+  key: string,
+  headers: Record<string, string>,
+  hoisted: Record<string, string> = {},
+  query: Record<string, string> = { 'x-id': 'PutObject' },
+): Promise<string> {
   const { hostname, port } = new URL(storage.endpoint);
   const signer = new SignatureV4({ credentials: storage.handlerSettings, region: storage.region, service: 's3', sha256: Sha256 });
   const signed = await signer.presign(
@@ -243,7 +258,7 @@ async function presignedPut(key: string, headers: Record<string, string>, hoiste
       hostname,
       port: Number(port),
       path: `/${BUCKET}/${key}`,
-      query: { 'x-id': 'PutObject' },
+      query,
       headers: { host: `${hostname}:${port}`, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD', ...headers, ...hoisted },
     },
     { expiresIn: 300, unhoistableHeaders: new Set(Object.keys(headers)) },
@@ -289,5 +304,192 @@ describe('presigned PUT with its checksum signed', () => {
     const added = await fetch(url, { method: 'PUT', headers: { 'x-amz-checksum-crc32c': await reference('CRC32C', data) }, body: data });
     expect(added.status).toBe(403);
     expect(await added.text()).toContain('There were headers present in the request which were not signed');
+  });
+});
+
+const MULTIPART_PARTS = [body('a'.repeat(1500)), body('b'.repeat(700))];
+
+/** Creates an upload with `algorithm` (and `type`) and sends its parts, the AWS SDK hashing each part. */
+async function startChecksumUpload(Key: string, algorithm: 'CRC32C' | 'CRC64NVME' | 'SHA256', type?: 'COMPOSITE' | 'FULL_OBJECT') {
+  const created = await s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key, ChecksumAlgorithm: algorithm, ChecksumType: type }));
+  expect(created.ChecksumAlgorithm).toBe(algorithm);
+  expect(created.ChecksumType).toBe(type ?? (algorithm === 'CRC64NVME' ? 'FULL_OBJECT' : 'COMPOSITE'));
+  const parts: CompletedPart[] = [];
+  for (const [index, Body] of MULTIPART_PARTS.entries()) {
+    const PartNumber = index + 1;
+    const sent = await sdk.send(
+      new UploadPartCommand({ Bucket: BUCKET, Key, UploadId: created.UploadId, PartNumber, Body, ChecksumAlgorithm: algorithm }),
+    );
+    expect(sent[field(algorithm)]).toBe(await reference(algorithm, Body));
+    parts.push({ PartNumber, ETag: sent.ETag, [field(algorithm)]: sent[field(algorithm)] });
+  }
+  return { uploadId: created.UploadId!, parts };
+}
+
+/** The composite checksum of the parts, from the references: the algorithm's digest of the parts' digests joined, `-{parts}`. */
+async function compositeReference(algorithm: 'CRC32C' | 'SHA256', parts: Buffer[]): Promise<string> {
+  const digests = await Promise.all(parts.map(async (part) => Buffer.from(await reference(algorithm, part), 'base64')));
+  return `${await reference(algorithm, Buffer.concat(digests))}-${parts.length}`;
+}
+
+describe('multipart uploads with a checksum', () => {
+  it.each(['CRC32C', 'SHA256'] as const)('%s composite: each part verified and listed; the object has the composite value of the references', async (algorithm) => {
+    const Key = `multipart/composite-${algorithm}.bin`;
+    const { uploadId, parts } = await startChecksumUpload(Key, algorithm);
+    const listed = await s3.send(new ListPartsCommand({ Bucket: BUCKET, Key, UploadId: uploadId }));
+    expect(listed.Parts?.map((part) => part[field(algorithm)])).toEqual(parts.map((part) => part[field(algorithm)]));
+    expect(listed.ChecksumAlgorithm).toBe(algorithm);
+
+    const expected = await compositeReference(algorithm, MULTIPART_PARTS);
+    const done = await s3.send(
+      new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key, UploadId: uploadId, MultipartUpload: { Parts: parts }, [field(algorithm)]: expected }),
+    );
+    expect(done[field(algorithm)]).toBe(expected);
+    expect(done.ChecksumType).toBe('COMPOSITE');
+    const head = await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key, ChecksumMode: 'ENABLED' }));
+    expect(head[field(algorithm)]).toBe(expected);
+    expect(head.ChecksumType).toBe('COMPOSITE');
+    expect(await stored(Key)).toBe(Buffer.concat(MULTIPART_PARTS).toString());
+  });
+
+  it.each(['CRC64NVME', 'CRC32C'] as const)('%s full-object: the object has the CRC of its whole bytes; a wrong value at completion is refused, nothing stored', async (algorithm) => {
+    const Key = `multipart/full-${algorithm}.bin`;
+    const { uploadId, parts } = await startChecksumUpload(Key, algorithm, 'FULL_OBJECT');
+    const whole = await reference(algorithm, Buffer.concat(MULTIPART_PARTS));
+    const complete = (value: string) =>
+      s3.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: BUCKET,
+          Key,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: parts },
+          ChecksumType: 'FULL_OBJECT',
+          [field(algorithm)]: value,
+        }),
+      );
+    const wrong = await reference(algorithm, changed(Buffer.concat(MULTIPART_PARTS)));
+    expect(await s3Error(complete(wrong))).toEqual({
+      name: 'BadDigest',
+      status: 400,
+      message: `The ${algorithm.toLowerCase()} you specified did not match the calculated checksum.`,
+    });
+    expect(await stored(Key)).toBe('NoSuchKey');
+
+    // The upload stays: completed with the right value, the object keeps it.
+    const done = await complete(whole);
+    expect(done[field(algorithm)]).toBe(whole);
+    expect(done.ChecksumType).toBe('FULL_OBJECT');
+    const head = await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key, ChecksumMode: 'ENABLED' }));
+    expect(head[field(algorithm)]).toBe(whole);
+    expect(head.ChecksumType).toBe('FULL_OBJECT');
+  });
+
+  it.each(['CRC32C', 'CRC64NVME', 'SHA256'] as const)('%s: a part with a changed byte is refused (BadDigest), stores nothing, and keeps the part stored before', async (algorithm) => {
+    const Key = `multipart/changed-part-${algorithm}.bin`;
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key, ChecksumAlgorithm: algorithm }));
+    const data = MULTIPART_PARTS[0]!;
+    const value = await reference(algorithm, data);
+    const send = (PartNumber: number, Body: Buffer) =>
+      s3.send(new UploadPartCommand({ Bucket: BUCKET, Key, UploadId, PartNumber, Body, [field(algorithm)]: value }));
+    expect(await s3Error(send(1, changed(data)))).toEqual({
+      name: 'BadDigest',
+      status: 400,
+      message: `The ${algorithm} you specified did not match the calculated checksum.`,
+    });
+    expect((await s3.send(new ListPartsCommand({ Bucket: BUCKET, Key, UploadId }))).Parts ?? []).toEqual([]);
+
+    const { ETag } = await send(1, data);
+    expect(await s3Error(send(1, changed(data)))).toMatchObject({ name: 'BadDigest' });
+    const listed = await s3.send(new ListPartsCommand({ Bucket: BUCKET, Key, UploadId }));
+    expect(listed.Parts?.map((part) => [part.ETag, part[field(algorithm)]])).toEqual([[ETag, value]]);
+    await s3.send(new AbortMultipartUploadCommand({ Bucket: BUCKET, Key, UploadId }));
+  });
+
+  it('a part of a composite upload must carry its checksum, of the upload algorithm; a full-object one may not (it is computed)', async () => {
+    const Key = 'multipart/part-without.bin';
+    const composite = await s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key, ChecksumAlgorithm: 'CRC32C' }));
+    const send = (UploadId: string | undefined, checksum: Partial<UploadPartCommandInput> = {}) =>
+      s3.send(new UploadPartCommand({ ...checksum, Bucket: BUCKET, Key, UploadId, PartNumber: 1, Body: MULTIPART_PARTS[0] }));
+    expect(await s3Error(send(composite.UploadId))).toEqual({
+      name: 'InvalidRequest',
+      status: 400,
+      message: 'Checksum Type mismatch occurred, expected checksum Type: crc32c, actual checksum Type: null',
+    });
+    expect(await s3Error(send(composite.UploadId, { ChecksumSHA256: await reference('SHA256', MULTIPART_PARTS[0]!) }))).toMatchObject({
+      name: 'InvalidRequest',
+      message: 'Checksum Type mismatch occurred, expected checksum Type: crc32c, actual checksum Type: sha256',
+    });
+
+    const full = await s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key, ChecksumAlgorithm: 'CRC64NVME' }));
+    const sent = await send(full.UploadId);
+    expect(sent.ChecksumCRC64NVME).toBe(await reference('CRC64NVME', MULTIPART_PARTS[0]!));
+  });
+
+  it('CompleteMultipartUpload refuses a part listed without its checksum, with another one, or with another ETag', async () => {
+    const Key = 'multipart/complete-refusals.bin';
+    const { uploadId, parts } = await startChecksumUpload(Key, 'CRC32C');
+    const complete = (Parts: CompletedPart[], extra: Partial<CompleteMultipartUploadCommandInput> = {}) =>
+      s3Error(s3.send(new CompleteMultipartUploadCommand({ ...extra, Bucket: BUCKET, Key, UploadId: uploadId, MultipartUpload: { Parts } })));
+    expect(await complete([{ ...parts[0], ChecksumCRC32C: undefined }, parts[1]!])).toEqual({
+      name: 'InvalidRequest',
+      status: 400,
+      message: 'The upload was created using a crc32c checksum. The complete request must include the checksum for each part. It was missing for part 1 in the request.',
+    });
+    expect(await complete([parts[0]!, { ...parts[1], ChecksumCRC32C: await reference('CRC32C', MULTIPART_PARTS[0]!) }])).toMatchObject({
+      name: 'InvalidPart',
+      status: 400,
+    });
+    expect(await complete([{ ...parts[0], ETag: '"0123456789abcdef0123456789abcdef"' }, parts[1]!])).toMatchObject({ name: 'InvalidPart' });
+    expect(await complete([parts[1]!, parts[0]!])).toMatchObject({ name: 'InvalidPartOrder' });
+    expect(await complete(parts, { ChecksumCRC32C: await compositeReference('CRC32C', [MULTIPART_PARTS[1]!, MULTIPART_PARTS[0]!]) })).toMatchObject({
+      name: 'BadDigest',
+      message: 'The crc32c you specified did not match the calculated checksum.',
+    });
+    expect(await complete(parts, { ChecksumType: 'FULL_OBJECT' })).toMatchObject({ name: 'InvalidRequest' });
+    expect(await stored(Key)).toBe('NoSuchKey');
+    // Without the optional whole value, with the part values: completed.
+    expect(await complete(parts)).toBeUndefined();
+  });
+
+  it('CreateMultipartUpload refuses the checksum types S3 does not pair with an algorithm', async () => {
+    const create = (input: Partial<CreateMultipartUploadCommandInput>) =>
+      s3Error(s3.send(new CreateMultipartUploadCommand({ ...input, Bucket: BUCKET, Key: 'multipart/refused.bin' })));
+    expect(await create({ ChecksumAlgorithm: 'CRC64NVME', ChecksumType: 'COMPOSITE' })).toEqual({
+      name: 'InvalidRequest',
+      status: 400,
+      message: 'The COMPOSITE checksum type cannot be used with the crc64nvme checksum algorithm.',
+    });
+    expect(await create({ ChecksumAlgorithm: 'SHA256', ChecksumType: 'FULL_OBJECT' })).toMatchObject({
+      message: 'The FULL_OBJECT checksum type cannot be used with the sha256 checksum algorithm.',
+    });
+    expect(await create({ ChecksumType: 'FULL_OBJECT' })).toMatchObject({
+      message: 'The x-amz-checksum-type header can only be used with the x-amz-checksum-algorithm header.',
+    });
+  });
+
+  it('CompleteMultipartUpload with If-None-Match: * is refused 412 when the key holds an object; the upload stays', async () => {
+    const Key = 'multipart/once.bin';
+    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: body('first') }));
+    const { uploadId, parts } = await startChecksumUpload(Key, 'CRC64NVME');
+    const complete = () =>
+      s3.send(new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key, UploadId: uploadId, MultipartUpload: { Parts: parts }, IfNoneMatch: '*' }));
+    expect(await s3Error(complete())).toMatchObject({ name: 'PreconditionFailed', status: 412 });
+    expect(await stored(Key)).toBe('first');
+    await s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key }));
+    await complete();
+    expect(await stored(Key)).toBe(Buffer.concat(MULTIPART_PARTS).toString());
+  });
+
+  it('a presigned UploadPart URL with the part checksum signed accepts those bytes only', async () => {
+    const Key = 'multipart/presigned.bin';
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key, ChecksumAlgorithm: 'CRC32C' }));
+    const data = MULTIPART_PARTS[0]!;
+    const headers = { 'x-amz-checksum-crc32c': await reference('CRC32C', data) };
+    const url = await presignedPut(Key, headers, {}, { partNumber: '1', uploadId: UploadId! });
+    expect((await fetch(url, { method: 'PUT', headers, body: changed(data) })).status).toBe(400);
+    const put = await fetch(url, { method: 'PUT', headers, body: data });
+    expect(put.status).toBe(200);
+    expect(put.headers.get('x-amz-checksum-crc32c')).toBe(headers['x-amz-checksum-crc32c']);
+    await s3.send(new AbortMultipartUploadCommand({ Bucket: BUCKET, Key, UploadId }));
   });
 });

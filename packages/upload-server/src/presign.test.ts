@@ -42,6 +42,11 @@ const inputs: [string, Omit<PresignInput, 'signingDate'>][] = [
   ],
   // A signed header value that is not canonical: blanks in a row, a tab, leading and trailing blanks.
   ['blanks in a signed header value', { key: 'k/b.txt', contentType: 'text/plain', expiresIn: 60, contentDisposition: ' attachment;  filename="a\tb.txt" ' }],
+  // The object's checksum, a header (never hoisted into the query), and If-None-Match (issue 46).
+  ['CRC32C and If-None-Match', { key: 'k/c.bin', contentType: 'application/octet-stream', expiresIn: 60, checksum: { algorithm: 'crc32c', value: 'yZRlqg==' }, ifNoneMatch: true }],
+  ['CRC64NVME', { key: 'k/c.bin', contentType: 'application/octet-stream', expiresIn: 60, contentLength: 9, checksum: { algorithm: 'crc64nvme', value: 'rosUhgp5mIg=' } }],
+  ['SHA-256', { key: 'k/c.bin', contentType: 'application/octet-stream', expiresIn: 60, checksum: { algorithm: 'sha256', value: 'n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=' } }],
+  ['MD5 (Content-MD5)', { key: 'k/c.bin', contentType: 'application/octet-stream', expiresIn: 60, checksum: { algorithm: 'md5', value: 'CY9rzUYh03PK3k6DJie09g==' }, ifNoneMatch: true }],
 ];
 
 function normalized(url: string) {
@@ -71,6 +76,9 @@ describe.each(storages)('fast presigner = getSignedUrl: %s', (_, storage) => {
 const parts: [string, Omit<PartPresignInput, 'signingDate'>][] = [
   ['first part', { key: 'next-s3-uploads/abc/video.mp4', uploadId: 'VXBsb2FkIElE-2~x.y', partNumber: 1, contentLength: 5 * 1024 * 1024, expiresIn: 3600 }],
   ['last part, unicode key', { key: 'users/42/résumé final 写真.pdf', uploadId: '2~abc', partNumber: 10000, contentLength: 17, expiresIn: 900 }],
+  ['a CRC32C part', { key: 'k/v.mp4', uploadId: '2~abc', partNumber: 2, contentLength: 17, expiresIn: 900, checksum: { algorithm: 'crc32c', value: 'yZRlqg==' } }],
+  ['a SHA-256 part', { key: 'k/v.mp4', uploadId: '2~abc', partNumber: 3, contentLength: 17, expiresIn: 900, checksum: { algorithm: 'sha256', value: 'n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=' } }],
+  ['an MD5 part', { key: 'k/v.mp4', uploadId: '2~abc', partNumber: 4, contentLength: 17, expiresIn: 900, checksum: { algorithm: 'md5', value: 'CY9rzUYh03PK3k6DJie09g==' } }],
 ];
 
 describe.each(storages)('fast UploadPart presigner = getSignedUrl(UploadPartCommand): %s', (_, storage) => {

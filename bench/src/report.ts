@@ -21,6 +21,8 @@ import { prepareRecordSection } from './report-prepare-record';
 import { limitsSection } from './report-limits';
 import { checksumsSection } from './report-checksums';
 import type { ChecksumsResult } from './checksums/run';
+import { hashingSection } from './report-hashing';
+import type { HashingResult } from './hashing/run';
 import { storageEventsSection } from './report-storage-events';
 import type { LimitsResult } from './limits/run';
 import type { StorageEventsResult } from './storage-events/run';
@@ -257,6 +259,7 @@ export async function writeReport(): Promise<string> {
   const limits = await loadResult<LimitsResult>('limits');
   const storageEvents = await loadResult<StorageEventsResult>('storage-events');
   const checksums = await loadResult<ChecksumsResult>('checksums');
+  const hashing = await loadResult<HashingResult>('hashing');
   const coldStart = await loadResult<ColdStartResult>('cold-start');
   const coldStartRoutes = await loadResult<ColdStartRoutesResult>('cold-start-routes');
   const coldStartTelemetry = await loadResult<ColdStartTelemetryResult>('cold-start-telemetry');
@@ -301,6 +304,7 @@ export async function writeReport(): Promise<string> {
   if (limits) limitsSection(limits, add);
   if (storageEvents) storageEventsSection(storageEvents, add);
   if (checksums) checksumsSection(checksums, add);
+  if (hashing) hashingSection(hashing, add);
   if (upload) uploadSection(upload, add, headline);
   if (manyFiles) manyFilesSection(manyFiles, add, headline);
   if (manyFilesGrowth) manyFilesGrowthSection(manyFilesGrowth, add);

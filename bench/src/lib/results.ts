@@ -15,6 +15,7 @@ export type BenchName =
   | 'prepare-record'
   | 'limits'
   | 'checksums'
+  | 'hashing'
   | 'storage-events'
   | 'cold-start'
   | 'cold-start-routes'

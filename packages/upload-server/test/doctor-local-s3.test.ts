@@ -34,8 +34,14 @@ describe('config doctor against local-s3', () => {
     }
   });
 
-  it('conditional writes: PutObject with If-None-Match: * over an existing key answers 412', async () => {
+  it('conditional writes: PutObject and CompleteMultipartUpload with If-None-Match: * over an existing key answer 412', async () => {
     const conditional = byCheck(await diagnoseUploadConfig({ ...storage.handlerSettings, conditionalWrites: true, env: {} }), 'conditional-writes');
-    expect(conditional.message).toContain('PutObject with If-None-Match: * answered 412');
+    expect(conditional).toMatchObject({
+      status: 'ok',
+      message: 'Storage refuses overwrites: PutObject with If-None-Match: * answered 412; CompleteMultipartUpload with If-None-Match: * answered 412.',
+    });
+    // Off (an endpoint without provider), storage that refuses overwrites is a warning that recommends them.
+    const off = byCheck(await diagnoseUploadConfig({ ...storage.handlerSettings, env: {} }), 'conditional-writes');
+    expect(off).toMatchObject({ status: 'warn', fix: { apply: expect.stringContaining('conditionalWrites: true') } });
   });
 });

@@ -15,8 +15,17 @@ export interface HashRequest {
   algorithm: ChecksumAlgorithm;
 }
 
-/** The worker's answer to one {@link HashRequest}: the digest, or the read's error (its name and message). */
-export type HashAnswer = { id: number; digest: Uint8Array } | { id: number; error: { name: string; message: string } };
+/**
+ * The worker's answer to one {@link HashRequest}: the digest, or the error (its name and message); `wasm` when
+ * the error is WebAssembly's (the hasher could not be compiled or run here, e.g. a worker CSP without
+ * `'wasm-unsafe-eval'`), not the file's.
+ */
+export type HashAnswer = { id: number; digest: Uint8Array } | { id: number; error: { name: string; message: string; wasm: boolean } };
+
+/** Whether `error` comes from WebAssembly itself rather than from reading the file. */
+const isWasmError = (error: unknown) =>
+  typeof WebAssembly !== 'undefined' &&
+  (error instanceof WebAssembly.CompileError || error instanceof WebAssembly.LinkError || error instanceof WebAssembly.RuntimeError);
 
 /** The worker's global scope, the little of it used here (the DOM library types `self` as a window). */
 interface WorkerScope {
@@ -32,7 +41,7 @@ scope.onmessage = ({ data: { id, blob, algorithm } }) => {
     (digest) => scope.postMessage({ id, digest }, [digest.buffer]),
     (error: unknown) => {
       const { name = 'Error', message = String(error) } = error instanceof Error || error instanceof DOMException ? error : {};
-      scope.postMessage({ id, error: { name, message } }, []);
+      scope.postMessage({ id, error: { name, message, wasm: isWasmError(error) } }, []);
     },
   );
 };

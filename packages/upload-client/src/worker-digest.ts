@@ -28,8 +28,8 @@ let lastId = 0;
 
 /**
  * Gives up the worker: every hash it holds is run by its fallback, and so is every later one. Called on the
- * worker's `error` event (its script could not be fetched or run) and `messageerror` (an answer it could not
- * send).
+ * worker's `error` event (its script could not be fetched or run), `messageerror` (an answer it could not
+ * send), and an answer that WebAssembly failed in the worker.
  */
 function abandon(): void {
   worker?.terminate();
@@ -42,6 +42,8 @@ function abandon(): void {
 function answered({ data }: MessageEvent<HashAnswer>): void {
   const entry = pending.get(data.id);
   if (!entry) return;
+  // WebAssembly failed in the worker (not the file): this hash and the others go to the fallback.
+  if ('error' in data && data.error.wasm) return abandon();
   pending.delete(data.id);
   if ('digest' in data) entry.resolve(data.digest);
   else entry.reject(new DOMException(data.error.message, data.error.name));

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 // The hash worker in each engine (`worker-digest.ts`, `hash-worker.ts`): the page posts a picked file (and a
 // slice of it) to the module Worker, which reads it in 1 MiB chunks (WebKit: slices) and answers the digest
 // of each algorithm, equal to the reference's; the main-thread fallback is never used. Where the worker's
-// file is missing (a bundler that left it behind: 404), the fallback hashes instead.
+// file is missing (a bundler that left it behind: 404), or the worker may not compile WebAssembly (its
+// Content-Security-Policy), the fallback hashes instead.
 
 const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MiB = 1024 * 1024;
@@ -47,11 +48,15 @@ beforeAll(async () => {
     '/worker-digest.js': bundle('src/worker-digest.ts'),
     '/hash-worker.js': bundle('src/hash-worker.ts'),
     '/broken/worker-digest.js': bundle('src/worker-digest.ts'),
+    '/no-wasm/worker-digest.js': bundle('src/worker-digest.ts'),
   };
+  files['/no-wasm/hash-worker.js'] = files['/hash-worker.js']!;
   server = createServer((request, response) => {
     const path = request.url!.split('?')[0]!;
     const script = files[path];
-    if (script) return void response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    // The worker of /no-wasm/ under a policy that forbids compiling WebAssembly (no 'wasm-unsafe-eval').
+    const policy = path.startsWith('/no-wasm/hash-worker') ? { 'content-security-policy': "script-src 'self'" } : {};
+    if (script) return void response.writeHead(200, { 'content-type': 'text/javascript', ...policy }).end(script);
     if (path.endsWith('.js')) return void response.writeHead(404).end();
     response
       .writeHead(200, { 'content-type': 'text/html' })
@@ -120,6 +125,12 @@ describe.each(ENGINES)('hash worker in %s', (engine) => {
 
   it('falls back to the main thread when the worker file is missing (404)', async () => {
     await open('/broken/');
+    const { fallbacks } = await hashInPage(page);
+    expect(fallbacks).toBe(CHECKSUM_ALGORITHMS.length * 2);
+  });
+
+  it('falls back to the main thread when the worker may not compile WebAssembly (its CSP)', async () => {
+    await open('/no-wasm/');
     const { fallbacks } = await hashInPage(page);
     expect(fallbacks).toBe(CHECKSUM_ALGORITHMS.length * 2);
   });

@@ -20,7 +20,7 @@ export class PartChecksums {
 
   /**
    * @param ahead - Parts hashed after the one asked for (the parts sent at once).
-   * @param algorithm - The checksum of each part (`CHECKSUM_HEADERS[algorithm]` carries it).
+   * @param algorithm - The checksum of each part (`CHECKSUM_HEADERS[algorithm]` carries it). @default 'md5'
    */
   constructor(file: Blob, parts: readonly PartRange[], ahead: number, algorithm: ChecksumAlgorithm = 'md5') {
     this.#file = file;
@@ -37,11 +37,6 @@ export class PartChecksums {
    */
   async partChecksum(partNumber: number): Promise<string> {
     return checksumValue(await this.partDigest(partNumber));
-  }
-
-  /** @deprecated Use {@link partChecksum} (the same value for an MD5 upload). */
-  contentMd5(partNumber: number): Promise<string> {
-    return this.partChecksum(partNumber);
   }
 
   /** The digest of a part (`CHECKSUM_DIGEST_BYTES` long), hashing the `ahead` parts after it next. */

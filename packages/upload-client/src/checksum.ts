@@ -83,16 +83,7 @@ export async function multipartChecksum(
   return { algorithm, type: 'composite', value: `${objectValue(algorithm, digest)}-${partDigests.length}` };
 }
 
-/**
- * The MD5 digest (16 bytes) of `blob`, as {@link digestOf} hashes it.
- * @deprecated Use `digestOf(blob, 'md5')`.
- */
+/** The MD5 digest (16 bytes) of `blob`, as {@link digestOf} hashes it (kept for test/checksum-engines.test.ts). */
 export function md5Of(blob: Blob): Promise<Uint8Array> {
   return digestOf(blob, 'md5');
 }
-
-/**
- * The value of a `Content-MD5` header: the digest in base64 (RFC 1864).
- * @deprecated Use {@link checksumValue}.
- */
-export const contentMd5 = checksumValue;

@@ -13,7 +13,8 @@
  *   composite one (the algorithm's digest of the parts' digests joined, base64, `-{parts}`) or the full-object
  *   one (the CRC of the whole object, computed as it is assembled); an `x-amz-checksum-{algorithm}` header
  *   that differs from it is refused with 400 `BadDigest` and nothing is stored (the upload stays, as on S3).
- *   The answer carries `<ChecksumCRC64NVME>` (etc.) and `<ChecksumType>`; the object keeps them.
+ *   The answer carries `<ChecksumCRC64NVME>` (etc.) and `<ChecksumType>`; the object keeps them. The object's
+ *   ETag is S3's multipart one: the MD5 of the parts' MD5s joined, then `-{parts}`.
  * - CompleteMultipartUpload with `If-None-Match: *` is refused (412 `PreconditionFailed`) when the key holds an
  *   object; `If-Match` as on PutObject.
  */
@@ -104,11 +105,17 @@ const invalidPart = (uploadId: string, partNumber: number, etag: string) =>
 type ListedPart = Record<string, unknown>;
 
 /**
- * Checks each listed part against the part stored (its ETag, its checksum) and returns the stored digests of
- * the upload's algorithm in part order (for a composite checksum).
+ * Checks each listed part against the part stored (its ETag, its checksum); returns the stored digests of the
+ * upload's algorithm (for a composite checksum) and the parts' MD5s (for the object's ETag), in part order.
  */
-async function checkParts(listed: ListedPart[], folder: string, uploadId: string, upload: UploadChecksum | undefined): Promise<Buffer[]> {
+async function checkParts(
+  listed: ListedPart[],
+  folder: string,
+  uploadId: string,
+  upload: UploadChecksum | undefined,
+): Promise<{ digests: Buffer[]; md5s: Buffer[] }> {
   const digests: Buffer[] = [];
+  const md5s: Buffer[] = [];
   let previous = 0;
   for (const part of listed) {
     const number = Number(part.PartNumber);
@@ -120,6 +127,7 @@ async function checkParts(listed: ListedPart[], folder: string, uploadId: string
     const partPath = join(folder, String(number));
     const md5 = Number.isInteger(number) ? await readFile(`${partPath}.md5`, 'utf8').catch(() => undefined) : undefined;
     if (md5 === undefined || md5.trim() !== etag) throw invalidPart(uploadId, number, etag);
+    md5s.push(Buffer.from(etag, 'hex'));
 
     const listedChecksums = S3_CHECKSUM_ALGORITHMS.filter((algorithm) => part[checksumElement(algorithm)] !== undefined);
     const first = listedChecksums[0];
@@ -144,7 +152,7 @@ async function checkParts(listed: ListedPart[], folder: string, uploadId: string
       digests.push(Buffer.from(digest, 'base64'));
     }
   }
-  return digests;
+  return { digests, md5s };
 }
 
 /** The composite checksum: the algorithm's digest of the parts' digests joined, base64, then `-{parts}`. */
@@ -179,7 +187,7 @@ async function completeMultipartUpload(
       throw invalidRequest(`The upload was created using the ${upload.type} checksum mode. The complete request must use the same checksum mode.`);
     }
   }
-  const digests = await checkParts(([] as ListedPart[]).concat(listed), folder, uploadId, upload);
+  const { digests, md5s } = await checkParts(([] as ListedPart[]).concat(listed), folder, uploadId, upload);
   const given = givenChecksum(ctx.headers, { multipartValue: true });
   if (given && upload && given.algorithm !== upload.algorithm) {
     throw invalidRequest(
@@ -187,7 +195,10 @@ async function completeMultipartUpload(
     );
   }
 
-  const checks: WriteChecks = { compute: [], ...writeConditions(ctx.headers) };
+  // S3's multipart ETag (s3rver's was the MD5 of the whole object): a retried completion tells its object by it.
+  const md5 = await createDigest('MD5');
+  for (const part of md5s) md5.update(part);
+  const checks: WriteChecks = { compute: [], etag: `${md5.digest().toString('hex')}-${md5s.length}`, ...writeConditions(ctx.headers) };
   // An upload created without an algorithm: S3 verifies (and keeps) a full-object CRC64NVME given at completion.
   const fullObject = upload?.type === 'FULL_OBJECT' ? upload.algorithm : !upload && given?.algorithm === 'CRC64NVME' ? given.algorithm : undefined;
   if (upload?.type === 'COMPOSITE') {

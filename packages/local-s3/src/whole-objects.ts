@@ -100,19 +100,20 @@ export function storeWholeObjects(store: ObjectStore): void {
       const { size, md5, computed } = await writeContent(incoming, object.content, algorithms);
       verifyBody(checks, md5, computed);
       if (checks) checks.computed = computed;
+      const etag = checks?.etag ?? md5;
       // The condition and the rename at once for this key: two writes with `If-None-Match: *` store one object.
       const done = await takeTurn(objectPath);
       try {
         checkConditions(checks, await currentEtag(objectPath));
         await rename(incoming, objectPath);
-        await store.putMetadata(object.bucket, object.key, object.metadata, md5);
+        await store.putMetadata(object.bucket, object.key, object.metadata, etag);
         const checksum: ObjectChecksum | undefined =
           keep === undefined ? undefined : 'checksum' in keep ? keep.checksum : { ...keep, value: computed[keep.algorithm]! };
         if (checksum) await writeObjectChecksum(store.getResourcePath(object.bucket, object.key, 'metadata.json'), checksum);
       } finally {
         done();
       }
-      return { size, md5 };
+      return { size, md5: etag };
     } finally {
       await rm(incoming, { force: true });
     }

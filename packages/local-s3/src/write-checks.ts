@@ -26,6 +26,11 @@ export interface WriteChecks {
   ifNoneMatch?: boolean;
   /** `If-Match`: the ETag (without quotes) the object under the key must have when the body has arrived. */
   ifMatch?: string;
+  /**
+   * The ETag the object is kept with in place of its body's MD5: a multipart object's, the MD5 of its parts'
+   * MD5s joined, then `-{parts}`, as S3 makes it.
+   */
+  etag?: string;
   /** Set by the store: the values computed over the body, by algorithm (base64). */
   computed?: Partial<Record<S3ChecksumAlgorithm, string>>;
 }

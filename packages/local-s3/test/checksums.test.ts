@@ -346,6 +346,10 @@ describe('multipart uploads with a checksum', () => {
     );
     expect(done[field(algorithm)]).toBe(expected);
     expect(done.ChecksumType).toBe('COMPOSITE');
+    // S3's multipart ETag: the MD5 of the parts' MD5s joined, `-{parts}`.
+    const md5s = Buffer.concat(MULTIPART_PARTS.map((part) => createHash('md5').update(part).digest()));
+    expect(done.ETag).toBe(`"${createHash('md5').update(md5s).digest('hex')}-2"`);
+    expect((await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key }))).ETag).toBe(done.ETag);
     const head = await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key, ChecksumMode: 'ENABLED' }));
     expect(head[field(algorithm)]).toBe(expected);
     expect(head.ChecksumType).toBe('COMPOSITE');

@@ -24,7 +24,8 @@ type Storage = Pick<LocalS3, 'bucket' | 'handlerSettings' | 'createClient' | 'cl
 const MiB = 1024 * 1024;
 const radosgw = inject('radosgw');
 const storages: { name: string; start(): Promise<Storage>; conditionalCreate: boolean }[] = [
-  { name: 's3rver', start: () => startLocalS3(), conditionalCreate: false },
+  // local-s3 honours If-None-Match: * and keeps S3's `-N` multipart ETag (issue 46).
+  { name: 's3rver', start: () => startLocalS3(), conditionalCreate: true },
   ...(radosgw ? [{ name: 'radosgw', start: () => createTestBucket(radosgw, 'completion'), conditionalCreate: true }] : []),
 ];
 

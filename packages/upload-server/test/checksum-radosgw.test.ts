@@ -12,6 +12,7 @@ import {
 import { createTestBucket, type RadosgwBucket } from '@upbeam/ceph-rgw';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createUploadHandler } from '../src/index';
 
 // Issue 46 on a real Ceph radosgw (16.2): what it verifies of a presigned PUT's checksum and conditional
 // headers when they are signed into the URL, as the handler signs them (the header names and values of the
@@ -164,5 +165,57 @@ describe.skipIf(!connection)('checksums and conditional writes on radosgw (issue
     expect(Buffer.from((await stored(key))!).equals(bytes)).toBe(true);
     const head = await admin.send(new HeadObjectCommand({ Bucket: storage.bucket, Key: key, ChecksumMode: 'ENABLED' }));
     expect([head.ChecksumCRC32C, head.ChecksumCRC64NVME, head.ChecksumSHA256]).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+// The same facts through the handler (presign.ts): what a presigned answer's URL and `headers` let through on
+// radosgw, as the browser sends them. The route asks for md5 (what radosgw 16 verifies) with conditional writes.
+describe.skipIf(!connection)('presigned answers on radosgw: the signed checksum and If-None-Match (issue 46)', () => {
+  let storage: RadosgwBucket;
+  let admin: S3Client;
+
+  beforeAll(async () => {
+    storage = await createTestBucket(connection!, 'checksum-handler');
+    admin = storage.createClient();
+  });
+  afterAll(() => admin?.destroy());
+
+  async function prepare(bytes: Uint8Array) {
+    const handler = createUploadHandler({ ...storage.handlerSettings, checksum: 'md5', conditionalWrites: true });
+    const response = await handler(
+      new Request('http://127.0.0.1/api/s3-upload', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          filename: 'photo.png',
+          filetype: 'image/png',
+          filesize: bytes.byteLength,
+          _upload: { strategy: 'presigned', checksum: { algorithm: 'md5', value: md5(bytes) } },
+        }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    return (await response.json()) as { key: string; url: string; headers: Record<string, string>; checksum?: string; ifNoneMatch?: true };
+  }
+
+  const send = async (url: string, body: Uint8Array, headers: Record<string, string>) => {
+    const response = await fetch(url, { method: 'PUT', body: new Uint8Array(body), headers });
+    return { status: response.status, code: codeOf(await response.text()) };
+  };
+
+  it('a changed byte is refused (400 BadDigest), nothing stored; the bytes hashed are stored once, a replay of the URL refused 412', async () => {
+    const bytes = randomBytes(32 * 1024);
+    const answer = await prepare(bytes);
+    expect(answer.checksum).toBe('md5');
+    expect(answer.ifNoneMatch).toBe(true);
+    const changed = Uint8Array.from(bytes);
+    changed[5] = changed[5]! ^ 0x10;
+
+    expect(await send(answer.url, changed, answer.headers)).toEqual({ status: 400, code: 'BadDigest' });
+    const head = () => admin.send(new HeadObjectCommand({ Bucket: storage.bucket, Key: answer.key })).then(() => 200, (error: { $metadata?: { httpStatusCode?: number } }) => error.$metadata?.httpStatusCode);
+    expect(await head()).toBe(404);
+    expect((await send(answer.url, bytes, answer.headers)).status).toBe(200);
+    // The same URL sent again (a retry whose first answer was lost, or a replay): the key is written once.
+    expect(await send(answer.url, bytes, answer.headers)).toEqual({ status: 412, code: 'PreconditionFailed' });
   });
 });

@@ -26,7 +26,10 @@ export interface CompleteOptions {
   checksum?: ChecksumAlgorithm | undefined;
   /** The whole object's checksum (base64), for a full-object one (CRC64NVME): sent with `ChecksumType: 'FULL_OBJECT'`. */
   objectChecksum?: string | undefined;
-  /** Sends `IfNoneMatch: '*'`: storage refuses (412) to complete over an object already at the key. */
+  /**
+   * Sends `IfNoneMatch: '*'`: storage refuses (412) to complete over an object already at the key.
+   * @default the settings' `conditionalWrites`
+   */
   ifNoneMatch?: boolean | undefined;
   /**
    * A content-addressed key: a 412 means another upload stored these bytes first; the upload is aborted and
@@ -252,7 +255,7 @@ export function createMultipartStorage(settings: ResolvedStorageSettings, client
             ...(algorithm === 'crc64nvme' && options.objectChecksum !== undefined
               ? { ChecksumCRC64NVME: options.objectChecksum, ChecksumType: 'FULL_OBJECT' as const }
               : {}),
-            ...(options.ifNoneMatch ? { IfNoneMatch: '*' } : {}),
+            ...((options.ifNoneMatch ?? settings.conditionalWrites) ? { IfNoneMatch: '*' } : {}),
             ...sse,
           }),
         );

@@ -78,7 +78,10 @@ export interface MultipartDependencies {
   tickets: Tickets<MultipartTicketFields>;
   /** Lifetime of each UploadPart URL, in seconds. */
   expiresIn: number;
-  /** Whether CompleteMultipartUpload sends `IfNoneMatch: '*'` (storage refuses to overwrite an object). */
+  /**
+   * Whether CompleteMultipartUpload sends `IfNoneMatch: '*'` (storage refuses to overwrite an object).
+   * @default the storage settings' `conditionalWrites`
+   */
   conditionalWrites?: boolean | undefined;
 }
 

@@ -44,10 +44,24 @@ export async function post(handler: UploadHandler, body: object): Promise<{ stat
 export async function multipartUpload(
   handler: UploadHandler,
   parts: Uint8Array[],
-  options: { algorithm: ChecksumAlgorithm; value?: string; filename?: string; sent?: Uint8Array[]; whole?: string },
-) {
+  options: {
+    algorithm: ChecksumAlgorithm;
+    value?: string;
+    filename?: string;
+    route?: string;
+    sent?: Uint8Array[];
+    whole?: string;
+    /** Stop before the complete: the answer's `complete()` sends it. */
+    pauseBeforeComplete?: boolean;
+  },
+): Promise<{
+  created: { status: number; body: Record<string, any> };
+  statuses: number[];
+  completed: { status: number; body: Record<string, any> } | undefined;
+  complete?: () => Promise<{ status: number; body: Record<string, any> }>;
+}> {
   const filesize = parts.reduce((sum, part) => sum + part.length, 0);
-  const base = { filename: options.filename ?? 'video.bin', filetype: 'application/octet-stream', filesize };
+  const base = { filename: options.filename ?? 'video.bin', filetype: 'application/octet-stream', filesize, ...(options.route ? { route: options.route } : {}) };
   const checksum = { algorithm: options.algorithm, ...(options.value === undefined ? {} : { value: options.value }) };
   const created = await post(handler, { ...base, _upload: { strategy: 'presigned', checksum, multipart: { action: 'create', partSize: parts[0]!.length } } });
   if (created.status !== 200 || created.body.alreadyStored) return { created, statuses: [], completed: undefined };
@@ -67,6 +81,7 @@ export async function multipartUpload(
   if (statuses.some((status) => status !== 200)) return { created, statuses, completed: undefined };
   const completedParts = partNumbers.map((partNumber, index) => ({ partNumber, etag: etags[index]!, checksum: checksums[index]! }));
   const complete = { action: 'complete', ticket, parts: completedParts, ...(options.whole === undefined ? {} : { checksum: options.whole }) };
-  const completed = await post(handler, { ...base, _upload: { strategy: 'presigned', multipart: complete } });
-  return { created, statuses, completed };
+  const send = () => post(handler, { ...base, _upload: { strategy: 'presigned', multipart: complete } });
+  if (options.pauseBeforeComplete) return { created, statuses, completed: undefined, complete: send };
+  return { created, statuses, completed: await send() };
 }

@@ -37,18 +37,16 @@ interface SessionRequest extends RequestToSign {
   body?: string;
 }
 
-/** A part's checksum in ListParts (`<ChecksumCRC32C>`...: AWS lists it for an upload created with one). */
-const PART_CHECKSUM = /<Checksum(?:CRC32C|CRC64NVME|SHA256)>([^<]{1,100})<\//;
-
-/** The parts of one ListParts page, each with its checksum when listed. */
+/**
+ * The parts of one ListParts page. Their checksums are not read: a resumed upload hashes its stored parts again
+ * for the Complete (the part engine hashes every part).
+ */
 function readParts(page: string): StoredPart[] {
   return xmlElements(page, 'Part').flatMap((part) => {
     const partNumber = Number(xmlValue(part, 'PartNumber'));
     const etag = xmlValue(part, 'ETag');
     const size = Number(xmlValue(part, 'Size'));
-    const checksum = PART_CHECKSUM.exec(part)?.[1];
-    if (!Number.isInteger(partNumber) || !etag || !Number.isFinite(size)) return [];
-    return [checksum ? { partNumber, etag, size, checksum } : { partNumber, etag, size }];
+    return Number.isInteger(partNumber) && etag && Number.isFinite(size) ? [{ partNumber, etag, size }] : [];
   });
 }
 

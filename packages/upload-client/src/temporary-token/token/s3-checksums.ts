@@ -9,8 +9,11 @@ import { MULTIPART_CHECKSUM_TYPES, type ChecksumAlgorithm } from '@upbeam/upload
 /** An algorithm S3 names in `x-amz-checksum-algorithm` (every one of Upbeam's but MD5). */
 export type AdditionalChecksum = Exclude<ChecksumAlgorithm, 'md5'>;
 
-/** S3's name of each algorithm: the value of `x-amz-checksum-algorithm`, and `Checksum{name}` in XML. */
-const S3_NAMES: Readonly<Record<AdditionalChecksum, string>> = { crc32c: 'CRC32C', crc64nvme: 'CRC64NVME', sha256: 'SHA256' };
+/**
+ * S3's name of an algorithm: the value of `x-amz-checksum-algorithm`, and `Checksum{name}` in XML. Each is
+ * Upbeam's in upper case: `CRC32C`, `CRC64NVME`, `SHA256`.
+ */
+const s3Name = (algorithm: AdditionalChecksum): string => algorithm.toUpperCase();
 
 /** Whether `algorithm` is one S3 names (not MD5, not none). */
 export function isAdditionalChecksum(algorithm: ChecksumAlgorithm | undefined): algorithm is AdditionalChecksum {
@@ -19,7 +22,7 @@ export function isAdditionalChecksum(algorithm: ChecksumAlgorithm | undefined): 
 
 /** The XML element of a part's or the object's checksum: `ChecksumCRC32C`, `ChecksumCRC64NVME`, `ChecksumSHA256`. */
 export function checksumElement(algorithm: AdditionalChecksum): string {
-  return `Checksum${S3_NAMES[algorithm]}`;
+  return `Checksum${s3Name(algorithm)}`;
 }
 
 /**
@@ -30,5 +33,5 @@ export function checksumElement(algorithm: AdditionalChecksum): string {
 export function createChecksumHeaders(algorithm: ChecksumAlgorithm | undefined): Record<string, string> {
   if (!isAdditionalChecksum(algorithm)) return {};
   const type = MULTIPART_CHECKSUM_TYPES[algorithm] === 'full-object' ? 'FULL_OBJECT' : 'COMPOSITE';
-  return { 'x-amz-checksum-algorithm': S3_NAMES[algorithm], 'x-amz-checksum-type': type };
+  return { 'x-amz-checksum-algorithm': s3Name(algorithm), 'x-amz-checksum-type': type };
 }

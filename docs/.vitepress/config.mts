@@ -17,6 +17,7 @@ const guides: [string, string][] = [
   ['The two strategies', 'strategies'],
   ['Routes', 'routes'],
   ['Large files and resume', 'large-files'],
+  ['Checksums and no overwrites', 'checksums'],
   ['Many files and the drop zone', 'many-files'],
   ['The components', 'components'],
   ['Persistence', 'persistence'],

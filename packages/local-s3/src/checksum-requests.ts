@@ -32,7 +32,8 @@ const onObject = (ctx: S3rverContext) =>
 
 /**
  * The request's headers, with the checksum headers a presigned URL carries in its query (the AWS SDK's
- * presigner hoists `x-amz-*` headers into the query unless told not to; S3 reads them there as headers).
+ * presigner hoists `x-amz-*` headers into the query unless told not to; S3 reads them there as headers):
+ * a PUT's `x-amz-checksum-crc32c` (etc.), a GET's `x-amz-checksum-mode`.
  */
 function requestHeaders(ctx: S3rverContext): S3rverContext['headers'] {
   if (ctx.query['X-Amz-Signature'] === undefined) return ctx.headers;
@@ -96,7 +97,7 @@ async function uploadPart(ctx: S3rverContext, next: () => Promise<void>, uploads
 
 /** HeadObject and GetObject: with `x-amz-checksum-mode: ENABLED`, the object's checksum in the answer. */
 async function readObject(ctx: S3rverContext, next: () => Promise<void>, target: RequestTarget): Promise<void> {
-  const mode = ctx.get('x-amz-checksum-mode');
+  const mode = requestHeaders(ctx)['x-amz-checksum-mode'] ?? '';
   if (mode !== '' && mode !== 'ENABLED') throw invalidValue('x-amz-checksum-mode');
   await next();
   // The whole object only: a range's bytes do not have the object's checksum (S3 answers none either).

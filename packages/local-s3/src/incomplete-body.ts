@@ -39,7 +39,9 @@ export function incompleteBodies(directory: string): S3rverMiddleware {
     const isUploadPart = typeof uploadId === 'string' && typeof partNumber === 'string';
     // PutObject: no sub-resource (`?tagging`, `?acl` bodies are not the object), a presigned query aside (with
     // the `x-id=PutObject` that the AWS SDK's getSignedUrl adds).
-    const isPutObject = Object.entries(ctx.query).every(([name, value]) => name.startsWith('X-Amz-') || (name === 'x-id' && value === 'PutObject'));
+    const isPutObject = Object.entries(ctx.query).every(
+      ([name, value]) => name.toLowerCase().startsWith('x-amz-') || (name === 'x-id' && value === 'PutObject'),
+    );
     const isCopy = ctx.get('x-amz-copy-source') !== '';
     if (ctx.method !== 'PUT' || target?.key === undefined || isCopy || !(isUploadPart || isPutObject)) return next();
 

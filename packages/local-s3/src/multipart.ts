@@ -191,13 +191,19 @@ async function listMultipartUploads(ctx: S3rverContext, target: RequestTarget, f
   const maxUploads = pageSize(ctx.query['max-uploads']);
   const prefix = typeof ctx.query.prefix === 'string' ? ctx.query.prefix : '';
   const ids = (await readdir(folder).catch(() => [] as string[])).filter((name) => UPLOAD_ID.test(name));
-  const uploads: { Key: string; UploadId: string; Initiated: string }[] = [];
+  const uploads: { Key: string; UploadId: string; Initiated: string; ChecksumAlgorithm?: string; ChecksumType?: string }[] = [];
   for (const id of ids) {
     const keyFile = join(folder, id, 'key');
     const [key, info] = await Promise.all([readFile(keyFile, 'utf8'), stat(keyFile)]).catch(() => []);
     // A folder without its key file is a part written after an abort, not an upload.
     if (key === undefined || info === undefined || !key.startsWith(prefix)) continue;
-    uploads.push({ Key: key, UploadId: id, Initiated: info.mtime.toISOString() });
+    const checksum = await readUploadChecksum(join(folder, id));
+    uploads.push({
+      Key: key,
+      UploadId: id,
+      Initiated: info.mtime.toISOString(),
+      ...(checksum && { ChecksumAlgorithm: checksum.algorithm, ChecksumType: checksum.type }),
+    });
   }
   uploads.sort((a, b) => a.Key.localeCompare(b.Key) || a.Initiated.localeCompare(b.Initiated));
   const page = uploads.slice(0, maxUploads);

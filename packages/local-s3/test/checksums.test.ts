@@ -11,6 +11,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   ListPartsCommand,
   PutObjectCommand,
   S3Client,
@@ -339,6 +340,8 @@ describe('multipart uploads with a checksum', () => {
     const listed = await s3.send(new ListPartsCommand({ Bucket: BUCKET, Key, UploadId: uploadId }));
     expect(listed.Parts?.map((part) => part[field(algorithm)])).toEqual(parts.map((part) => part[field(algorithm)]));
     expect(listed.ChecksumAlgorithm).toBe(algorithm);
+    const { Uploads } = await s3.send(new ListMultipartUploadsCommand({ Bucket: BUCKET, Prefix: Key }));
+    expect(Uploads?.map((upload) => [upload.ChecksumAlgorithm, upload.ChecksumType])).toEqual([[algorithm, 'COMPOSITE']]);
 
     const expected = await compositeReference(algorithm, MULTIPART_PARTS);
     const done = await s3.send(

@@ -73,7 +73,7 @@ export async function multipartUpload(
   const statuses: number[] = [];
   const etags: string[] = [];
   for (const [index, part] of signed.body.parts.entries() as IterableIterator<[number, { url: string; headers?: Record<string, string> }]>) {
-    const response = await fetch(part.url, { method: 'PUT', headers: part.headers, body: options.sent?.[index] ?? parts[index]! });
+    const response = await fetch(part.url, { method: 'PUT', headers: part.headers, body: new Uint8Array(options.sent?.[index] ?? parts[index]!) });
     await response.body?.cancel();
     statuses.push(response.status);
     etags.push(response.headers.get('etag') ?? '');

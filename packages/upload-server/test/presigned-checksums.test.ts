@@ -49,7 +49,7 @@ describe('presigned multipart uploads with checksums (local-s3)', () => {
     for (const algorithm of ['crc32c', 'crc64nvme', 'sha256', 'md5'] as const) {
       const handler = createUploadHandler({ ...storage.handlerSettings, checksum: algorithm });
       const changed = Buffer.from(parts[1]!);
-      changed[0] ^= 1;
+      changed[0] = changed[0]! ^ 1;
       const { statuses } = await multipartUpload(handler, parts, { algorithm, sent: [parts[0]!, changed] });
       expect({ algorithm, statuses }).toEqual({ algorithm, statuses: [200, 400] });
     }

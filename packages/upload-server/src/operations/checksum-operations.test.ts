@@ -4,6 +4,8 @@ import type { MultipartUploadResponse, PresignedUploadResponse, UploadRequestBod
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRouteServices } from '../route-services';
+import { createSharedServices } from '../shared-services';
+import { createRouteLimits } from '../upload-limits';
 import { complete } from './complete';
 import { runMultipart } from './multipart';
 import { preparePresigned } from './prepare-presigned';
@@ -132,6 +134,23 @@ describe('content-addressed routes', () => {
     const reported = await complete(context, { key: again.key, receipt: again.receipt! }, request);
     expect(reported).toMatchObject({ deduplicated: true, serverData: { deduplicated: true }, checksum: { algorithm: 'sha256', value: checksum.value } });
     expect(hook).toHaveBeenCalledTimes(2);
+  });
+
+  it('with limits, an alreadyStored answer counts its file with no bytes and holds nothing in flight', async () => {
+    const bytes = randomBytes(64);
+    const limits = { files: { max: 3, windowSeconds: 3600 }, bytes: { max: 100, windowSeconds: 3600 }, inFlight: 1 };
+    const config = { ...storage.handlerSettings, checkUnsignedHeaders: false, keyPrefix: 'u/', contentAddressed: true, limits, onBeforeUpload: () => ({ subject: 'alice' }) };
+    const host = { shared: createSharedServices(), onError: () => {}, limits: createRouteLimits(config, undefined, config, () => {}) };
+    const withLimits: RouteContext = { config, services: createRouteServices(config, undefined, host) };
+    const checksum = { algorithm: 'sha256' as const, value: sha256(bytes) };
+    const request_ = body({ strategy: 'presigned', checksum }, { filesize: 64 });
+    const first = (await prepare(withLimits, request_)) as PresignedUploadResponse;
+    expect((await fetch(first.url, { method: 'PUT', headers: first.headers, body: bytes })).status).toBe(200);
+    await complete(withLimits, { key: first.key, receipt: first.receipt! }, request);
+    // Twice more (64 + 2 x 64 bytes would pass the 100-byte limit; inFlight 1 would refuse a held one): files 2 and 3.
+    await expect(prepare(withLimits, request_)).resolves.toMatchObject({ alreadyStored: true });
+    await expect(prepare(withLimits, request_)).resolves.toMatchObject({ alreadyStored: true });
+    await expect(prepare(withLimits, request_)).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', limit: 'files' });
   });
 
   it('refuse a key from onBeforeUpload (500 INVALID_SETTINGS), the temporary-token strategy, a missing value, and storage without SHA-256', async () => {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { AwsCrc32c } from '@aws-crypto/crc32c';
 import { Crc64Nvme } from '@aws-sdk/crc64-nvme';
 import { GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
+import { startFaultProxy, type FaultProxy } from '@upbeam/fault-proxy';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { launchChromiumContext, type ChromiumContext } from '@upbeam/test-browser';
 import type { ChecksumAlgorithm, UploadResult } from '@upbeam/upload-protocol';
@@ -20,6 +21,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // read by the AWS SDK; the ETag for MD5) is the result's `checksum`, and both are the AWS SDK's reference
 // values (@aws-crypto/crc32c, @aws-sdk/crc64-nvme, node:crypto). With the handler's `conditionalWrites`, the
 // token answer asks for `If-None-Match: *` and a second upload to the same key is refused, single or multipart.
+// Through the fault proxy: a resumed upload hashes its stored parts again for its Complete; a PutObject whose
+// answer was lost, retried and answered 412, counts as stored.
 
 const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MiB = 1024 * 1024;
@@ -35,6 +38,7 @@ let admin: S3Client;
 let browser: ChromiumContext;
 let page: Server;
 let origin: string;
+let proxy: FaultProxy;
 
 /** Byte `i` of a test file: the page and the test build the same bytes. */
 const fileBytes = (size: number) => Uint8Array.from({ length: size }, (_, i) => (i * 31) % 251);
@@ -74,6 +78,9 @@ beforeAll(async () => {
   const handler = toNodeHandler(createUploadHandler(settings));
   const onceHandler = toNodeHandler(createUploadHandler({ ...settings, conditionalWrites: true, key: () => FIXED_KEY }));
   const routeHandler = toNodeHandler(createUploadHandler({ ...settings, checksum: 'crc64nvme' }));
+  // The same storage through the fault proxy, with If-None-Match: faults on chosen requests.
+  proxy = await startFaultProxy({ target: storage.endpoint });
+  const proxiedHandler = toNodeHandler(createUploadHandler({ ...settings, endpoint: proxy.url, conditionalWrites: true }));
   // The client as an app's bundler makes it (its lazy chunks inlined), and its hash worker beside it.
   const build = (entry: string) =>
     execFileSync(join(PACKAGE, 'node_modules/.bin/esbuild'), [entry, '--bundle', '--format=esm', '--platform=browser'], {
@@ -87,6 +94,7 @@ beforeAll(async () => {
     if (request.url === '/api/s3-upload') return void handler(request, response);
     if (request.url === '/api/once-upload') return void onceHandler(request, response);
     if (request.url === '/api/crc64-upload') return void routeHandler(request, response);
+    if (request.url === '/api/proxied-upload') return void proxiedHandler(request, response);
     if (request.url === '/client.js') return void response.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
     if (request.url === '/hash-worker.js') return void response.writeHead(200, { 'content-type': 'text/javascript' }).end(worker);
     response
@@ -102,6 +110,7 @@ afterAll(async () => {
   await browser?.close();
   page?.close();
   admin?.destroy();
+  await proxy?.close();
   await storage?.close();
 });
 
@@ -192,5 +201,65 @@ describe('temporary-token checksums in chromium against local-s3', () => {
     const { Uploads = [] } = await admin.send(new ListMultipartUploadsCommand({ Bucket: storage.bucket, Prefix: FIXED_KEY }));
     expect(Uploads).toEqual([]);
     expect((await stored(FIXED_KEY, 'crc32c')).sha256).toBe(sha256Hex(fileBytes(SINGLE_SIZE)));
+  });
+});
+
+/** Storage's answers to the requests of `operation` the proxy forwarded (or answered itself), in order: `fault:status`. */
+const answers = (operation: string) =>
+  proxy
+    .requests()
+    .filter((request) => request.operation === operation)
+    .map((request) => `${request.fault ?? 'plain'}:${request.storageStatus ?? 'none'}`);
+
+describe('temporary-token checksums through the fault proxy (local-s3 behind it)', () => {
+  const endpoint = { url: '/api/proxied-upload' };
+
+  it('resume with crc32c: part 3 refused once ends the first run; the second sends part 3 only and its Complete lists parts 1 and 2 hashed again', async () => {
+    proxy.reset();
+    proxy.inject('error-500', (request) => request.operation === 'UploadPart' && request.query.get('partNumber') === '3');
+    const tab = await browser.context.newPage();
+    try {
+      await tab.goto(origin);
+      await tab.waitForFunction(() => 'client' in window);
+      const runs = await tab.evaluate(
+        async ({ size, endpoint }) => {
+          type Client = typeof import('../src/index');
+          const { uploadFile } = (window as unknown as { client: Client }).client;
+          const bytes = Uint8Array.from({ length: size }, (_, i) => (i * 31) % 251);
+          const file = new File([bytes], 'resumed.bin', { type: 'application/octet-stream', lastModified: 1 });
+          // One part at a time, so that parts 1 and 2 are stored before part 3 fails.
+          const options = { strategy: 'temporary-token', endpoint, checksum: 'crc32c', resume: true, queueSize: 1, multipartThreshold: 5 * 1024 * 1024 } as const;
+          const first = await uploadFile(file, { ...options, maxAttempts: 1 }).then(
+            () => 'stored',
+            (error: { answerCode?: string }) => error.answerCode,
+          );
+          return { first, second: await uploadFile(file, options) };
+        },
+        { size: MULTIPART_SIZE, endpoint },
+      );
+      expect(runs.first).toBe('InternalError');
+      expect(answers('UploadPart')).toEqual(['plain:200', 'plain:200', 'error-500:none', 'plain:200']);
+      expect(answers('CreateMultipartUpload')).toEqual(['plain:200']);
+      const expected = await expectedChecksum('crc32c', fileBytes(MULTIPART_SIZE), true);
+      expect(runs.second.checksum).toEqual(expected);
+      const object = await stored(runs.second.key, 'crc32c');
+      expect(object).toEqual({ value: expected.value, type: 'COMPOSITE', sha256: sha256Hex(fileBytes(MULTIPART_SIZE)) });
+    } finally {
+      await tab.close();
+    }
+  });
+
+  // A lost CompleteMultipartUpload answer is left to the session's unit tests (412 or NoSuchUpload after an
+  // unanswered attempt count as done): local-s3 sends its NoSuchUpload 404 to a Complete without CORS headers,
+  // which a page cannot read (a NETWORK_ERROR), where S3 sends them.
+  it('If-None-Match after a lost answer: the retried PutObject answered 412 counts as stored', async () => {
+    proxy.reset();
+    // Storage stores the object; the browser gets a broken answer and sends the request again.
+    proxy.inject('truncate', (request) => request.operation === 'PutObject');
+    const [single] = (await uploadInPage([SINGLE_SIZE], { endpoint, checksum: 'crc64nvme' })).map(resultOf);
+    expect(answers('PutObject')).toEqual(['truncate:200', 'plain:412']);
+    const expected = await expectedChecksum('crc64nvme', fileBytes(SINGLE_SIZE), false);
+    expect(single!.checksum).toEqual(expected);
+    expect(await stored(single!.key, 'crc64nvme')).toMatchObject({ value: expected.value, sha256: sha256Hex(fileBytes(SINGLE_SIZE)) });
   });
 });

@@ -46,7 +46,16 @@ function answered({ data }: MessageEvent<HashAnswer>): void {
   if ('error' in data && data.error.wasm) return abandon();
   pending.delete(data.id);
   if ('digest' in data) entry.resolve(data.digest);
-  else entry.reject(new DOMException(data.error.message, data.error.name));
+  else entry.reject(rebuilt(data.error));
+}
+
+/** The JavaScript errors a read can throw (Chromium fails a stream of a changed file with `TypeError`). */
+const ERRORS: Record<string, ErrorConstructor> = { Error, TypeError, RangeError };
+
+/** The worker's error as the page's own read would have thrown it: that class, or a `DOMException` of that name. */
+function rebuilt({ name, message }: { name: string; message: string }): Error {
+  const Class = ERRORS[name];
+  return Class ? new Class(message) : new DOMException(message, name);
 }
 
 /** The worker, started on first use; `undefined` where none can start. */
@@ -72,7 +81,8 @@ function hashWorker(): Worker | undefined {
 /**
  * The digest of `blob` by `algorithm`, hashed in the worker (in the order asked), or by `fallback` where the
  * worker cannot start or fails before it answers.
- * @throws the read's error (`NotReadableError`, ...) as the worker met it, rebuilt as a `DOMException` of that name.
+ * @throws the read's error as the worker met it, rebuilt in the page: a `TypeError` (Chromium: `network error`, for a
+ *   file changed on disk), or a `DOMException` of the same name (`NotReadableError`, `NotFoundError`, ...).
  */
 export function digestInWorker(blob: Blob, algorithm: ChecksumAlgorithm, fallback: Fallback): Promise<Uint8Array> {
   const hasher = hashWorker();

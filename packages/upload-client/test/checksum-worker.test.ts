@@ -123,6 +123,36 @@ describe.each(ENGINES)('hash worker in %s', (engine) => {
     expect(await hashInPage(page)).toEqual({ digests: expected, fallbacks: 0 });
   });
 
+  it("a file changed on disk after it was picked: the worker's read error reaches the page as the page's own read's (class, name, message)", async () => {
+    await open('/');
+    const changed = join(dir, `changed-${engine}.bin`);
+    await writeFile(changed, bytes.subarray(0, MiB));
+    await page.setInputFile('input', changed);
+    await writeFile(changed, bytes.subarray(0, 2 * MiB));
+    const outcomes = await page.evaluate(async () => {
+      type Hashing = typeof import('../src/worker-digest');
+      const { digestInWorker } = (window as unknown as { hashing: Hashing }).hashing;
+      const file = (document.querySelector('input') as HTMLInputElement).files![0]!;
+      const outcome = (promise: Promise<unknown>) => promise.then(() => 'read', (error: Error) => `${error.name}: ${error.message}`);
+      // As the main thread reads it (hash-blob.ts): BYOB, or slices where the stream is not a byte stream.
+      const readOnPage = async () => {
+        try {
+          const reader = file.stream().getReader({ mode: 'byob' });
+          while (!(await reader.read(new Uint8Array(65_536))).done);
+        } catch (error) {
+          if (!(error instanceof TypeError && /byob|byte/i.test(error.message))) throw error;
+          await file.slice(0, 65_536).arrayBuffer();
+        }
+      };
+      const fromWorker = digestInWorker(file, 'crc32c', () => Promise.reject(new Error('fallback')));
+      const worker = await fromWorker.then(() => 'read', (error: Error) => `${error instanceof TypeError ? 'TypeError' : error.name}: ${error.message}`);
+      return { worker, page: await outcome(readOnPage()) };
+    }, null);
+    expect(outcomes.worker).toBe(outcomes.page);
+    // Firefox and WebKit read the changed file (both threads alike); chromium refuses it.
+    if (engine === 'chromium') expect(outcomes.page).toBe('TypeError: network error');
+  });
+
   it('falls back to the main thread when the worker file is missing (404)', async () => {
     await open('/broken/');
     const { fallbacks } = await hashInPage(page);

@@ -55,24 +55,37 @@ const PUT_FIELD = {
 const CHECKSUM_ERRORS = new Set(['BadDigest', 'InvalidDigest', 'XAmzContentChecksumMismatch', 'InvalidRequest', 'InvalidArgument']);
 
 /**
- * Puts {@link PROBE_BODY} with the right checksum of `algorithm`, then with a wrong one (both signed), at
- * `key`, and deletes what was stored. Two PUTs and a DELETE.
+ * Deletes what the probes stored: each version by its id (a versioned bucket, object lock included, then keeps
+ * no version and no delete marker), and the key itself where a write named no version (an unversioned bucket).
  */
-export async function probeChecksum({ settings, s3 }: CheckContext, algorithm: ChecksumAlgorithm, key: string): Promise<ChecksumVerdict> {
-  const put = (value: string) =>
-    s3.send(new PutObjectCommand({ Bucket: settings.bucket, Key: key, Body: PROBE_BODY, ContentType: 'text/plain', [PUT_FIELD[algorithm]]: value }));
-  let stored = false;
+async function removeWritten({ settings, s3 }: CheckContext, key: string, versions: (string | undefined)[]): Promise<void> {
+  const ids = [...new Set(versions.filter((id): id is string => id !== undefined))];
+  const targets: (string | undefined)[] = ids.length < versions.length ? [...ids, undefined] : ids;
+  for (const VersionId of targets) {
+    await s3.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: key, ...(VersionId === undefined ? {} : { VersionId }) })).catch(() => undefined);
+  }
+}
+
+/**
+ * Puts {@link PROBE_BODY} with the right checksum of `algorithm`, then with a wrong one (both signed), at
+ * `key`, and deletes what was stored (each version, on a versioned bucket). Two PUTs and a DELETE per version.
+ */
+export async function probeChecksum(context: CheckContext, algorithm: ChecksumAlgorithm, key: string): Promise<ChecksumVerdict> {
+  const { settings, s3 } = context;
+  const put = async (value: string) =>
+    (await s3.send(new PutObjectCommand({ Bucket: settings.bucket, Key: key, Body: PROBE_BODY, ContentType: 'text/plain', [PUT_FIELD[algorithm]]: value })))
+      .VersionId;
+  const stored: (string | undefined)[] = [];
   try {
     try {
-      await put(PROBE_CHECKSUMS[algorithm]);
-      stored = true;
+      stored.push(await put(PROBE_CHECKSUMS[algorithm]));
     } catch (error) {
       const status = httpStatus(error);
       const outcome = status === 400 || status === 501 ? 'refused' : 'unknown';
       return { algorithm, outcome, status, error: errorName(error) };
     }
     try {
-      await put(wrongChecksum(PROBE_CHECKSUMS[algorithm]));
+      stored.push(await put(wrongChecksum(PROBE_CHECKSUMS[algorithm])));
       return { algorithm, outcome: 'ignored' };
     } catch (error) {
       const status = httpStatus(error);
@@ -81,7 +94,7 @@ export async function probeChecksum({ settings, s3 }: CheckContext, algorithm: C
       return { algorithm, outcome, status, error: name };
     }
   } finally {
-    if (stored) await s3.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: key })).catch(() => undefined);
+    if (stored.length > 0) await removeWritten(context, key, stored);
   }
 }
 
@@ -149,20 +162,22 @@ export type ConditionalVerdict = { outcome: 'refused' | 'overwrote' | 'error'; s
 /**
  * No overwrites: a PutObject of a small object under `keyPrefix`, a second PutObject with `If-None-Match: *`
  * (storage must answer 412), then a multipart upload of the same key (one small part) completed with
- * `If-None-Match: *` (412 again; the upload is aborted), and the object deleted. 7 requests.
+ * `If-None-Match: *` (412 again; the upload is aborted), and every version written deleted. 7 requests or more.
  */
-export async function probeConditionalWrites({ settings, s3 }: CheckContext, key: string): Promise<{ put: ConditionalVerdict; complete: ConditionalVerdict }> {
+export async function probeConditionalWrites(context: CheckContext, key: string): Promise<{ put: ConditionalVerdict; complete: ConditionalVerdict }> {
+  const { settings, s3 } = context;
   const Bucket = settings.bucket;
-  const verdict = async (write: () => Promise<unknown>): Promise<ConditionalVerdict> => {
+  const stored: (string | undefined)[] = [];
+  const verdict = async (write: () => Promise<{ VersionId?: string | undefined }>): Promise<ConditionalVerdict> => {
     try {
-      await write();
+      stored.push((await write()).VersionId);
       return { outcome: 'overwrote', status: 200 };
     } catch (error) {
       const status = httpStatus(error);
       return { outcome: status === 412 ? 'refused' : 'error', status, error: errorName(error) };
     }
   };
-  await s3.send(new PutObjectCommand({ Bucket, Key: key, Body: PROBE_BODY, ContentType: 'text/plain' }));
+  stored.push((await s3.send(new PutObjectCommand({ Bucket, Key: key, Body: PROBE_BODY, ContentType: 'text/plain' }))).VersionId);
   try {
     const put = await verdict(() => s3.send(new PutObjectCommand({ Bucket, Key: key, Body: PROBE_BODY, ContentType: 'text/plain', IfNoneMatch: '*' })));
     const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: 'text/plain' }));
@@ -177,7 +192,7 @@ export async function probeConditionalWrites({ settings, s3 }: CheckContext, key
     }
     return { put, complete };
   } finally {
-    await s3.send(new DeleteObjectCommand({ Bucket, Key: key })).catch(() => undefined);
+    await removeWritten(context, key, stored);
   }
 }
 

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { S3rverContext, S3rverMiddleware } from '@20minutes/s3rver';
 import { checksumHeader, givenChecksum, givenContentMd5, invalidRequest, invalidValue, type S3ChecksumAlgorithm } from './checksum-algorithms';
 import { readObjectChecksum, readUploadChecksum } from './checksum-files';
-import { requestTarget, type RequestTarget } from './request-target';
+import { corsHeaders, requestTarget, type RequestTarget } from './request-target';
 import { writeChecks, writeConditions, type WriteChecks } from './write-checks';
 
 /** s3rver's upload ids: 16 random bytes in hex (anything else never names a path). */
@@ -47,7 +47,9 @@ function requestHeaders(ctx: S3rverContext): S3rverContext['headers'] {
 export function checksumRequests(): S3rverMiddleware {
   return async function checksumRequest(ctx, next) {
     const target = requestTarget(ctx.path);
-    if (target?.key === undefined || ctx.get('x-amz-copy-source') !== '') return next();
+    if (target?.key === undefined || ctx.get('x-amz-copy-source') !== '' || !['PUT', 'GET', 'HEAD'].includes(ctx.method)) return next();
+    // A refusal of a checksum header is thrown here, before s3rver's router sets the CORS headers.
+    await corsHeaders(ctx, target);
     const { uploadId, partNumber } = ctx.query;
     if (ctx.method === 'PUT' && typeof uploadId === 'string' && typeof partNumber === 'string') {
       return uploadPart(ctx, next, ctx.store.getResourcePath(target.bucket, undefined, 'uploads'), uploadId);

@@ -35,7 +35,7 @@ import {
   S3_CHECKSUM_ALGORITHMS,
 } from './checksum-algorithms';
 import { readPartChecksums, readUploadChecksum, writeUploadChecksum, type ChecksumType, type UploadChecksum } from './checksum-files';
-import { corsAndSignature, requestTarget, type RequestTarget } from './request-target';
+import { corsAndSignature, corsHeaders, requestTarget, type RequestTarget } from './request-target';
 import { S3Error, xmlBodyParser } from './s3rver-internals';
 import { writeChecks, writeConditions, type WriteChecks } from './write-checks';
 
@@ -51,14 +51,16 @@ export function multipartChecksums(): S3rverMiddleware {
     const target = requestTarget(ctx.path);
     if (ctx.method !== 'POST' || target?.key === undefined) return next();
     const uploads = ctx.store.getResourcePath(target.bucket, undefined, 'uploads');
-    if ('uploads' in ctx.query) return createMultipartUpload(ctx, next, uploads);
+    if ('uploads' in ctx.query) return createMultipartUpload(ctx, next, target, uploads);
     const uploadId = ctx.query.uploadId;
     if (typeof uploadId !== 'string' || !UPLOAD_ID.test(uploadId)) return next();
     return completeMultipartUpload(ctx, next, target, uploadId, join(uploads, uploadId));
   };
 }
 
-async function createMultipartUpload(ctx: S3rverContext, next: () => Promise<void>, uploads: string): Promise<void> {
+async function createMultipartUpload(ctx: S3rverContext, next: () => Promise<void>, target: RequestTarget, uploads: string): Promise<void> {
+  // A refusal is thrown here, before s3rver's router sets the CORS headers.
+  await corsHeaders(ctx, target);
   const algorithmHeader = ctx.get('x-amz-checksum-algorithm');
   const typeHeader = ctx.get('x-amz-checksum-type');
   if (algorithmHeader === '') {

@@ -43,6 +43,21 @@ export async function corsAndSignature(ctx: S3rverContext, target: RequestTarget
   }
 }
 
+/**
+ * Sets the bucket's CORS headers on the answer, as s3rver does for the requests it answers: a refusal thrown
+ * before s3rver's router keeps them (s3rver's error answer keeps `Access-Control-*`), so that a page reads
+ * the refusal instead of a network error.
+ */
+export async function corsHeaders(ctx: S3rverContext, target: RequestTarget): Promise<void> {
+  const params = ctx.params;
+  try {
+    ctx.params = { bucket: target.bucket };
+    await setCorsHeaders(ctx, done);
+  } finally {
+    ctx.params = params;
+  }
+}
+
 /** The s3rver error to throw for a request on an upload that does not exist (any more). */
 export function noSuchUpload(uploadId: string): Error {
   return new S3Error(

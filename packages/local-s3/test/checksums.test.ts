@@ -299,6 +299,27 @@ describe('presigned PUT with its checksum signed', () => {
     expect(await stored('presigned/hoisted.txt')).toBe(data.toString());
   });
 
+  it("a page reads the refusals (CORS headers on them): a malformed value, a changed byte, a part without its upload's checksum", async () => {
+    const origin = { origin: 'http://127.0.0.1:5173' };
+    const malformed = { 'x-amz-checksum-crc32c': 'short===' };
+    const refusedEarly = await fetch(await presignedPut('presigned/cors.txt', malformed), { method: 'PUT', headers: { ...malformed, ...origin }, body: 'x' });
+    expect(refusedEarly.status).toBe(400);
+    expect(refusedEarly.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refusedEarly.headers.get('access-control-expose-headers')).toContain('x-amz-checksum-crc64nvme');
+
+    const given = { 'x-amz-checksum-crc32c': await reference('CRC32C', body('y')) };
+    const refusedLate = await fetch(await presignedPut('presigned/cors.txt', given), { method: 'PUT', headers: { ...given, ...origin }, body: 'x' });
+    expect(refusedLate.status).toBe(400);
+    expect(refusedLate.headers.get('access-control-allow-origin')).toBe('*');
+
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'presigned/cors.bin', ChecksumAlgorithm: 'SHA256' }));
+    const part = await presignedPut('presigned/cors.bin', {}, {}, { partNumber: '1', uploadId: UploadId! });
+    const without = await fetch(part, { method: 'PUT', headers: origin, body: 'x' });
+    expect(without.status).toBe(400);
+    expect(without.headers.get('access-control-allow-origin')).toBe('*');
+    await s3.send(new AbortMultipartUploadCommand({ Bucket: BUCKET, Key: 'presigned/cors.bin', UploadId }));
+  });
+
   it('a header the URL does not sign is refused (403, presigned-headers.ts), an added x-amz-checksum-* among them', async () => {
     const data = body('x');
     const url = await presignedPut('presigned/b.txt', {});

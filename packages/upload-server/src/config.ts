@@ -39,7 +39,9 @@ export interface UploadHandlerConfig extends StorageSettings, TokenSettings, Upl
   onBeforeUpload?: BeforeUploadHook;
   /**
    * Runs once per upload when the browser reports it stored, after the handler checked the object on storage
-   * (HEAD: `{ key, size, etag, contentType, metadata, lastModified, idempotencyKey, source: 'page', request }`, and
+   * (HEAD: `{ key, size, etag, contentType, metadata, lastModified, idempotencyKey, source: 'page', request }`, the
+   * `checksum` the server signed into the upload (checked against storage's, HEAD in checksum mode), `deduplicated:
+   * true` when a content-addressed upload sent nothing, and
    * `context`: what `onBeforeUpload` returned at preparation but its `key`, `metadata` and
    * `contentDisposition`, carried signed in the receipt or ticket, at most 1 KiB of JSON), or when
    * `reconcileUploads` / `completeNotifiedUploads` find it unreported (`source: 'reconcile'`, no `request`, the

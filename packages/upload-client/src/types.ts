@@ -72,7 +72,7 @@ export interface MultipartOptions {
    */
   partSize?: number;
   /**
-   * The checksum storage verifies on a single PUT and on each part ({@link ChecksumOption}). The file (or each
+   * The checksum storage verifies on a single PUT and on each part (`ChecksumOption`). The file (or each
    * part) is hashed before it is sent, and the value is signed into its URL by the server: the URL then
    * accepts those bytes and no others. Bytes changed on the way or on disk are refused by storage; the file is
    * then hashed and sent again once, and a second refusal fails with `STORAGE_ERROR` "The file changed while it

@@ -92,7 +92,8 @@ export function tokenStarter(
       // Not cancelled in flight: see MultipartStarter.create.
       const uploadId = await current.createMultipartUpload(contentType, undefined, algorithm);
       const { bucket, key, ticket = '' } = current.prepared;
-      return { backend: tokenBackend(current, uploadId, algorithm), record: { bucket, key, uploadId, partSize, ticket, url: current.objectUrl, parts: [], checksum: algorithm } };
+      const record = { bucket, key, uploadId, partSize, ticket, url: current.objectUrl, parts: [], checksum: algorithm };
+      return { backend: tokenBackend(current, uploadId, algorithm), record };
     },
     async reopen(record: ResumeRecord): Promise<OpenedUpload | undefined> {
       try {

@@ -128,6 +128,23 @@ describe.skipIf(!connection)('token session on radosgw (STS AssumeRole, one-key 
     expect(answer.status).toBe(403);
   });
 
+  // Issue 46, measured on radosgw 16.2: If-None-Match: * signed into the token's PutObject is honoured (412 over an
+  // object), and ignored on CompleteMultipartUpload (the object is replaced), as the doctor reports.
+  it('If-None-Match: * signed by the session: a second PutObject is refused 412; a Complete over the object is not', async () => {
+    const key = `next-s3-uploads/once-${Date.now().toString(36)}.txt`;
+    const session = await openSession('once.txt', { config: { key: () => key } });
+    const once = { 'if-none-match': '*' };
+    const first = await sendSigned(await session.signPutObject('text/plain', once), 'first');
+    expect(first.status, first.body).toBe(200);
+    const second = await sendSigned(await session.signPutObject('text/plain', once), 'second');
+    expect(second.status).toBe(412);
+    const uploadId = await session.createMultipartUpload('text/plain');
+    const part = await sendSigned(await session.signUploadPart(uploadId, 1), 'third');
+    await session.completeMultipartUpload(uploadId, [{ partNumber: 1, etag: part.etag! }], undefined, { ifNoneMatch: true });
+    const object = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    expect(await object.Body!.transformToString()).toBe('third');
+  });
+
   it('CreateMultipartUpload, 2 parts, ListParts, CompleteMultipartUpload: byte-identical', async () => {
     const session = await openSession('two-parts.bin');
     const file = randomBytes(5 * MiB + 1000);

@@ -5,6 +5,7 @@
  */
 import type { TemporaryTokenUploadResponse, UploadMarker } from '@upbeam/upload-protocol';
 import { postToEndpoint } from '../prepare';
+import { learnChecksum } from '../route-checksum';
 import type { UploadContext } from '../types';
 
 /** Fields of the temporary-token answer that the engine reads. */
@@ -22,14 +23,17 @@ const TOKEN_FIELDS = [
  * fresh ones for that answer's key. The `checksum` option's algorithm goes with a first request
  * (`_upload.checksum`, no value: the browser hashes after the answer), so that the server answers with it, or
  * refuses it (`CHECKSUM_UNSUPPORTED`) where its storage does not verify it; without the option the answer's
- * `checksum` is the route's.
+ * `checksum` is the route's, which the page then remembers for the route (the tracker hashes the next queued
+ * file ahead with it).
  * @throws as {@link postToEndpoint}: `INVALID_PREPARE_RESPONSE` when the answer lacks a key, bucket, region
  *   or one of the three credentials.
  */
-export function prepareToken(upload: UploadContext, ticket?: string): Promise<TemporaryTokenUploadResponse> {
+export async function prepareToken(upload: UploadContext, ticket?: string): Promise<TemporaryTokenUploadResponse> {
   const algorithm = upload.options.checksum;
   const marker: UploadMarker = ticket
     ? { strategy: 'temporary-token', renew: { ticket } }
     : { strategy: 'temporary-token', ...(algorithm && { checksum: { algorithm } }) };
-  return postToEndpoint<TemporaryTokenUploadResponse>(upload, { marker, fields: TOKEN_FIELDS });
+  const answer = await postToEndpoint<TemporaryTokenUploadResponse>(upload, { marker, fields: TOKEN_FIELDS });
+  if (!ticket) learnChecksum(upload, answer.checksum);
+  return answer;
 }

@@ -76,3 +76,20 @@ export interface ChecksumRequest {
  *   part's checksum missing from `sign-parts` / `complete` of an upload created with one.
  */
 export type ChecksumErrorCode = 'CHECKSUM_REQUIRED' | 'CHECKSUM_UNSUPPORTED' | 'INVALID_CHECKSUM';
+
+/** The checksum of a whole stored object, computed by the client from what it sent, and verified by storage. */
+export interface ObjectChecksum {
+  /** The algorithm (sent as `CHECKSUM_HEADERS[algorithm]` with the object or each part). */
+  algorithm: ChecksumAlgorithm;
+  /**
+   * `full-object`: the checksum of the whole object's bytes (a single PUT; a CRC64NVME multipart upload);
+   * `composite`: the checksum of the parts' digests joined, followed by `-` and the number of parts, as S3
+   * defines it for a multipart upload (`MULTIPART_CHECKSUM_TYPES`).
+   */
+  type: 'full-object' | 'composite';
+  /**
+   * As storage reports it: MD5 in lowercase hexadecimal (the ETag without quotes, e.g. `"3b4c…9f-3"`); the
+   * others in base64 (`x-amz-checksum-*`, `ChecksumCRC32C`, ...), e.g. `"yZRlqg==-3"`. `-N` ends a composite.
+   */
+  value: string;
+}

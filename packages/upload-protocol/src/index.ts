@@ -19,9 +19,9 @@ export {
   type ChecksumAlgorithm,
   type ChecksumErrorCode,
   type ChecksumRequest,
+  type ObjectChecksum,
 } from './checksum';
 export type {
-  ObjectChecksum,
   PresignedUploadResponse,
   TemporaryCredentials,
   TemporaryTokenUploadResponse,

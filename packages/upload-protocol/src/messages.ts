@@ -1,5 +1,5 @@
 import type { OBJECT_CACHE_CONTROL, UPLOAD_STRATEGIES } from './constants';
-import type { ChecksumAlgorithm, ChecksumRequest } from './checksum';
+import type { ChecksumAlgorithm, ChecksumRequest, ObjectChecksum } from './checksum';
 import type { MultipartRequest, RenewRequest } from './multipart';
 import type { PreparedUploadBase } from './prepared-upload';
 
@@ -135,23 +135,6 @@ export interface UploadCompleteResponse {
   checksum?: ObjectChecksum;
   /** `true` when nothing was sent: storage already held these bytes under this key (content-addressed). */
   deduplicated?: true;
-}
-
-/** The checksum of a whole stored object, computed by the client from what it sent, and verified by storage. */
-export interface ObjectChecksum {
-  /** The algorithm (sent as `CHECKSUM_HEADERS[algorithm]` with the object or each part). */
-  algorithm: ChecksumAlgorithm;
-  /**
-   * `full-object`: the checksum of the whole object's bytes (a single PUT; a CRC64NVME multipart upload);
-   * `composite`: the checksum of the parts' digests joined, followed by `-` and the number of parts, as S3
-   * defines it for a multipart upload (`MULTIPART_CHECKSUM_TYPES`).
-   */
-  type: 'full-object' | 'composite';
-  /**
-   * As storage reports it: MD5 in lowercase hexadecimal (the ETag without quotes, e.g. `"3b4c…9f-3"`); the
-   * others in base64 (`x-amz-checksum-*`, `ChecksumCRC32C`, ...), e.g. `"yZRlqg==-3"`. `-N` ends a composite.
-   */
-  value: string;
 }
 
 /** Body of every error answer of the endpoint (4xx with a `code`, or the 500 `Internal Server Error`). */

@@ -7,7 +7,7 @@
  * the upload named by the `ticket` it issued: an HMAC-signed token that binds the object key, the upload id,
  * the file size and the part size, so that no client can sign parts for, complete or abort another upload.
  */
-import type { ObjectChecksum } from './messages';
+import type { ObjectChecksum } from './checksum';
 import type { PreparedUploadBase } from './prepared-upload';
 
 /**

@@ -48,11 +48,12 @@ export function isChecksumRefusal(error: unknown): boolean {
   return CHECKSUM_CODES.includes(code) || (code === 'InvalidRequest' && /checksum/i.test(error.message));
 }
 
+/** A final `STORAGE_ERROR` saying `message` in place of storage's refusal `error` (its status and code kept, `cause` it). */
+const finalRefusal = ({ status, answerCode }: UploadClientError, message: string, cause: UploadClientError) =>
+  new UploadClientError('STORAGE_ERROR', message, { status, answerCode, cause });
+
 /** The final error of a body whose checksum storage refused again: {@link CHECKSUM_REFUSED_MESSAGE}, `cause` the refusal. */
-export function checksumRefusedError(error: UploadClientError): UploadClientError {
-  const { status, answerCode } = error;
-  return new UploadClientError('STORAGE_ERROR', CHECKSUM_REFUSED_MESSAGE, { status, answerCode, cause: error });
-}
+export const checksumRefusedError = (error: UploadClientError): UploadClientError => finalRefusal(error, CHECKSUM_REFUSED_MESSAGE, error);
 
 /** Whether storage refused a write with `If-None-Match: *` because the key holds an object (412 `PreconditionFailed`). */
 export function isOverwriteRefusal(error: unknown): error is UploadClientError {
@@ -60,10 +61,7 @@ export function isOverwriteRefusal(error: unknown): error is UploadClientError {
 }
 
 /** The final error of a write refused by `If-None-Match: *`: {@link OVERWRITE_REFUSED_MESSAGE}, `cause` the refusal. */
-export function overwriteRefusedError(error: UploadClientError): UploadClientError {
-  const { status, answerCode } = error;
-  return new UploadClientError('STORAGE_ERROR', OVERWRITE_REFUSED_MESSAGE, { status, answerCode, cause: error });
-}
+export const overwriteRefusedError = (error: UploadClientError): UploadClientError => finalRefusal(error, OVERWRITE_REFUSED_MESSAGE, error);
 
 /**
  * The recovery of `error`: the one it was marked with; for a preparation refused by a quota or rate limit,

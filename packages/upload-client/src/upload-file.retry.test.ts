@@ -16,8 +16,10 @@ type PutScript =
 
 const puts: PutScript[] = [];
 const sent: { url: string; headers: Record<string, string> }[] = [];
-let prepareAnswers: (() => Response)[] = [];
+let prepareAnswers: (() => Response | Promise<Response>)[] = [];
 let prepareCalls = 0;
+/** The preparation requests' `_upload` markers, in order. */
+const markers: Record<string, unknown>[] = [];
 
 class FakeXhr {
   status = 0;
@@ -51,9 +53,9 @@ class FakeXhr {
   send(body: Blob | string) {
     if (this.#method === 'POST') {
       prepareCalls += 1;
-      const response = (prepareAnswers.shift() ?? (() => prepared(prepareCalls)))();
-      void response.text().then((text) => {
-        this.#answer(response.status, text, Object.fromEntries(response.headers));
+      markers.push(JSON.parse(body as string)._upload);
+      void Promise.resolve((prepareAnswers.shift() ?? (() => prepared(prepareCalls)))()).then(async (response) => {
+        this.#answer(response.status, await response.text(), Object.fromEntries(response.headers));
       });
       return;
     }
@@ -109,6 +111,7 @@ const file = new File([new Uint8Array(1000)], 'a.bin');
 beforeEach(() => {
   puts.length = 0;
   sent.length = 0;
+  markers.length = 0;
   prepareCalls = 0;
   prepareAnswers = [];
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
@@ -324,5 +327,75 @@ describe('uploadFile, presigned: the checksum the server asks for', () => {
     expect(sent[0]!.headers).not.toHaveProperty('Content-MD5');
     expect((await uploadFile(file, { checksum: 'md5' })).checksum?.value).toBe(hex);
     expect(sent[1]!.headers['Content-MD5']).toBe(contentMd5);
+  });
+});
+
+describe('uploadFile, presigned: checksums signed into the URL, already stored, If-None-Match', () => {
+  const sha256 = createHash('sha256').update(new Uint8Array(1000)).digest();
+  const sha256Value = sha256.toString('base64');
+  const contentKey = `next-s3-uploads/sha256/${sha256.toString('hex')}.bin`;
+  const precondition = { status: 412, body: s3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold') };
+
+  it("a route that wants one answers CHECKSUM_REQUIRED: hashed, asked again with the value; the page's next upload of the route asks with it at once", async () => {
+    prepareAnswers.push(
+      () => Response.json({ error: 'This route signs a checksum.', code: 'CHECKSUM_REQUIRED', checksum: 'sha256' }, { status: 400 }),
+      () => prepared(2, 3600, { checksum: 'sha256' }),
+      () => prepared(3, 3600, { checksum: 'sha256' }),
+    );
+    const first = await uploadFile(file, { route: 'learns' });
+    expect(markers.map((marker) => marker['checksum'])).toEqual([undefined, { algorithm: 'sha256', value: sha256Value }]);
+    expect(first.checksum).toEqual({ algorithm: 'sha256', type: 'full-object', value: sha256Value });
+    // The server signed it into the URL: its answer's headers are sent as they are (this stand-in's lack it: added).
+    expect(sent[0]!.headers['x-amz-checksum-sha256']).toBe(sha256Value);
+    await uploadFile(file, { route: 'learns' });
+    expect(prepareCalls).toBe(3);
+    expect(markers[2]!['checksum']).toEqual({ algorithm: 'sha256', value: sha256Value });
+  });
+
+  it('alreadyStored: no PUT, progress 100 %, deduplicated, the object address built from the answer', async () => {
+    const { progress, options } = collect();
+    prepareAnswers.push(() => Response.json({ key: contentKey, bucket: 'b', region: 'us-east-1', checksum: 'sha256', alreadyStored: true }));
+    const result = await uploadFile(file, { ...options, route: 'stored', checksum: 'sha256' });
+    expect(sent).toEqual([]);
+    expect(result).toMatchObject({ key: contentKey, deduplicated: true, url: `https://b.s3.us-east-1.amazonaws.com/${contentKey}` });
+    expect(progress.at(-1)).toMatchObject({ progress: 100 });
+  });
+
+  it('412 to a PUT retried after an attempt that got no answer: the first attempt stored it', async () => {
+    puts.push({ networkError: true }, precondition);
+    const result = await uploadFile(file, { route: 'retried' });
+    expect(sent).toHaveLength(2);
+    expect(result.deduplicated).toBeUndefined();
+  });
+
+  it('412 on a content-addressed key: another upload stored the same bytes first (deduplicated)', async () => {
+    prepareAnswers.push(async () => Response.json({ ...(await prepared(1).json()), checksum: 'sha256', key: contentKey }));
+    puts.push(precondition);
+    const result = await uploadFile(file, { route: 'raced', checksum: 'sha256' });
+    expect(result).toMatchObject({ key: contentKey, deduplicated: true });
+  });
+
+  it('412 otherwise: final, the key holds another object', async () => {
+    puts.push(precondition);
+    await expect(uploadFile(file, { route: 'taken' })).rejects.toMatchObject({
+      code: 'STORAGE_ERROR',
+      status: 412,
+      message: 'An object already exists under this key (storage refuses to overwrite it).',
+    });
+    expect(sent).toHaveLength(1);
+  });
+
+  it('a refused checksum is hashed again and prepared again once; refused again, final', async () => {
+    const { retries, options } = collect();
+    const badDigest = { status: 400, body: s3Error('BadDigest', 'The CRC32C you specified did not match the calculated checksum.') };
+    puts.push(badDigest, badDigest);
+    await expect(uploadFile(file, { ...options, route: 'refused', checksum: 'crc32c', maxAttempts: 5 })).rejects.toMatchObject({
+      code: 'STORAGE_ERROR',
+      answerCode: 'BadDigest',
+      message: 'The file changed while it was read, or was corrupted on the way: storage refused its checksum.',
+    });
+    expect(sent).toHaveLength(2);
+    expect(prepareCalls).toBe(2);
+    expect(retries).toHaveLength(1);
   });
 });

@@ -102,6 +102,7 @@ export async function uploadPresigned(upload: UploadContext): Promise<UploadResu
   const { url, bucket, key, receipt, region, endpoint } = prepared;
   const checksum = hashed?.checksum;
   const result: UploadResult = {
+    // Nothing sent (already stored): the object's address as a URL would give it.
     url: url ? url.split('?')[0]! : objectUrl({ bucket, key, region, endpoint, forcePathStyle: !!endpoint }),
     bucket,
     key,

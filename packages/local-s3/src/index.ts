@@ -5,7 +5,9 @@
  * whose CORS rule lets a browser page upload to it, plus what s3rver lacks for browser uploads: multipart
  * AbortMultipartUpload, ListParts and ListMultipartUploads, and a stand-in for STS on the same port for the
  * temporary-token strategy. It checks SigV4 signatures, signed headers and expiry like S3 does, enforces the
- * session policy of the stand-in's credentials, and stores a PUT's body whole or not at all.
+ * session policy of the stand-in's credentials, stores a PUT's body whole or not at all, verifies S3's
+ * checksums (`x-amz-checksum-*`, `Content-MD5`, multipart composite and full-object ones) and honours
+ * `If-None-Match: *`, as S3 does.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';

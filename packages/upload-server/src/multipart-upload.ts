@@ -239,7 +239,8 @@ export function createMultipartOperations(deps: MultipartDependencies): Multipar
           ...(input.tagging ? { tagging: input.tagging } : {}),
           ...(input.context === undefined ? {} : { context: input.context }),
           ...(checksum === undefined ? {} : { checksum }),
-          ...(input.checksumRequest?.value === undefined ? {} : { checksumValue: input.checksumRequest.value }),
+          // Only a content-addressed key binds the value (its name); elsewhere storage's own report is the checksum.
+          ...(input.contentAddressed && input.checksumRequest?.value !== undefined ? { checksumValue: input.checksumRequest.value } : {}),
         });
         return { uploadId, partSize: plan.partSize, ticket, ticketExpiresAt: expiresAt.toISOString(), parts: await parts };
       } catch (error) {

@@ -66,6 +66,24 @@ describe('presigned multipart uploads with checksums (local-s3)', () => {
   });
 });
 
+describe('no overwrites (conditionalWrites, local-s3)', () => {
+  it("the server's CompleteMultipartUpload sends If-None-Match: a second upload to the key is refused 409 OBJECT_EXISTS; the first stays", async () => {
+    const config = { ...storage.handlerSettings, checksum: 'crc32c' as const, keyPrefix: 'fixed/', key: () => 'fixed/one.bin', onError: () => {} };
+    const first = await multipartUpload(createUploadHandler({ ...config, conditionalWrites: true }), parts, { algorithm: 'crc32c' });
+    expect(first.completed?.status).toBe(200);
+    const second = await multipartUpload(createUploadHandler({ ...config, conditionalWrites: true }), [randomBytes(5 * MiB), randomBytes(10)], { algorithm: 'crc32c' });
+    expect(second.completed).toEqual({
+      status: 409,
+      body: { code: 'OBJECT_EXISTS', error: 'An object already exists under this key (storage refuses to overwrite it).' },
+    });
+    const head = await admin.send(new HeadObjectCommand({ Bucket: storage.bucket, Key: 'fixed/one.bin' }));
+    expect(head.ContentLength).toBe(5 * MiB + 1000);
+    // Without conditional writes, the same complete replaces the object (as before issue 46).
+    const replaced = await multipartUpload(createUploadHandler({ ...config, conditionalWrites: false }), [randomBytes(5 * MiB), randomBytes(10)], { algorithm: 'crc32c' });
+    expect(replaced.completed?.status).toBe(200);
+  });
+});
+
 describe('presigned single PUTs with checksums (local-s3)', () => {
   it.each(['crc32c', 'crc64nvme', 'sha256', 'md5'] as const)('%s: the signed value is stored, the hook gets it, a client asking for another algorithm wins', async (algorithm) => {
     const hook = vi.fn(() => ({}));

@@ -161,6 +161,7 @@ describe('content-addressed routes', () => {
     const keyed = route({ contentAddressed: true, onBeforeUpload: () => ({ key: 'u/mine.png' }) });
     await expect(decideObject(keyed, body({ strategy: 'presigned', checksum }), request)).rejects.toMatchObject({ code: 'INVALID_SETTINGS', status: 500 });
     const plain = route({ contentAddressed: true });
+    await expect(decideObject(plain, { ...body({ strategy: 'presigned' }), _nextS3: { strategy: 'presigned' } }, request)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     await expect(decideObject(plain, body({ strategy: 'temporary-token', checksum }), request)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     await expect(decideObject(plain, body({ strategy: 'presigned', multipart: { action: 'create', partSize: 5 * 1024 * 1024 }, checksum: { algorithm: 'sha256' } }), request)).rejects.toMatchObject({
       code: 'CHECKSUM_REQUIRED',

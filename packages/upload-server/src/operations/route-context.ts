@@ -67,7 +67,10 @@ export function baseAnswer(settings: ResolvedStorageSettings, key: string, check
 export function uploadChecksum({ config, services }: RouteContext, body: UploadRequestBody, renewal = false): ChecksumRequest | undefined {
   const settings = services.settings();
   const asked = body._upload?.checksum;
-  if (asked === undefined && Object.hasOwn(body, '_nextS3')) return undefined;
+  if (asked === undefined && Object.hasOwn(body, '_nextS3')) {
+    if (config.contentAddressed) throw new UploadError('INVALID_REQUEST', "next-s3-upload's client hashes nothing: a content-addressed route needs Upbeam's client.");
+    return undefined;
+  }
   const multipartCreate = body._upload?.multipart?.action === 'create';
   if (!config.contentAddressed) {
     const chosen = effectiveChecksum(settings, asked);

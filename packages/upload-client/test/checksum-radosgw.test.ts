@@ -22,7 +22,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 //
 // The default comes from the server: a handler with `provider: 'ceph'` (its own route) asks for `'md5'` in
 // its answers, so an upload without the option sends Content-MD5 and returns the object's checksum; the
-// client's `checksum: false` overrides it. A handler on s3rver (an endpoint, no provider) asks for none.
+// client's `checksum: false` asks for none, but the route's is signed into its URL (issue 46). A handler on s3rver
+// (an endpoint, no provider) asks for none.
 
 const connection = inject('radosgw');
 const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -192,15 +193,17 @@ describe.skipIf(!connection)('checksum by default: the server decides (provider 
     expect(sha256(object.bytes)).toBe(sha256(fileBytes(MULTIPART_SIZE)));
   });
 
-  it('checksum: false on the client wins: no Content-MD5, a flipped byte is stored as sent', async () => {
+  // Since issue 46 the route's checksum is signed into the URL: a client cannot drop it. `false` asks for none;
+  // the route answers CHECKSUM_REQUIRED and the client hashes with the route's algorithm.
+  it("checksum: false on the client asks for none, but the route's MD5 is signed into the URL: the flipped byte is refused and sent again", async () => {
     proxy.reset();
     proxy.inject('flip-byte', (request) => request.operation === 'PutObject');
     const { result, retries } = await uploadInPage(SINGLE_SIZE, { ...ceph, strategy: 'presigned', checksum: false });
-    expect(answers('PutObject')).toEqual(['flip-byte:200']);
-    expect(retries).toEqual([]);
-    expect(result.checksum).toBeUndefined();
+    expect(answers('PutObject')).toEqual(['flip-byte:400', 'plain:200']);
+    expect(retries).toEqual(['BadDigest']);
+    expect(result.checksum).toEqual({ algorithm: 'md5', type: 'full-object', value: md5(fileBytes(SINGLE_SIZE)).toString('hex') });
     const object = await stored(result.key);
-    expect(sha256(object.bytes)).not.toBe(sha256(fileBytes(SINGLE_SIZE)));
+    expect(sha256(object.bytes)).toBe(sha256(fileBytes(SINGLE_SIZE)));
   });
 
   it('s3rver behind an endpoint, no provider: the server asks for no checksum, none is sent', async () => {

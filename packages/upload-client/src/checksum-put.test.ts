@@ -8,12 +8,16 @@ import { hashAhead, singlePutChecksum } from './single-put-checksum';
 // The single PUT's checksum (header, object checksum, value; hashed once per file and algorithm) and the
 // parts' (hashed ahead, the object's checksum from them).
 
-/** A Blob that counts the times it is read (each hash reads it once: `stream()`, or `slice()` on WebKit's path). */
+/** A Blob that counts the times it is read (each hash reads it once: `stream()`, or `arrayBuffer()` for WebCrypto). */
 class CountedBlob extends Blob {
   reads = 0;
   override stream() {
     this.reads++;
     return super.stream();
+  }
+  override arrayBuffer() {
+    this.reads++;
+    return super.arrayBuffer();
   }
 }
 

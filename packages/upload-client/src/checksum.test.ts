@@ -4,7 +4,7 @@ import { Crc64Nvme } from '@aws-sdk/crc64-nvme';
 import { CHECKSUM_ALGORITHMS, CHECKSUM_DIGEST_BYTES, type ChecksumAlgorithm } from '@upbeam/upload-protocol';
 import { describe, expect, it } from 'vitest';
 import { checksumValue, digestOf, fullObjectChecksum, md5Of, multipartChecksum } from './checksum';
-import { READ_SIZE } from './hash-blob';
+import { READ_SIZE, SUBTLE_MAX_BYTES } from './hash-blob';
 
 // The hashes of `checksum.ts` (hash-wasm; in Node there is no Worker: on the main thread) against the
 // references: the AWS SDK's own CRC32C and CRC64NVME, node:crypto's SHA-256 and MD5.
@@ -23,6 +23,13 @@ const pattern = (length: number, seed = 0) => Uint8Array.from({ length }, (_, i)
 
 /** Empty, one byte, and around the 1 MiB read boundary (one short of it, on it, one past it, several reads and a short last one). */
 const SIZES = [0, 1, READ_SIZE - 1, READ_SIZE, READ_SIZE + 1, 3 * READ_SIZE + 4099];
+
+it("sha256: WebCrypto's up to SUBTLE_MAX_BYTES, hash-wasm's beyond, both node:crypto's", async () => {
+  for (const size of [SUBTLE_MAX_BYTES, SUBTLE_MAX_BYTES + 1]) {
+    const bytes = pattern(size);
+    expect(hex(await digestOf(new Blob([bytes]), 'sha256'))).toBe(hex(await reference('sha256', bytes)));
+  }
+});
 
 describe.each(CHECKSUM_ALGORITHMS)('checksum %s', (algorithm) => {
   it.each(SIZES)('digests %i bytes as the reference does', async (size) => {

@@ -1,7 +1,8 @@
 /**
  * Hashing a `Blob` on the thread that calls it (the page's main thread, or the hash worker): the four
  * algorithms of `CHECKSUM_ALGORITHMS` by `hash-wasm` (WebAssembly), reading the blob {@link READ_SIZE} bytes
- * at a time into one reused buffer, never whole. One hash at a time per thread: the next waits its turn.
+ * at a time into one reused buffer, never whole; SHA-256 of up to {@link SUBTLE_MAX_BYTES} by WebCrypto. One
+ * hash at a time per thread: the next waits its turn.
  */
 import type { ChecksumAlgorithm } from '@upbeam/upload-protocol';
 import { createCRC32, createCRC64, createMD5, createSHA256, type IHasher } from 'hash-wasm';
@@ -68,6 +69,17 @@ async function readChunks(blob: Blob, use: (chunk: Uint8Array) => void, pause: (
   }
 }
 
+/**
+ * Largest blob whose SHA-256 WebCrypto computes (16 MiB, bytes): read whole into memory (WebCrypto takes no
+ * stream), it costs chromium about half the CPU of hash-wasm's SHA-256 (bench/RESULTS.md, "Hashing throughput
+ * (issue 46)": 2.2 against 4.2 renderer CPU seconds per GiB), for at most this much memory held at once. Parts
+ * (5 MiB by default) and small files take it; a larger file is streamed through hash-wasm.
+ */
+export const SUBTLE_MAX_BYTES = 16 * 1024 * 1024;
+
+/** WebCrypto where this context has it (secure contexts only: https, or http on localhost / 127.0.0.1). */
+const subtle = () => (globalThis.isSecureContext !== false ? globalThis.crypto?.subtle : undefined);
+
 /** The hashers of this thread by algorithm, made on first use and reused (their WebAssembly instantiated once). */
 const hashers = new Map<ChecksumAlgorithm, Promise<IHasher>>();
 
@@ -82,6 +94,11 @@ let queue: Promise<unknown> = Promise.resolve();
  */
 export function hashBlob(blob: Blob, algorithm: ChecksumAlgorithm, pause: () => Promise<void> | void = () => undefined): Promise<Uint8Array> {
   const run = queue.then(async () => {
+    const webCrypto = algorithm === 'sha256' && blob.size <= SUBTLE_MAX_BYTES ? subtle() : undefined;
+    if (webCrypto) {
+      await pause();
+      return new Uint8Array(await webCrypto.digest('SHA-256', await blob.arrayBuffer()));
+    }
     let hasher = hashers.get(algorithm);
     if (!hasher) hashers.set(algorithm, (hasher = CREATE[algorithm]()));
     const hash = await hasher;

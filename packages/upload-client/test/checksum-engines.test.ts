@@ -361,6 +361,22 @@ describe('checksums signed into the URL, on local-s3', () => {
       expect(Buffer.from(await storedBytes(first!.result!.key)).equals(Buffer.from(bytes))).toBe(true);
     });
 
+    it('a content-addressed route, multipart: the key names the composite SHA-256 (-3); the second upload sends no part, deduplicated', async () => {
+      await freshPage();
+      const options = { route: 'content', multipartThreshold: 5 * MiB };
+      const [first, second] = await uploadInPage(MULTIPART_SIZE, seed + 300, [options, options]);
+      expect(first!.error).toBeUndefined();
+      expect(second!.error).toBeUndefined();
+      const bytes = testBytes(MULTIPART_SIZE, seed + 300);
+      const expected = await expectedChecksum('sha256', bytes, PART_SIZE);
+      expect(first!.result!.checksum).toEqual(expected);
+      expect(first!.result!.key).toContain(`sha256/${Buffer.from(expected.value.split('-')[0]!, 'base64').toString('hex')}-3`);
+      expect(second!.result).toMatchObject({ key: first!.result!.key, deduplicated: true, checksum: expected });
+      expect(second!.progress).toBe(100);
+      expect(answers('UploadPart')).toEqual(['plain:200', 'plain:200', 'plain:200']);
+      expect(Buffer.from(await storedBytes(first!.result!.key)).equals(Buffer.from(bytes))).toBe(true);
+    });
+
     it('If-None-Match: a second upload to a key that holds an object is refused (412), the first object kept', async () => {
       await freshPage();
       await admin.send(new DeleteObjectCommand({ Bucket: storage.bucket, Key: 'next-s3-uploads/fixed/one.bin' }));

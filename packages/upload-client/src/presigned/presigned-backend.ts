@@ -6,6 +6,7 @@
 import {
   CHECKSUM_HEADERS,
   MAX_PARTS_PER_SIGN_REQUEST,
+  type ChecksumRequest,
   type ObjectChecksum,
   type CompletedPart,
   type CompleteMultipartResponse,
@@ -15,17 +16,29 @@ import {
   type SignedPart,
   type SignPartsResponse,
 } from '@upbeam/upload-protocol';
-import { isUploadClientError } from '../errors';
+import { isUploadClientError, UploadClientError } from '../errors';
 import { completionWatch, type MultipartBackend, type PartHeaders, type SignedPartRequest } from '../multipart-backend';
 import type { MultipartStarter, OpenedUpload } from '../multipart-upload';
 import { postToEndpoint, type EndpointCall } from '../prepare';
+import { partRanges } from '../part-math';
 import { presignedUrlExpiry } from '../put-object';
-import { learnChecksum } from '../route-checksum';
+import { learnChecksum, routeChecksum } from '../route-checksum';
 import type { ResumeRecord } from '../resume-journal';
 import type { UploadContext } from '../types';
 
-/** Fields of the `create` answer that the engine reads. */
-const CREATE_FIELDS = ['key', 'bucket', 'uploadId', 'ticket'];
+/** Fields of the `create` answer that the engine reads (`uploadId` and `ticket` too, unless `alreadyStored`). */
+const CREATE_FIELDS = ['key', 'bucket'];
+
+/**
+ * Thrown by `create` when the route is content-addressed and storage already holds the file's bytes (the answer
+ * said `alreadyStored`): nothing was created, nothing is to send. `uploadPresignedMultipart` reports it complete.
+ */
+export class AlreadyStored {
+  constructor(
+    readonly answer: MultipartUploadResponse,
+    readonly checksum: ObjectChecksum,
+  ) {}
+}
 
 /** Endpoint codes that mean a kept upload cannot be continued: gone, or its ticket no longer valid. */
 const GONE_CODES = ['NO_SUCH_UPLOAD', 'INVALID_TICKET', 'TICKET_EXPIRED'];
@@ -89,14 +102,30 @@ export function presignedStarter(upload: UploadContext, completed: CompletionAns
   return {
     strategy: 'presigned',
     async create(partSize) {
+      const ask = (checksum: ChecksumRequest | false | undefined) =>
+        postToEndpoint<MultipartUploadResponse>(upload, {
+          marker: { strategy: 'presigned', multipart: { action: 'create', partSize }, ...(checksum && { checksum }) },
+          fields: CREATE_FIELDS,
+          // Not cancelled in flight: see MultipartStarter.create.
+          signal: undefined,
+        });
       // The option's algorithm; else the answer says the route's (and the upload is created with it).
       const algorithm = upload.options.checksum;
-      const created = await postToEndpoint<MultipartUploadResponse>(upload, {
-        marker: { strategy: 'presigned', multipart: { action: 'create', partSize }, ...(algorithm && { checksum: { algorithm } }) },
-        fields: CREATE_FIELDS,
-        // Not cancelled in flight: see MultipartStarter.create.
-        signal: undefined,
-      });
+      let created: MultipartUploadResponse;
+      try {
+        created = await ask(algorithm && { algorithm });
+      } catch (error) {
+        // A content-addressed route names the key from the whole upload's checksum (composite, `-N`): every part
+        // is hashed first (and again as it is sent), then asked again, once.
+        const required = isUploadClientError(error) && error.answerCode === 'CHECKSUM_REQUIRED' && routeChecksum(upload);
+        if (!required) throw error;
+        const { file } = upload;
+        const { PartChecksums } = await import('../checksum-parts');
+        const whole = await new PartChecksums(file, partRanges(file.size, partSize), 0, required).objectChecksum();
+        created = await ask({ algorithm: required, value: whole.value });
+        if (created.alreadyStored) throw new AlreadyStored(created, whole);
+      }
+      if (!created.uploadId || !created.ticket) throw new UploadClientError('INVALID_PREPARE_RESPONSE', 'Upload endpoint answered without uploadId, ticket.');
       learnChecksum(upload, created.checksum);
       // The first parts signed with the upload (servers since `parts` was added): no `sign-parts` for them;
       // none with a checksum (each part's is signed into its URL once hashed).

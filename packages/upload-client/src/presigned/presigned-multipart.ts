@@ -3,9 +3,11 @@
  * that the single PUT path stays small.
  */
 import type { UploadResult } from '@upbeam/upload-protocol';
+import { reportCompletion } from '../complete-upload';
 import { MultipartUpload } from '../multipart-upload';
+import { objectUrl } from '../object-url';
 import { resolveMultipartSettings } from '../part-math';
-import { presignedStarter, type CompletionAnswer } from './presigned-backend';
+import { AlreadyStored, presignedStarter, type CompletionAnswer } from './presigned-backend';
 import type { UploadContext } from '../types';
 
 /** Also the starter of a kept upload's abort (`abort-kept.ts`), which loads this chunk rather than a new one. */
@@ -21,7 +23,17 @@ export { presignedStarter };
 export async function uploadPresignedMultipart(upload: UploadContext): Promise<UploadResult> {
   const settings = resolveMultipartSettings(upload.file.size, upload.options);
   const completed: CompletionAnswer = {};
-  const { record, checksum } = await new MultipartUpload(upload, settings, presignedStarter(upload, completed)).start();
-  const { url = '', bucket, key } = record;
-  return { url, bucket, key, ...(checksum && { checksum }), ...completed };
+  try {
+    const { record, checksum } = await new MultipartUpload(upload, settings, presignedStarter(upload, completed)).start();
+    const { url = '', bucket, key } = record;
+    return { url, bucket, key, ...(checksum && { checksum }), ...completed };
+  } catch (error) {
+    if (!(error instanceof AlreadyStored)) throw error;
+    // A content-addressed route whose storage holds these bytes: nothing sent, reported complete.
+    const { answer, checksum } = error;
+    // Its receipt as a presigned answer's (`alreadyStored` answers carry one always).
+    const { bucket, key, region, endpoint, receipt } = answer as typeof answer & { receipt?: string };
+    const url = objectUrl({ bucket, key, region, endpoint, forcePathStyle: !!endpoint });
+    return reportCompletion(upload, 'presigned', receipt, { url, bucket, key, checksum, deduplicated: true });
+  }
 }

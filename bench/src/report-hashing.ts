@@ -9,6 +9,7 @@ const LABELS: Record<string, string> = {
   worker: 'hash-wasm, hash worker',
   main: 'hash-wasm, main thread (10 ms tasks)',
   subtle: "`crypto.subtle.digest('SHA-256')`, file read whole",
+  parts: 'hash worker, as 5 MiB parts and their composite (SHA-256 of a part: WebCrypto)',
   read: 'no hash: the file read in 1 MiB BYOB reads (the floor)',
 };
 
@@ -33,18 +34,20 @@ export function hashingSection(result: HashingResult, add: (...text: string[]) =
     `\`${result.command}\`. Debian chromium ${machine.versions.chromium ?? ''} headless over a bare DevTools pipe, hash-wasm ${machine.versions['hash-wasm'] ?? ''}; ` +
       `one page hashes a picked file of ${result.bytes / (1024 * 1024)} MiB in /dev/shm with the client's own code (\`checksum.ts\`: 1 MiB reads into one reused buffer), ` +
       'in its hash worker or on the main thread, beside WebCrypto\'s SHA-256 of the same bytes read whole into one buffer (`file.arrayBuffer()`, counted: WebCrypto takes no stream). ' +
-      `MB/s = 10^6 bytes per second of wall time in the page; CPU = chromium's processes (page, worker, browser) from /proc, per GiB hashed. ` +
+      `MB/s = 10^6 bytes per second of wall time in the page; CPU = chromium's processes (page, worker, browser) from /proc, per GiB hashed; ` +
+      "the renderer's share is the page's threads (its main thread and the hash worker), the rest mostly the browser process serving the file's bytes. " +
       `${result.rounds} rounds, the modes in a new order each round; medians with a distribution-free interval (at least ${CONFIDENCE * 100} % where the rounds allow). ` +
       `Load average (1 min) at the start ${machine.load}; ${machine.cores} cores (${machine.cpu}).`,
     '',
-    '| algorithm | where | MB/s (median, interval) | CPU s per GiB (median, interval) | errors |',
-    '| --- | --- | ---: | ---: | ---: |',
+    '| algorithm | where | MB/s (median, interval) | CPU s per GiB (median, interval) | of which the renderer (page, worker) | errors |',
+    '| --- | --- | ---: | ---: | ---: | ---: |',
   );
   for (const { mode, samples } of result.cells) {
     const mbps = figure(samples, (sample) => (sample.ms ? mb / (sample.ms / 1000) : undefined));
     const cpu = figure(samples, (sample) => (sample.cpuSeconds === undefined ? undefined : (sample.cpuSeconds * GiB) / result.bytes));
+    const renderer = figure(samples, (sample) => (sample.rendererCpuSeconds === undefined ? undefined : (sample.rendererCpuSeconds * GiB) / result.bytes));
     const errors = samples.filter((sample) => sample.error).length;
-    add(`| ${mode.where === 'read' ? '–' : mode.algorithm} | ${LABELS[mode.where]} | ${withInterval(mbps)} | ${withInterval(cpu, 2)} | ${errors} |`);
+    add(`| ${mode.where === 'read' ? '–' : mode.algorithm} | ${LABELS[mode.where]} | ${withInterval(mbps)} | ${withInterval(cpu, 2)} | ${withInterval(renderer, 2)} | ${errors} |`);
   }
   const subtle = result.cells.find((cell) => cell.mode.where === 'subtle');
   const digestOnly = subtle && figure(subtle.samples, (sample) => (sample.ms && sample.readMs !== undefined ? mb / ((sample.ms - sample.readMs) / 1000) : undefined));

@@ -1,6 +1,7 @@
 /**
  * The hashing benchmark's page: hashes the picked file with the client's own hashing (`checksum.ts`), in the
- * hash worker or on the main thread (`main-thread-digest.ts`, its 10 ms task budget included), and with
+ * hash worker (whole, or as 5 MiB parts) or on the main thread (`main-thread-digest.ts`, its 10 ms task budget
+ * included), and with
  * `crypto.subtle.digest('SHA-256')` of the whole file read into one buffer (WebCrypto takes no stream), and
  * the file read as the hashing reads it with no hash (the floor: what reading the file costs).
  * Driven by `run.ts` through `window.hashing`.
@@ -17,7 +18,10 @@ export interface HashTiming {
   hex: string;
 }
 
-export type HashWhere = 'worker' | 'main' | 'subtle' | 'read';
+export type HashWhere = 'worker' | 'parts' | 'main' | 'subtle' | 'read';
+
+/** The part size of `parts`: the client's default (`DEFAULT_PART_SIZE`, 5 MiB). */
+const PART_SIZE = 5 * 1024 * 1024;
 
 const hex = (digest: ArrayBuffer | Uint8Array) => Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 
@@ -37,6 +41,12 @@ async function hash(where: HashWhere, algorithm: ChecksumAlgorithm): Promise<Has
   if (where === 'read') {
     await readOnly(file);
     return { ms: performance.now() - start, hex: '' };
+  }
+  if (where === 'parts') {
+    // As a multipart upload hashes its parts: each slice in the worker, in turn (SHA-256: WebCrypto).
+    const digests: Uint8Array[] = [];
+    for (let at = 0; at < file.size; at += PART_SIZE) digests.push(await digestOf(file.slice(at, at + PART_SIZE), algorithm));
+    return { ms: performance.now() - start, hex: hex(await digestOf(new Blob(digests as Uint8Array<ArrayBuffer>[]), algorithm)) };
   }
   const digest = await (where === 'worker' ? digestOf(file, algorithm) : digestOnMainThread(file, algorithm));
   return { ms: performance.now() - start, hex: hex(digest) };

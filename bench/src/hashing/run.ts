@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { CHECKSUM_ALGORITHMS, type ChecksumAlgorithm } from '@upbeam/upload-protocol';
 import { build } from 'esbuild';
 import { launchCdpBrowser, type CdpBrowser } from '../lib/cdp-browser';
-import { treeCpuSeconds } from '../lib/cpu-time';
+import { treeCpuSecondsByKind } from '../lib/cpu-time';
 import { describeMachine, packageVersion } from '../lib/machine';
 import { BENCH_DIR, TMP_DIR } from '../lib/paths';
 import { waitForQuietMachine } from '../lib/quiet-machine';
@@ -44,6 +44,8 @@ export interface HashingSample {
   readMs?: number;
   /** CPU seconds of chromium's processes during the hash. */
   cpuSeconds?: number;
+  /** Of which the renderer's (the page's main thread and its worker: the hashing; the rest is the file's reading, in the browser process). */
+  rendererCpuSeconds?: number;
   error?: string;
 }
 
@@ -57,6 +59,8 @@ export interface HashingResult extends ResultMeta {
 const MODES: HashingMode[] = [
   ...CHECKSUM_ALGORITHMS.flatMap((algorithm) => (['worker', 'main'] as const).map((where) => ({ id: `${where}-${algorithm}`, where, algorithm }))),
   { id: 'subtle-sha256', where: 'subtle', algorithm: 'sha256' },
+  // A multipart upload's part digests (5 MiB parts; SHA-256 of a part by WebCrypto) and their composite.
+  { id: 'parts-sha256', where: 'parts', algorithm: 'sha256' },
   // `algorithm` unused: the file is read (1 MiB BYOB reads on the main thread) and not hashed.
   { id: 'read-only', where: 'read', algorithm: 'md5' },
 ];
@@ -106,13 +110,18 @@ export async function runHashingBench(): Promise<HashingResult> {
     for (let round = 0; round < rounds; round++) {
       for (const { mode, samples } of roundOrder(cells.map((cell) => ({ ...cell, id: cell.mode.id })), round)) {
         await waitForQuietMachine({ timeoutMs: 5_000 });
-        const cpuBefore = treeCpuSeconds(browser.pid);
+        const cpuBefore = treeCpuSecondsByKind(browser.pid);
         let sample: HashingSample;
         try {
           const timing = await page.evaluate<HashTiming>(`window.hashing.hash(${JSON.stringify(mode.where)}, ${JSON.stringify(mode.algorithm)})`);
-          const reference = mode.where === 'read' ? '' : (expected[mode.algorithm] ??= timing.hex);
+          const reference = mode.where === 'read' ? '' : (expected[mode.where === 'parts' ? `parts-${mode.algorithm}` : mode.algorithm] ??= timing.hex);
           if (timing.hex !== reference) throw new Error(`digest ${timing.hex}, expected ${reference}`);
-          sample = { round, ms: timing.ms, cpuSeconds: treeCpuSeconds(browser.pid) - cpuBefore, ...(timing.readMs !== undefined && { readMs: timing.readMs }) };
+          const cpuAfter = treeCpuSecondsByKind(browser.pid);
+          const spent = (kind?: string) =>
+            Object.entries(cpuAfter)
+              .filter(([name]) => !kind || name === kind)
+              .reduce((sum, [name, seconds]) => sum + seconds - (cpuBefore[name] ?? 0), 0);
+          sample = { round, ms: timing.ms, cpuSeconds: spent(), rendererCpuSeconds: spent('renderer'), ...(timing.readMs !== undefined && { readMs: timing.readMs }) };
         } catch (error) {
           sample = { round, error: error instanceof Error ? error.message.slice(0, 200) : String(error) };
         }

@@ -56,6 +56,7 @@ export const MULTIPART_CHECKSUM_TYPES: Readonly<Record<ChecksumAlgorithm, 'full-
  * others) and names a content-addressed key from it.
  */
 export interface ChecksumRequest {
+  /** The algorithm of every checksum this upload sends (the object's, or each part's). */
   algorithm: ChecksumAlgorithm;
   /**
    * The object's checksum as storage will report it: base64 of the digest of the whole file for a single PUT

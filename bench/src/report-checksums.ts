@@ -85,6 +85,34 @@ export function checksumsSection(result: ChecksumsResult, add: (...text: string[
     }
     add('');
   }
+  // Where the client's CPU goes, by chromium process, at the largest size: the second read of the file (the
+  // hash worker's Blob reads go through the browser process) shows beside the hashing itself (the renderer).
+  const largest = result.cells.filter((cell) => cell.bytes === Math.max(...result.cells.map((entry) => entry.bytes)));
+  const kinds = ['renderer', 'browser', 'network'];
+  if (largest.length > 0) {
+    add(
+      `### Where the client's CPU goes (${largest[0]!.bytes === GiB ? '1 GiB' : `${largest[0]!.bytes} bytes`}, medians, s/GiB by chromium process)`,
+      '',
+      `| shape | checksum | ${kinds.join(' | ')} | other |`,
+      `| --- | --- | ${kinds.map(() => '---:').join(' | ')} | ---: |`,
+      ...largest.map((cell) => {
+        const good = cell.samples.filter((sample) => sample.error === undefined && sample.clientCpuByProcess);
+        const of = (kind: string) => median(good.map((sample) => ((sample.clientCpuByProcess![kind] ?? 0) * GiB) / cell.bytes));
+        const other = median(
+          good.map(
+            (sample) =>
+              (Object.entries(sample.clientCpuByProcess!)
+                .filter(([kind]) => !kinds.includes(kind))
+                .reduce((sum, [, seconds]) => sum + seconds, 0) *
+                GiB) /
+              cell.bytes,
+          ),
+        );
+        return `| ${cell.shape === 'put' ? 'one PUT' : 'multipart'} | ${cell.checksum === 'none' ? 'none' : `\`${cell.checksum}\``} | ${kinds.map((kind) => fmt(of(kind), 2)).join(' | ')} | ${fmt(other, 2)} |`;
+      }),
+      '',
+    );
+  }
   if (verdicts.length > 0) {
     add(`The issue's target, CRC32C and CRC64NVME within ${times(CPU_TARGET)} the client CPU of no checksum (judged by the paired median):`, '', ...verdicts, '');
   }

@@ -1,113 +1,88 @@
 /**
  * The presigned strategy's single PUT: the preparation endpoint signs a PutObject URL, the browser sends the
- * whole file to it through the send loop (`single-put`). With a checksum the file is hashed first, and the
- * server signs its value into the URL (the answer's `headers`): the URL accepts those bytes and no others.
+ * whole file to it through the send loop (`single-put`). An upload with a checksum (known before asking, or
+ * named by the answer) goes on in `checksum-presigned-put`, loaded with `import()` with the checksum chunk, so
+ * that a page whose uploads have none never downloads that flow.
  */
 import { OBJECT_CACHE_CONTROL, type ChecksumAlgorithm, type PresignedUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
 import { reportCompletion } from '../complete-upload';
 import { isUploadClientError, UploadClientError } from '../errors';
-import { objectUrl } from '../object-url';
 import { postToEndpoint } from '../prepare';
-import { addMissingHeaders, presignedUrlExpiry } from '../put-object';
+import { presignedUrlExpiry } from '../put-object';
 import { isOverwriteRefusal, overwriteRefusedError } from '../recovery';
 import { knownChecksum, learnChecksum, routeChecksum } from '../route-checksum';
 import { putWholeFile } from '../single-put';
-import { singlePutChecksum, type SinglePutChecksum } from '../single-put-checksum';
 import type { UploadContext } from '../types';
 
 /** Fields of the presigned answer that the engine reads (`url` too, unless `alreadyStored`). */
 const PRESIGNED_FIELDS = ['key', 'bucket'];
 
-/** Lowercase hex of a base64 value (a content-addressed key names the SHA-256 in hex). */
-const hexOf = (base64: string) => Array.from(atob(base64), (c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+/**
+ * Goes on with a checksum: the checksum flow and the checksum chunk it hashes with are loaded together, so an
+ * upload whose algorithm is known waits for no more chunks in a row than the hashing alone did.
+ */
+async function withChecksum(upload: UploadContext, algorithm: ChecksumAlgorithm | undefined, answered?: PresignedUploadResponse): Promise<UploadResult> {
+  import('../checksum').catch(() => undefined);
+  return (await import('./checksum-presigned-put')).uploadPresignedWithChecksum(upload, algorithm, answered);
+}
 
 /**
  * The presigned strategy: prepare, then PUT the file to the signed URL (the send loop of `single-put`). A
  * PUT that fails on the network or with a retryable answer is sent again after the backoff (the browser
  * starts the body from byte 0); a PUT refused because the URL expired is prepared again first, at once.
- * - Checksum: the algorithm known before asking (the option, else the route's as this page learned it) is
- *   hashed first (once per file: kept for retries) and asked with its value; a route that wants one answers
- *   `CHECKSUM_REQUIRED` to a request without it: hashed, asked again, once. A body storage refuses for its
- *   checksum is hashed again and sent with a fresh URL, once.
- * - `alreadyStored` (a content-addressed route holding these bytes): nothing is sent; the result says
- *   `deduplicated: true`.
- * - 412 (`If-None-Match: *`): stored when an earlier attempt got no answer, or when the key is named from the
- *   file's SHA-256 (another upload stored the same bytes: `deduplicated`); else final, "An object already
+ * - Checksum (`uploadPresignedWithChecksum`): the algorithm known before asking (the option, else the route's as
+ *   this page learned it) is hashed first and asked with its value; a route that wants one answers
+ *   `CHECKSUM_REQUIRED` to a request without it: hashed, asked again, once. An answer that names one, or says
+ *   `alreadyStored` (a content-addressed route: nothing sent, `deduplicated: true`), goes on there too.
+ * - 412 (`If-None-Match: *`): stored when an earlier attempt got no answer; else final, "An object already
  *   exists under this key (storage refuses to overwrite it)."
  * Then, when the answer held a `receipt`, reports completion to the server (its hook's `serverData`).
  * @returns the stored object: the signed URL without its query string (the signature), bucket, key,
  *   `checksum` when one was sent, `deduplicated`, and `serverData` when the server's hook returned some.
  */
 export async function uploadPresigned(upload: UploadContext): Promise<UploadResult> {
-  const { file } = upload;
-  let algorithm: ChecksumAlgorithm | undefined = knownChecksum(upload);
-  let hashed: SinglePutChecksum | undefined;
-  /** The Blob hashed: the file, or a fresh slice of it once storage refused its checksum (not the kept digest). */
-  let hashedBlob: Blob = file;
+  const known = knownChecksum(upload);
+  if (known) return withChecksum(upload, known);
   let prepared: PresignedUploadResponse;
   let expiresAt = 0;
   let unanswered = false;
 
-  const ask = async (): Promise<PresignedUploadResponse> => {
-    hashed = await singlePutChecksum(hashedBlob, algorithm);
-    const checksum = algorithm && { algorithm, value: hashed.value! };
-    const answer = await postToEndpoint<PresignedUploadResponse>(upload, {
-      marker: { strategy: 'presigned', ...(checksum && { checksum }) },
-      fields: PRESIGNED_FIELDS,
-    });
+  const prepare = async (): Promise<PresignedUploadResponse> => {
+    const answer = await postToEndpoint<PresignedUploadResponse>(upload, { marker: { strategy: 'presigned' }, fields: PRESIGNED_FIELDS });
     if (!answer.alreadyStored && !answer.url) throw new UploadClientError('INVALID_PREPARE_RESPONSE', 'Upload endpoint answered without url.');
     learnChecksum(upload, answer.checksum);
-    // Without the option, the answer decides: none (the route changed, or a server that predates checksums), or
-    // one it did not sign (a server that predates signed checksums: Content-MD5), hashed now and added.
-    if (answer.checksum !== algorithm && upload.options.checksum === undefined) hashed = await singlePutChecksum(hashedBlob, (algorithm = answer.checksum));
-    expiresAt = answer.url ? presignedUrlExpiry(answer.url) : 0;
+    expiresAt = presignedUrlExpiry(answer.url);
     return (prepared = answer);
   };
-  const prepare = async (): Promise<PresignedUploadResponse> => {
-    try {
-      return await ask();
-    } catch (error) {
-      // Asked without a value, the route wants one (its algorithm now known): hash and ask again, once.
-      if (algorithm || !isUploadClientError(error) || error.answerCode !== 'CHECKSUM_REQUIRED' || !(algorithm = routeChecksum(upload))) throw error;
-      return ask();
-    }
-  };
 
-  prepared = await prepare();
-  const contentAddressed = () => algorithm === 'sha256' && prepared.key.includes(`sha256/${hexOf(hashed!.value!)}`);
-  let deduplicated = prepared.alreadyStored;
-  if (!deduplicated) {
-    try {
-      await putWholeFile(
-        upload,
-        async (fresh, rehash) => {
-          if (rehash) hashedBlob = file.slice();
-          if (fresh) await prepare();
-          // Exactly the signed headers; servers before `headers` existed signed these two.
-          const signed = prepared.headers ?? { 'Content-Type': upload.filetype, 'Cache-Control': OBJECT_CACHE_CONTROL };
-          return { url: prepared.url, headers: addMissingHeaders(signed, hashed?.headers), expiresAt };
-        },
-        undefined,
-        ({ error }) => {
-          unanswered ||= isUploadClientError(error) && error.code === 'NETWORK_ERROR';
-        },
-      );
-    } catch (error) {
-      if (!isOverwriteRefusal(error)) throw error;
-      // If-None-Match: * refused the write: stored by the attempt that got no answer, or by another upload of the same bytes.
-      deduplicated = contentAddressed() || undefined;
-      if (!deduplicated && !unanswered) throw overwriteRefusedError(error);
-    }
+  try {
+    await prepare();
+    // A checksum the server did not sign (a server that predates signed checksums: Content-MD5), or already stored.
+    if (prepared!.checksum || prepared!.alreadyStored) return await withChecksum(upload, undefined, prepared!);
+  } catch (error) {
+    // Asked without a value, the route wants one (its algorithm now known): hashed and asked again, once.
+    const algorithm = isUploadClientError(error) && error.answerCode === 'CHECKSUM_REQUIRED' && routeChecksum(upload);
+    if (!algorithm) throw error;
+    return withChecksum(upload, algorithm);
   }
-  const { url, bucket, key, receipt, region, endpoint } = prepared;
-  const checksum = hashed?.checksum;
-  const result: UploadResult = {
-    // Nothing sent (already stored): the object's address as a URL would give it.
-    url: url ? url.split('?')[0]! : objectUrl({ bucket, key, region, endpoint, forcePathStyle: !!endpoint }),
-    bucket,
-    key,
-    ...(checksum && { checksum }),
-    ...(deduplicated && { deduplicated }),
-  };
-  return reportCompletion(upload, 'presigned', receipt, result);
+  try {
+    await putWholeFile(
+      upload,
+      async (fresh) => {
+        if (fresh) await prepare();
+        // Exactly the signed headers; servers before `headers` existed signed these two.
+        const signed = prepared.headers ?? { 'Content-Type': upload.filetype, 'Cache-Control': OBJECT_CACHE_CONTROL };
+        return { url: prepared.url, headers: signed, expiresAt };
+      },
+      undefined,
+      ({ error }) => {
+        unanswered ||= isUploadClientError(error) && error.code === 'NETWORK_ERROR';
+      },
+    );
+  } catch (error) {
+    // If-None-Match: * refused the write: stored by the attempt that got no answer.
+    if (!isOverwriteRefusal(error) || !unanswered) throw isOverwriteRefusal(error) ? overwriteRefusedError(error) : error;
+  }
+  const { url, bucket, key, receipt } = prepared!;
+  return reportCompletion(upload, 'presigned', receipt, { url: url.split('?')[0]!, bucket, key });
 }

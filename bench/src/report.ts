@@ -19,7 +19,7 @@ import { coldStartRoutesSection, coldStartSection } from './report-cold-start';
 import { coldStartTelemetrySection } from './report-cold-start-telemetry';
 import { prepareRecordSection } from './report-prepare-record';
 import { limitsSection } from './report-limits';
-import { checksumsSection } from './report-checksums';
+import { checksumFloorsSection, checksumsSection } from './report-checksums';
 import type { ChecksumsResult } from './checksums/run';
 import { hashingSection } from './report-hashing';
 import type { HashingResult } from './hashing/run';
@@ -259,6 +259,7 @@ export async function writeReport(): Promise<string> {
   const limits = await loadResult<LimitsResult>('limits');
   const storageEvents = await loadResult<StorageEventsResult>('storage-events');
   const checksums = await loadResult<ChecksumsResult>('checksums');
+  const checksumFloors = await loadResult<ChecksumsResult>('checksums-floors');
   const hashing = await loadResult<HashingResult>('hashing');
   const coldStart = await loadResult<ColdStartResult>('cold-start');
   const coldStartRoutes = await loadResult<ColdStartRoutesResult>('cold-start-routes');
@@ -304,6 +305,7 @@ export async function writeReport(): Promise<string> {
   if (limits) limitsSection(limits, add);
   if (storageEvents) storageEventsSection(storageEvents, add);
   if (checksums) checksumsSection(checksums, add);
+  if (checksumFloors) checksumFloorsSection(checksumFloors, add);
   if (hashing) hashingSection(hashing, add);
   if (upload) uploadSection(upload, add, headline);
   if (manyFiles) manyFilesSection(manyFiles, add, headline);

@@ -13,7 +13,11 @@
  * and 128 MiB beside the lead-in without a checksum: that difference is the wait a user sees.
  *
  * `CHECKSUM_ROUNDS=<10 MB>,<128 MiB>,<1 GiB>` (default 7,7,5), `CHECKSUM_ALGORITHMS=none,crc32c` and
- * `CHECKSUM_SIZES=10MB,128MiB` narrow a run.
+ * `CHECKSUM_SIZES=10MB,128MiB` narrow a run. `CHECKSUM_FLOORS=1` runs instead the bare XHR multipart floor with
+ * its parts read four ways (`FloorPartRead`: the slice sent as a Blob; read and CRC32C-hashed, then the slice
+ * sent; read and the bytes sent; read, hashed and the bytes sent) at 128 MiB and 1 GiB, saved apart
+ * (`checksums-floors`): whether hashing the bytes that are sent (one read) meets the target where a second read
+ * does not.
  */
 import '../lib/loopback-guard';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -30,6 +34,7 @@ import { roundOrder } from '../lib/round-order';
 import { writeReport } from '../report';
 import { buildPageWithVite } from '../upload/page-build-vite';
 import { startPageServer, type PageServer } from '../upload/page-server';
+import type { FloorPartRead } from '../upload/floor-multipart';
 import { ENGINE_PARTS, makeFile, runInPage, type UploadMode, type UploadSample } from '../upload/run';
 import { startS3rverTarget, type Target } from '../upload/targets';
 
@@ -37,7 +42,14 @@ const MiB = 1024 * 1024;
 
 /** A checksum option of the page, `none` for `checksum: false`. */
 export type ChecksumMode = ChecksumAlgorithm | 'none';
-export type Shape = 'put' | 'multipart';
+/**
+ * `floor`: the bare XHR multipart of the browser floor (`CHECKSUM_FLOORS=1`), its parts read as
+ * {@link FloorPartRead} says: what one read instead of two would save.
+ */
+export type Shape = 'put' | 'multipart' | 'floor';
+
+/** The floors' variants, `blob` (the plain floor) first: the others are paired with it. */
+const FLOOR_READS: FloorPartRead[] = ['blob', 'blob-crc32c', 'bytes', 'bytes-crc32c'];
 
 /** The file sizes: 10 MB (single PUT only: its lead-in), 128 MiB and 1 GiB. */
 export const SIZES = [
@@ -70,7 +82,8 @@ export interface ChecksumCell {
   size: string;
   bytes: number;
   shape: Shape;
-  checksum: ChecksumMode;
+  /** The checksum option, or for the `floor` shape how its parts were read. */
+  checksum: ChecksumMode | FloorPartRead;
   samples: ChecksumSample[];
 }
 
@@ -82,19 +95,24 @@ export interface ChecksumsResult extends ResultMeta {
   cells: ChecksumCell[];
 }
 
-function modeOf(shape: Shape, checksum: ChecksumMode): UploadMode {
+function modeOf(shape: Shape, checksum: ChecksumMode | FloorPartRead): UploadMode {
+  if (shape === 'floor') {
+    return { id: `floor-${checksum}`, kind: 'page', label: `floor ${checksum}`, page: { client: 'floor-multipart', ...ENGINE_PARTS, partRead: checksum as FloorPartRead } };
+  }
   const page =
     shape === 'put'
       ? { client: 'upbeam' as const, strategy: 'presigned' as const, multipartThreshold: ALWAYS_PUT }
       : { client: 'upbeam' as const, strategy: 'presigned' as const, multipartThreshold: ALWAYS_MULTIPART, ...ENGINE_PARTS };
-  return { id: `${shape}-${checksum}`, kind: 'page', label: `${shape} ${checksum}`, page: { ...page, checksum: checksum === 'none' ? false : checksum } };
+  return { id: `${shape}-${checksum}`, kind: 'page', label: `${shape} ${checksum}`, page: { ...page, checksum: checksum === 'none' ? false : (checksum as ChecksumAlgorithm) } };
 }
 
 export async function runChecksumsBench(): Promise<ChecksumsResult> {
   const started = performance.now();
-  const checksums = (envList('CHECKSUM_ALGORITHMS') ?? ['none', ...CHECKSUM_ALGORITHMS]) as ChecksumMode[];
-  if (!checksums.includes('none')) checksums.unshift('none');
-  const sizeNames = envList('CHECKSUM_SIZES');
+  const floors = process.env.CHECKSUM_FLOORS === '1';
+  const checksums: (ChecksumMode | FloorPartRead)[] = floors ? FLOOR_READS : ((envList('CHECKSUM_ALGORITHMS') ?? ['none', ...CHECKSUM_ALGORITHMS]) as ChecksumMode[]);
+  if (!floors && !checksums.includes('none')) checksums.unshift('none');
+  const shapes: Shape[] = floors ? ['floor'] : ['put', 'multipart'];
+  const sizeNames = envList('CHECKSUM_SIZES') ?? (floors ? ['128MiB', '1GiB'] : undefined);
   const roundsBySize = (envList('CHECKSUM_ROUNDS')?.map(Number) ?? DEFAULT_ROUNDS).map((rounds, index) => rounds || DEFAULT_ROUNDS[index]!);
   const sizes = SIZES.map((size, index) => ({ ...size, rounds: roundsBySize[index] ?? DEFAULT_ROUNDS[index]! })).filter(
     (size) => !sizeNames || sizeNames.includes(size.name),
@@ -116,7 +134,7 @@ export async function runChecksumsBench(): Promise<ChecksumsResult> {
     await makeFile(warmUp, 11 * MiB);
     // One uncounted upload of every mode: the page's lazy chunks, the worker and its WebAssembly compiled once
     // by the HTTP cache's first fill, storage's first objects.
-    for (const shape of ['put', 'multipart'] as Shape[]) {
+    for (const shape of shapes) {
       for (const checksum of checksums) {
         const sample = await runInPage(browser, server, target, modeOf(shape, checksum), warmUp, 11 * MiB, { timeoutMs: UPLOAD_TIMEOUT_MS }).catch(
           (error: Error) => ({ error: error.message }),
@@ -127,7 +145,7 @@ export async function runChecksumsBench(): Promise<ChecksumsResult> {
     for (const size of sizes) {
       const path = join(fileDir, `${size.name}.bin`);
       await makeFile(path, size.bytes);
-      const modes = size.shapes.flatMap((shape) => checksums.map((checksum) => ({ shape, checksum, mode: modeOf(shape, checksum) })));
+      const modes = (floors ? shapes : size.shapes).flatMap((shape) => checksums.map((checksum) => ({ shape, checksum, mode: modeOf(shape, checksum) })));
       const bySize = new Map(modes.map(({ shape, checksum, mode }) => [mode.id, { size: size.name, bytes: size.bytes, shape, checksum, samples: [] } as ChecksumCell]));
       for (let round = 0; round < size.rounds; round++) {
         for (const { mode } of roundOrder(modes.map((entry) => ({ ...entry, id: entry.mode.id })), round)) {
@@ -152,7 +170,7 @@ export async function runChecksumsBench(): Promise<ChecksumsResult> {
     const result: ChecksumsResult = {
       machine: describeMachine(['hash-wasm'], { chromium: browser.version }),
       seconds: (performance.now() - started) / 1000,
-      command: 'pnpm run build && pnpm --filter @upbeam/bench bench:checksums',
+      command: `pnpm run build && ${floors ? 'CHECKSUM_FLOORS=1 ' : ''}pnpm --filter @upbeam/bench bench:checksums`,
       settings:
         'headless Debian chromium over a bare DevTools pipe, a fresh page per upload, page and storage on different 127.0.0.1 ports, no throttling, every process on every core; ' +
         `presigned strategy, one PUT (multipartThreshold 5 GiB) or multipart (threshold 0, ${ENGINE_PARTS.partSize / MiB} MiB parts, ${ENGINE_PARTS.queueSize} at once); ` +
@@ -164,7 +182,7 @@ export async function runChecksumsBench(): Promise<ChecksumsResult> {
       rounds: Object.fromEntries(sizes.map((size) => [size.label, size.rounds])),
       cells,
     };
-    await saveResult('checksums', result);
+    await saveResult(floors ? 'checksums-floors' : 'checksums', result);
     return result;
   } finally {
     await browser?.close().catch(() => {});

@@ -15,6 +15,7 @@ export type BenchName =
   | 'prepare-record'
   | 'limits'
   | 'checksums'
+  | 'checksums-floors'
   | 'hashing'
   | 'storage-events'
   | 'cold-start'

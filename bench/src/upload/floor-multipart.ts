@@ -19,7 +19,7 @@ export interface FloorMultipartPlan {
  * sent) adds an upload listener, as every client that shows progress has: the question whether the browser's
  * progress events cost throughput.
  */
-export function sendPart(url: string, body: Blob, onProgress?: (sent: number) => void, headers: Record<string, string> = {}): Promise<string> {
+export function sendPart(url: string, body: Blob | Uint8Array<ArrayBuffer>, onProgress?: (sent: number) => void, headers: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', url);
@@ -43,10 +43,41 @@ export async function postJson<T>(url: string, body: unknown): Promise<T> {
 }
 
 /**
+ * How the floor reads a part (issue 46, the cost of a checksum: bench:checksums with `CHECKSUM_FLOORS=1`):
+ * - `blob` (default): sends the `Blob.slice()`; the network service reads it.
+ * - `blob-crc32c`: reads the slice into memory and hashes it (CRC32C, hash-wasm, main thread), then sends the
+ *   slice: the file read twice, as a client that hashes before it sends.
+ * - `bytes`: reads the slice into memory and sends those bytes: one read, by the page.
+ * - `bytes-crc32c`: reads it, hashes the bytes read, sends them: a checksum with one read.
+ */
+export type FloorPartRead = 'blob' | 'blob-crc32c' | 'bytes' | 'bytes-crc32c';
+
+/** The part's body as `read` says, after hashing it where `read` asks. */
+async function partBody(part: Blob, read: FloorPartRead): Promise<Blob | Uint8Array<ArrayBuffer>> {
+  if (read === 'blob') return part;
+  const bytes = new Uint8Array(await part.arrayBuffer());
+  if (read.endsWith('-crc32c')) {
+    const { createCRC32 } = await import('hash-wasm');
+    const crc = await createCRC32(0x82f63b78);
+    crc.init();
+    crc.update(bytes);
+    crc.digest('binary');
+  }
+  return read.startsWith('blob') ? part : bytes;
+}
+
+/**
  * Uploads `file` in parts of `partSize` bytes, `queueSize` at once; resolves the object's URL. With
  * `onProgress`, each part's upload events are listened to and the bytes sent summed (no throttle, no render).
+ * `read`: how each part is read (see {@link FloorPartRead}).
  */
-export async function floorMultipart(file: File, partSize: number, queueSize: number, onProgress?: (sent: number) => void): Promise<string> {
+export async function floorMultipart(
+  file: File,
+  partSize: number,
+  queueSize: number,
+  onProgress?: (sent: number) => void,
+  read: FloorPartRead = 'blob',
+): Promise<string> {
   const plan = await postJson<FloorMultipartPlan>('/api/floor-multipart/create', { size: file.size, partSize });
   const etags: string[] = [];
   const sent = new Array<number>(plan.urls.length).fill(0);
@@ -62,7 +93,8 @@ export async function floorMultipart(file: File, partSize: number, queueSize: nu
           sent[index] = bytes;
           onProgress(total);
         });
-      etags[index] = await sendPart(plan.urls[index]!, file.slice(index * partSize, (index + 1) * partSize), partProgress);
+      const body = await partBody(file.slice(index * partSize, (index + 1) * partSize), read);
+      etags[index] = await sendPart(plan.urls[index]!, body, partProgress);
     }
   };
   await Promise.all(Array.from({ length: queueSize }, worker));

@@ -12,7 +12,7 @@ import { usePresignedUpload } from 'next-s3-upload';
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { uploadWithProgress } from '../bundle/floor';
-import { floorMultipart } from './floor-multipart';
+import { floorMultipart, type FloorPartRead } from './floor-multipart';
 import { floorTokenMultipart } from './floor-token-multipart';
 import { floorTokenPut } from './floor-token-put';
 import { longTasksSince, type LongTasks } from './long-tasks';
@@ -32,6 +32,8 @@ export interface PageUpload {
   multipartThreshold?: number;
   queueSize?: number;
   partSize?: number;
+  /** `floor-multipart`: how each part is read (and hashed) before it is sent; default `blob`. */
+  partRead?: FloorPartRead;
   /** `floor-multipart`: listen to each part's upload progress events (as a client showing progress must). */
   progress?: boolean;
   /**
@@ -134,7 +136,7 @@ function Harness() {
         window.benchFloorSent = bytes;
         draw?.(bytes);
       };
-      url = await floorMultipart(file, input.partSize!, input.queueSize!, input.progress ? onSent : undefined);
+      url = await floorMultipart(file, input.partSize!, input.queueSize!, input.progress ? onSent : undefined, input.partRead);
     } else if (input.client === 'next-s3-upload') {
       ({ url } = await next.uploadToS3(file, { endpoint: { request: { url: '/api/next-s3-upload' } } }));
     } else if (input.client === 'floor-token-multipart') {

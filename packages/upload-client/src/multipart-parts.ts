@@ -14,6 +14,7 @@
 import { CHECKSUM_HEADERS, type ChecksumAlgorithm, type CompletedPart, type ObjectChecksum } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
 import type { PartChecksums } from './checksum-parts';
+import { CHECKSUM_REFUSALS } from './checksum-refusal';
 import { UploadClientError } from './errors';
 import type { MultipartBackend, SignedPartRequest } from './multipart-backend';
 import { nextTask } from './next-task';
@@ -227,6 +228,7 @@ export class MultipartParts {
     const { backend, retry, file } = this.#input;
     return sendLoop(
       {
+        checksums: CHECKSUM_REFUSALS,
         sign: async (fresh, rehash) => {
           // What made this signature fail (an expired URL, a corrected clock, renewed credentials, a refused
           // checksum) fails the ones signed with it for later parts too.

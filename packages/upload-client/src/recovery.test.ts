@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAbortError } from './abort';
 import { UploadClientError } from './errors';
+import { isChecksumRefusal } from './checksum-refusal';
 import { nextStep, recoveryOf, withRecovery } from './recovery';
 
 afterEach(() => vi.restoreAllMocks());
@@ -46,10 +47,13 @@ describe('recoveryOf', () => {
   it('is what the reader marked, else read from the error', () => {
     expect(recoveryOf(refused(500))).toBe('retry');
     expect(recoveryOf(new UploadClientError('MISSING_ETAG', 'no ETag'))).toBe('retry');
-    expect(recoveryOf(refused(400, 'BadDigest'))).toBe('hash-again');
-    expect(recoveryOf(refused(400, 'XAmzContentChecksumMismatch'))).toBe('hash-again');
+    // A refused checksum is the send loop's to hash again, for a body sent with one (isChecksumRefusal, below).
+    expect(recoveryOf(refused(400, 'BadDigest'))).toBe('give-up');
+    expect(isChecksumRefusal(refused(400, 'BadDigest'))).toBe(true);
+    expect(isChecksumRefusal(refused(400, 'XAmzContentChecksumMismatch'))).toBe(true);
     const invalid = (message: string) => new UploadClientError('STORAGE_ERROR', message, { status: 400, answerCode: 'InvalidRequest' });
-    expect(recoveryOf(invalid('Storage refused the upload (400 InvalidRequest): Value for x-amz-checksum-crc32c header is invalid.'))).toBe('hash-again');
+    expect(isChecksumRefusal(invalid('Storage refused the upload (400 InvalidRequest): Value for x-amz-checksum-crc32c header is invalid.'))).toBe(true);
+    expect(isChecksumRefusal(invalid('Storage refused the upload (400 InvalidRequest): Missing required header'))).toBe(false);
     expect(recoveryOf(invalid('Storage refused the upload (400 InvalidRequest): Missing required header'))).toBe('give-up');
     expect(recoveryOf(refused(404))).toBe('give-up');
     expect(recoveryOf(withRecovery(refused(404), 'sign-again'))).toBe('sign-again');

@@ -5,7 +5,7 @@
  * its wait. The shape of ky's one retry classifier (`ForceRetryError { customDelay }`): nobody overrides a
  * delay from outside.
  */
-import { CHECKSUM_REFUSED_MESSAGE, isUploadClientError, OVERWRITE_REFUSED_MESSAGE, UploadClientError } from './errors';
+import { isUploadClientError, OVERWRITE_REFUSED_MESSAGE, UploadClientError } from './errors';
 import { limitRefusal } from './limit-refusal';
 import { backoffDelay, isRetryable, retryDelay } from './retry';
 
@@ -17,9 +17,9 @@ import { backoffDelay, isRetryable, retryDelay } from './retry';
  *   them before the next signature, sent at once;
  * - `correct-clock`: storage refused the signature's date (`RequestTimeTooSkewed`): the session corrected
  *   its clock, sign again at once;
- * - `hash-again`: storage refused the body's checksum ({@link isChecksumRefusal}): the bytes changed on the
- *   way, or on disk since they were hashed: hash them again and sign again (the value is signed), at once,
- *   once per request (`sendLoop` makes a second one final: {@link checksumRefusedError});
+ * - `hash-again`: storage refused the body's checksum (`checksum-refusal.ts`, read by `sendLoop` for a request
+ *   sent with one): the bytes changed on the way, or on disk since they were hashed: hash them again and sign
+ *   again (the value is signed), at once, once per request (a second one is final);
  * - `already-done`: an earlier attempt that got no answer did the work (a CompleteMultipartUpload retried
  *   after a lost answer finds no such upload): done, nothing to send;
  * - `give-up`: no attempt can cure it (a refusal, a bad option, a failure of a step that retried itself).
@@ -35,25 +35,9 @@ export function withRecovery<E extends object>(error: E, recovery: Recovery): E 
   return error;
 }
 
-/** S3 codes of a refused checksum; `InvalidRequest` only when its message names a checksum. */
-const CHECKSUM_CODES = ['BadDigest', 'InvalidDigest', 'XAmzContentChecksumMismatch'];
-
-/**
- * Whether storage refused a body for its checksum: S3 `BadDigest` (Content-MD5 or `x-amz-checksum-*` differs
- * from the bytes received), `InvalidDigest`, `XAmzContentChecksumMismatch`, or `InvalidRequest` about a checksum.
- */
-export function isChecksumRefusal(error: unknown): boolean {
-  if (!isUploadClientError(error) || error.code !== 'STORAGE_ERROR') return false;
-  const code = error.answerCode ?? '';
-  return CHECKSUM_CODES.includes(code) || (code === 'InvalidRequest' && /checksum/i.test(error.message));
-}
-
 /** A final `STORAGE_ERROR` saying `message` in place of storage's refusal `error` (its status and code kept, `cause` it). */
-const finalRefusal = ({ status, answerCode }: UploadClientError, message: string, cause: UploadClientError) =>
+export const finalRefusal = ({ status, answerCode }: UploadClientError, message: string, cause: UploadClientError) =>
   new UploadClientError('STORAGE_ERROR', message, { status, answerCode, cause });
-
-/** The final error of a body whose checksum storage refused again: {@link CHECKSUM_REFUSED_MESSAGE}, `cause` the refusal. */
-export const checksumRefusedError = (error: UploadClientError): UploadClientError => finalRefusal(error, CHECKSUM_REFUSED_MESSAGE, error);
 
 /** Whether storage refused a write with `If-None-Match: *` because the key holds an object (412 `PreconditionFailed`). */
 export function isOverwriteRefusal(error: unknown): error is UploadClientError {
@@ -66,8 +50,7 @@ export const overwriteRefusedError = (error: UploadClientError): UploadClientErr
 /**
  * The recovery of `error`: the one it was marked with; for a preparation refused by a quota or rate limit,
  * `retry` when it frees within 60 s (`RATE_LIMITED`, `QUOTA_EXCEEDED` of the uploads in flight), else
- * `give-up` ({@link limitRefusal}); `hash-again` for a refused checksum ({@link isChecksumRefusal}); else `retry`
- * for what another attempt may cure (no answer, 408, 429, 500, 502, 503, 504, S3 `SlowDown`, `RequestTimeout`,
+ * `give-up` ({@link limitRefusal}); else `retry` for what another attempt may cure (no answer, 408, 429, 500, 502, 503, 504, S3 `SlowDown`, `RequestTimeout`,
  * `InternalError`, a part answer without a readable ETag), else `give-up`.
  */
 export function recoveryOf(error: unknown): Recovery {
@@ -75,7 +58,6 @@ export function recoveryOf(error: unknown): Recovery {
   if (set) return set;
   const limited = limitRefusal(error);
   if (limited) return limited === 'give-up' ? 'give-up' : 'retry';
-  if (isChecksumRefusal(error)) return 'hash-again';
   return isRetryable(error) ? 'retry' : 'give-up';
 }
 

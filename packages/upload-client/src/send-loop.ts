@@ -4,9 +4,12 @@
  * answer is read belong to the caller; what comes after a failure is {@link nextStep}'s alone.
  */
 import { createAbortError } from './abort';
-import type { UploadClientError } from './errors';
-import { checksumRefusedError, isChecksumRefusal, nextStep } from './recovery';
+import type { ChecksumRefusals } from './checksum-refusal';
+import { nextStep, type NextStep } from './recovery';
 import { waitForRetry, type RetrySettings } from './retry';
+
+/** The step after storage refused a body's checksum: hashed and signed again, at once. */
+const HASH_AGAIN: NextStep = { recovery: 'hash-again', delayMs: 0, signAgain: true };
 
 /** One storage request to send until it succeeds, for {@link sendLoop}. */
 export interface LoopRequest<Signed, Result> {
@@ -19,6 +22,11 @@ export interface LoopRequest<Signed, Result> {
    * starts next (an endpoint request before the chunks a page loads beside it).
    */
   sign?(fresh: boolean, rehash: boolean): Promise<Signed>;
+  /**
+   * For a body sent with a checksum (`CHECKSUM_REFUSALS` of `checksum-refusal.ts`, loaded only where bodies are
+   * hashed): storage's refusal of it is hashed and sent again once (`rehash`), then final.
+   */
+  checksums?: ChecksumRefusals;
   /**
    * Sends it and reads the answer.
    * @returns the result of a success.
@@ -34,7 +42,7 @@ export interface LoopRequest<Signed, Result> {
  * as {@link nextStep} says (after telling `settings.onRetry`), and signs again when it says so. A body whose
  * checksum storage refused is hashed and sent again once: a second refusal (or one on the last attempt) is final.
  * @returns what the successful attempt's `send` returned.
- * @throws the last attempt's error (a refused checksum as {@link checksumRefusedError}); `AbortError`
+ * @throws the last attempt's error (a refused checksum as `checksums.final` makes it); `AbortError`
  *   `Upload aborted.` when `settings.signal` aborts.
  */
 export async function sendLoop<Signed, Result>(request: LoopRequest<Signed, Result>, settings: RetrySettings): Promise<Result> {
@@ -49,9 +57,9 @@ export async function sendLoop<Signed, Result>(request: LoopRequest<Signed, Resu
     } catch (error) {
       request.lost?.();
       if (signal?.aborted) throw createAbortError();
-      let step = attempt < settings.maxAttempts ? nextStep(error, attempt) : undefined;
-      if (step?.recovery === 'hash-again' && hashedAgain) step = undefined;
-      if (!step) throw isChecksumRefusal(error) ? checksumRefusedError(error as UploadClientError) : error;
+      const refused = request.checksums?.refused(error);
+      const step: NextStep | undefined = attempt < settings.maxAttempts ? (nextStep(error, attempt) ?? (refused && !hashedAgain ? HASH_AGAIN : undefined)) : undefined;
+      if (!step) throw refused ? request.checksums!.final(error) : error;
       settings.onRetry?.({ attempt: attempt + 1, delayMs: step.delayMs, error });
       fresh = step.signAgain;
       rehash = step.recovery === 'hash-again';

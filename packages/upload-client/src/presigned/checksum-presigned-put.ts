@@ -5,6 +5,7 @@
  * `alreadyStored` (a content-addressed route) and a 412 on a content-addressed key.
  */
 import { OBJECT_CACHE_CONTROL, type ChecksumAlgorithm, type PresignedUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
+import { CHECKSUM_REFUSALS } from '../checksum-refusal';
 import { reportCompletion } from '../complete-upload';
 import { isUploadClientError, UploadClientError } from '../errors';
 import { objectUrl } from '../object-url';
@@ -102,6 +103,7 @@ export async function uploadPresignedWithChecksum(
         ({ error }) => {
           unanswered ||= isUploadClientError(error) && error.code === 'NETWORK_ERROR';
         },
+        CHECKSUM_REFUSALS,
       );
     } catch (error) {
       if (!isOverwriteRefusal(error)) throw error;

@@ -5,6 +5,7 @@
  * that only uses presigned URLs never downloads it.
  */
 import { UPLOAD_STRATEGIES, type ObjectChecksum, type TemporaryTokenUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
+import { CHECKSUM_REFUSALS } from '../checksum-refusal';
 import { reportCompletion } from '../complete-upload';
 import { isUploadClientError, UploadClientError } from '../errors';
 import { MultipartUpload } from '../multipart-upload';
@@ -67,6 +68,7 @@ async function putObjectWithToken(upload: UploadContext, session: TokenSession):
       ({ error }) => {
         unanswered ||= isUploadClientError(error) && error.code === 'NETWORK_ERROR';
       },
+      CHECKSUM_REFUSALS,
     );
   } catch (error) {
     if (!isOverwriteRefusal(error) || !session.prepared.ifNoneMatch) throw error;

@@ -6,7 +6,8 @@
 //   above `multipartThreshold` (100 MiB by default);
 // - ./temporary-token-*: the temporary-token strategy (the part engine, the SigV4 signer, the token
 //   session), loaded on the first temporary-token upload.
-// - ./checksum-*: the checksums (`checksum: 'crc32c' | 'crc64nvme' | 'sha256' | 'md5'`), loaded for the first
+// - ./checksum-*: the checksums (`checksum: 'crc32c' | 'crc64nvme' | 'sha256' | 'md5'`) and the single PUT's
+//   checksum flow (checksum-presigned-put), the tracker's hashing ahead (checksum-ahead), loaded for the first
 //   upload with one; it starts the hash worker (dist/hash-worker.js, hash-wasm's four hashers: a budget of its own).
 // - ./main-thread-digest-*: hash-wasm on the page's own thread, loaded only where the worker cannot start (CSP,
 //   no Worker): external in every measure but the one of that fallback.
@@ -44,8 +45,8 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 8,486 B (2026-11-29) + ~30 B: the tracker (paced scheduler, file ends, TrackedUpload, a limit's hold), send loop, routes, list views; issue 46: the route's algorithm remembered, 412, hash ahead (the checksum flow and refusal lazy).
-    limit: '8.52 kB',
+    // 8,429 B (2026-11-29) + ~30 B: the tracker (paced scheduler, file ends, TrackedUpload, a limit's hold), send loop, routes, list views; issue 46: the route's algorithm remembered, 412 (the checksum flow, its refusal and hash ahead lazy).
+    limit: '8.46 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload, presigned multipart path (initial chunk + multipart chunks)',
@@ -54,8 +55,8 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 12,805 B (2026-11-29) + ~30 B: the initial chunk, MultipartUpload and its parts (scheduled, signed ahead, each with its checksum; a refused checksum hashed again).
-    limit: '12.84 kB',
+    // 12,752 B (2026-11-29) + ~30 B: the initial chunk, MultipartUpload and its parts (scheduled, signed ahead, each with its checksum; a refused checksum hashed again).
+    limit: '12.79 kB',
   },
   {
     // The token chunks (strategy, part engine, SigV4 signer, token session) hold at most 12 KiB (12.29 kB)
@@ -67,8 +68,8 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 21,576 B (2026-11-29) + ~30 B: the token chunks ~13.1 kB beyond the 8.5 kB initial chunk: OVER 12 KiB since issue 46 (part checksums in the shared part engine, the session's checksums and If-None-Match).
-    limit: '21.61 kB',
+    // 21,587 B (2026-11-29) + ~30 B: the token chunks ~13.2 kB beyond the 8.4 kB initial chunk: OVER 12 KiB since issue 46 (part checksums in the shared part engine, the session's checksums and If-None-Match).
+    limit: '21.62 kB',
   },
   {
     name: '@upbeam/upload-client: uploadFile, initial chunk',
@@ -76,7 +77,7 @@ export default [
     import: '{ uploadFile }',
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 3,905 B (2026-11-29) + ~30 B: one upload, no tracker; the token PUT's early credentials and a limit's refusal; issue 46: the route's algorithm remembered, CHECKSUM_REQUIRED handed over, 412 (+454 B over 3,451 B; the checksum flow and refusal lazy).
+    // 3,904 B (2026-11-29) + ~30 B: one upload, no tracker; the token PUT's early credentials and a limit's refusal; issue 46: the route's algorithm remembered, CHECKSUM_REQUIRED handed over, 412 (+453 B over 3,451 B; the checksum flow and refusal lazy).
     limit: '3.94 kB',
   },
   {
@@ -87,8 +88,8 @@ export default [
     import: '{ uploadFile }',
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, MAIN_THREAD_HASH_CHUNK),
     gzip: true,
-    // 6,458 B (2026-11-29) + ~30 B: the checksum chunks ~2.5 kB (the single PUT's checksum flow and refusal, worker client, CRC combine, composite values).
-    limit: '6.49 kB',
+    // 6,464 B (2026-11-29) + ~30 B: the checksum chunks ~2.5 kB (the single PUT's checksum flow and refusal, worker client, CRC combine, composite values).
+    limit: '6.5 kB',
   },
   {
     // Where no worker can start: the above and hash-wasm's four hashers on the page's thread, with the BYOB
@@ -98,7 +99,7 @@ export default [
     import: '{ uploadFile }',
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK),
     gzip: true,
-    // 18,395 B (2026-11-29) + ~30 B: hash-wasm's four hashers ~11.5 kB, as in the worker, and the single PUT's checksum flow.
+    // 18,394 B (2026-11-29) + ~30 B: hash-wasm's four hashers ~11.5 kB, as in the worker, and the single PUT's checksum flow.
     limit: '18.43 kB',
   },
   {
@@ -120,8 +121,8 @@ export default [
     ignore: VUE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 7,599 B (2026-11-29) + ~30 B: the tracker React's hook has (paced scheduler, file ends), Vue external; issue 46's checksums (their flow lazy).
-    limit: '7.63 kB',
+    // 7,549 B (2026-11-29) + ~30 B: the tracker React's hook has (paced scheduler, file ends), Vue external; issue 46's checksums (their flow lazy).
+    limit: '7.58 kB',
   },
   {
     name: '@upbeam/upload-vue: useS3Upload and useDropZone, initial chunk',
@@ -130,8 +131,8 @@ export default [
     ignore: VUE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 9,182 B (2026-11-29) + ~30 B: the above and DropZoneController.
-    limit: '9.22 kB',
+    // 9,128 B (2026-11-29) + ~30 B: the above and DropZoneController.
+    limit: '9.16 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload, initial chunk (all a presigned single PUT needs)',
@@ -140,8 +141,8 @@ export default [
     ignore: SVELTE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 7,518 B (2026-11-29) + ~30 B: the tracker React's hook has (paced scheduler, file ends), Svelte external; issue 46's checksums (their flow lazy).
-    limit: '7.55 kB',
+    // 7,465 B (2026-11-29) + ~30 B: the tracker React's hook has (paced scheduler, file ends), Svelte external; issue 46's checksums (their flow lazy).
+    limit: '7.5 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload and createDropZone, initial chunk',
@@ -150,8 +151,8 @@ export default [
     ignore: SVELTE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 9,065 B (2026-11-29) + ~30 B: the above and DropZoneController.
-    limit: '9.1 kB',
+    // 9,011 B (2026-11-29) + ~30 B: the above and DropZoneController.
+    limit: '9.05 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload and useDropZone, initial chunk',
@@ -160,8 +161,8 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 10,510 B (2026-11-29) + ~30 B: the hook's initial chunk, the drop zone (DropZoneController) and a route's rules.
-    limit: '10.54 kB',
+    // 10,451 B (2026-11-29) + ~30 B: the hook's initial chunk, the drop zone (DropZoneController) and a route's rules.
+    limit: '10.49 kB',
   },
   {
     // The typed hooks of a server's routes: the factory hands out both hooks, so an app using it ships the
@@ -172,8 +173,8 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 10,540 B (2026-11-29) + ~30 B: both hooks, as above, and the factory's few bytes.
-    limit: '10.57 kB',
+    // 10,475 B (2026-11-29) + ~30 B: both hooks, as above, and the factory's few bytes.
+    limit: '10.51 kB',
   },
   // Issue #20: the ready-made components (`@upbeam/upload-react/components`), a subpath of their own, so the hook's
   // budgets above do not move. Measured with all four components (the hook, the drop zone and the tracker
@@ -185,8 +186,8 @@ export default [
     ignore: REACT,
     gzip: true,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK, VIRTUAL_CHUNK),
-    // 14,751 B (2026-11-29) + ~30 B: the hook with its drop zone and the four components (TanStack Virtual lazy).
-    limit: '14.79 kB',
+    // 14,698 B (2026-11-29) + ~30 B: the hook with its drop zone and the four components (TanStack Virtual lazy).
+    limit: '14.73 kB',
   },
   {
     // Issue 20 item 5: from 100 files UploadList mounts only the rows in view, with TanStack Virtual in a chunk
@@ -197,8 +198,8 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 25,942 B (2026-11-29) + ~30 B: the above and the virtual-rows chunk (TanStack Virtual, ~11 kB).
-    limit: '25.98 kB',
+    // 25,894 B (2026-11-29) + ~30 B: the above and the virtual-rows chunk (TanStack Virtual, ~11 kB).
+    limit: '25.93 kB',
   },
   {
     name: '@upbeam/upload-react/components.css: the components\' stylesheet',

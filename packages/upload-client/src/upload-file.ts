@@ -3,7 +3,6 @@ import { createAbortError } from './abort';
 import { usesMultipart } from './multipart-threshold';
 import { uploadPresigned } from './presigned/presigned-put';
 import { knownChecksum } from './route-checksum';
-import { hashAhead } from './single-put-checksum';
 import { prepareToken } from './temporary-token/prepare-token';
 import { throttledProgress } from './progress';
 import { resolveRetrySettings } from './retry';
@@ -23,11 +22,14 @@ export function preloadStrategy(options: Pick<UploadOptions, 'strategy'>): void 
  * Starts hashing `file` for its single PUT when its checksum is known before it asks (its option, or its route's
  * as this page learned it), so that the hash overlaps the uploads in flight: the tracker calls it for the next
  * queued file when one starts. Nothing for a multipart file (its parts are hashed as they go) or without a
- * checksum. One file at a time: the digest is kept for the file's own upload.
+ * checksum. One file at a time: the digest is kept for the file's own upload. The hashing loads with `import()`
+ * (`checksum-ahead.ts`) with the first such file.
  */
 export function hashAheadFor(file: File, options: UploadOptions): void {
   const algorithm = knownChecksum({ options });
-  if (algorithm && !usesMultipart(file.size, options.multipartThreshold)) hashAhead(file, algorithm);
+  if (!algorithm || usesMultipart(file.size, options.multipartThreshold)) return;
+  // A failed load is ignored here: the upload hashes the file itself and throws its error.
+  import('./checksum-ahead').then(({ hashAhead }) => hashAhead(file, algorithm), () => undefined);
 }
 
 /**

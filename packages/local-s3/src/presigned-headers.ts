@@ -1,5 +1,6 @@
 /// <reference path="./s3rver.d.ts" />
 import type { S3rverMiddleware } from '@20minutes/s3rver';
+import { corsHeaders, requestTarget } from './request-target';
 import { S3Error } from './s3rver-internals';
 
 /**
@@ -16,6 +17,9 @@ export function presignedHeadersSigned(): S3rverMiddleware {
       const signed = new Set(signedHeaders.toLowerCase().split(';'));
       const unsigned = Object.keys(ctx.headers).filter((name) => name.startsWith('x-amz-') && !signed.has(name));
       if (unsigned.length > 0) {
+        // With the bucket's CORS headers, as S3 answers: a page reads this refusal, not a network error.
+        const target = requestTarget(ctx.path);
+        if (target) await corsHeaders(ctx, target);
         throw new S3Error('AccessDenied', 'There were headers present in the request which were not signed', {
           HeadersNotSigned: unsigned.join(', '),
         });

@@ -41,7 +41,9 @@ export async function openStorage(root: URL, origins: string[]): Promise<Example
     throw PortTakenError.from(error, 'LOCAL_S3_PORT', port);
   });
   return {
-    config: { ...local.handlerSettings, stsEndpoint: local.endpoint },
+    // AWS S3's defaults (a CRC-64/NVME checksum signed into every URL, no overwrites), which local-s3 verifies as
+    // S3 does: what works here works on AWS.
+    config: { ...local.handlerSettings, stsEndpoint: local.endpoint, checksum: 'crc64nvme', conditionalWrites: true },
     description: `the embedded S3-compatible server ${local.endpoint} (@upbeam/local-s3; set S3_UPLOAD_* for a real bucket)`,
     close: () => local.close(),
   };

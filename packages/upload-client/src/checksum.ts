@@ -13,14 +13,6 @@ import { CHECKSUM_HEADERS, type ChecksumAlgorithm, MULTIPART_CHECKSUM_TYPES, typ
 import { bigIntToDigest, combineCrcs, CRC32C, CRC64NVME, type CrcSpec, digestToBigInt } from './crc-combine';
 import { digestInWorker } from './worker-digest';
 
-/**
- * A checksum storage verifies on every PUT of the file or of a part (`CHECKSUM_ALGORITHMS`): `'crc32c'`,
- * `'crc64nvme'` and `'sha256'` send `x-amz-checksum-*`, `'md5'` sends `Content-MD5` (RFC 1864; verified by
- * AWS S3 and Ceph radosgw, which refuse a mismatch with `BadDigest`); `false` sends none. s3rver (the local
- * development storage) verifies no checksum.
- */
-export type ChecksumOption = ChecksumAlgorithm | false;
-
 /** The digest of `blob` on the main thread (its module, with hash-wasm, loaded on first use). */
 async function digestOnMainThread(blob: Blob, algorithm: ChecksumAlgorithm): Promise<Uint8Array> {
   const mainThread = await import('./main-thread-digest');

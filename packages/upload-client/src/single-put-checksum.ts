@@ -6,7 +6,7 @@
  * ({@link hashAhead}) never hashes the file again.
  */
 import type { ChecksumAlgorithm, ObjectChecksum } from '@upbeam/upload-protocol';
-import type { ChecksumOption } from './checksum';
+import type { ChecksumOption } from './types';
 
 /** What a single PUT of a file sends and reports for its checksum. */
 export interface SinglePutChecksum {

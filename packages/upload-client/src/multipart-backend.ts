@@ -6,8 +6,7 @@
 import type { CompletedPart, ObjectChecksum } from '@upbeam/upload-protocol';
 import { isUploadClientError } from './errors';
 import type { AnswerRecovery, SignedPut } from './put-object';
-import { withRecovery } from './recovery';
-import type { RetryListener } from './retry';
+import { attemptWatch, type AttemptWatch } from './recovery';
 
 /** A signed UploadPart: PUT the part's bytes to `url` with exactly `headers`. */
 export interface SignedPartRequest extends SignedPut {
@@ -52,19 +51,7 @@ export function isNoSuchUpload(error: unknown): boolean {
 }
 
 /**
- * A retry listener that notes whether an attempt got no answer, and the check that a later "no such upload"
- * means the unanswered attempt had completed the upload.
+ * The {@link AttemptWatch} of a CompleteMultipartUpload: after an attempt that got no answer, a retry that finds
+ * no such upload (or, with `ifNoneMatch`, a 412: the object it stored) means that attempt completed the upload.
  */
-export function completionWatch(): { onRetry: RetryListener; completedBefore(error: unknown): boolean } {
-  let unanswered = false;
-  return {
-    onRetry: ({ error }) => {
-      unanswered ||= isUploadClientError(error) && error.code === 'NETWORK_ERROR';
-    },
-    completedBefore(error) {
-      const done = unanswered && isNoSuchUpload(error);
-      if (done) withRecovery(error as Error, 'already-done');
-      return done;
-    },
-  };
-}
+export const completionWatch = (ifNoneMatch = false): AttemptWatch => attemptWatch(ifNoneMatch, isNoSuchUpload);

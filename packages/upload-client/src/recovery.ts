@@ -7,7 +7,7 @@
  */
 import { isUploadClientError, OVERWRITE_REFUSED_MESSAGE, UploadClientError } from './errors';
 import { limitRefusal } from './limit-refusal';
-import { backoffDelay, isRetryable, retryDelay } from './retry';
+import { backoffDelay, isRetryable, retryDelay, type RetryListener } from './retry';
 
 /**
  * How a failed request recovers:
@@ -46,6 +46,38 @@ export function isOverwriteRefusal(error: unknown): error is UploadClientError {
 
 /** The final error of a write refused by `If-None-Match: *`: {@link OVERWRITE_REFUSED_MESSAGE}, `cause` the refusal. */
 export const overwriteRefusedError = (error: UploadClientError): UploadClientError => finalRefusal(error, OVERWRITE_REFUSED_MESSAGE, error);
+
+/** The bookkeeping of one request's attempts that storage may have carried out although the answer was lost. */
+export interface AttemptWatch {
+  /** A retry listener of the request: notes whether an attempt got no answer. */
+  onRetry: RetryListener;
+  /**
+   * Reads the request's last error by the one rule of a lost answer: after an attempt that got no answer, a
+   * refusal that says it did the work (`doneAfterLoss`; with `If-None-Match: *`, a 412: the object it stored)
+   * means done (marked `already-done`); a 412 otherwise is final, {@link overwriteRefusedError}.
+   * @returns when done.
+   * @throws the final error: the overwrite refusal, else `error` itself.
+   */
+  settle(error: unknown): void;
+}
+
+/**
+ * The {@link AttemptWatch} of one request: a single PUT or a CompleteMultipartUpload with `If-None-Match: *`
+ * (`ifNoneMatch`), or a complete whose retry finds `doneAfterLoss` (no such upload).
+ */
+export function attemptWatch(ifNoneMatch: boolean, doneAfterLoss?: (error: unknown) => boolean): AttemptWatch {
+  let unanswered = false;
+  return {
+    onRetry: ({ error }) => {
+      unanswered ||= isUploadClientError(error) && error.code === 'NETWORK_ERROR';
+    },
+    settle: (error) => {
+      const refused = ifNoneMatch && isOverwriteRefusal(error);
+      if (unanswered && (refused || doneAfterLoss?.(error))) return void withRecovery(error as Error, 'already-done');
+      throw refused ? overwriteRefusedError(error) : error;
+    },
+  };
+}
 
 /**
  * The recovery of `error`: the one it was marked with; for a preparation refused by a quota or rate limit,

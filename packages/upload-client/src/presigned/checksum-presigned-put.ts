@@ -11,7 +11,7 @@ import { isUploadClientError, UploadClientError } from '../errors';
 import { objectUrl } from '../object-url';
 import { postToEndpoint } from '../prepare';
 import { addMissingHeaders, presignedUrlExpiry } from '../put-object';
-import { isOverwriteRefusal, overwriteRefusedError } from '../recovery';
+import { attemptWatch, isOverwriteRefusal } from '../recovery';
 import { learnChecksum, routeChecksum } from '../route-checksum';
 import { putWholeFile } from '../single-put';
 import { singlePutChecksum, type SinglePutChecksum } from '../single-put-checksum';
@@ -54,7 +54,6 @@ export async function uploadPresignedWithChecksum(
   let hashedBlob: Blob = file;
   let prepared: PresignedUploadResponse;
   let expiresAt = 0;
-  let unanswered = false;
 
   const ask = async (): Promise<PresignedUploadResponse> => {
     hashed = await singlePutChecksum(hashedBlob, algorithm);
@@ -89,6 +88,7 @@ export async function uploadPresignedWithChecksum(
   const contentAddressed = () => algorithm === 'sha256' && prepared.key.includes(`sha256/${hexOf(hashed!.value!)}`);
   let deduplicated = prepared.alreadyStored;
   if (!deduplicated) {
+    const watch = attemptWatch(true);
     try {
       await putWholeFile(
         upload,
@@ -100,16 +100,14 @@ export async function uploadPresignedWithChecksum(
           return { url: prepared.url, headers: addMissingHeaders(signed, hashed?.headers), expiresAt };
         },
         undefined,
-        ({ error }) => {
-          unanswered ||= isUploadClientError(error) && error.code === 'NETWORK_ERROR';
-        },
+        watch.onRetry,
         CHECKSUM_REFUSALS,
       );
     } catch (error) {
-      if (!isOverwriteRefusal(error)) throw error;
-      // If-None-Match: * refused the write: stored by the attempt that got no answer, or by another upload of the same bytes.
-      deduplicated = contentAddressed() || undefined;
-      if (!deduplicated && !unanswered) throw overwriteRefusedError(error);
+      // If-None-Match: * refused the write of a key named from the file's SHA-256: another upload stored the
+      // same bytes first. Else the one rule: stored by an attempt that got no answer, or final.
+      if (isOverwriteRefusal(error) && contentAddressed()) deduplicated = true;
+      else watch.settle(error);
     }
   }
   const { url, bucket, key, receipt, region, endpoint } = prepared;

@@ -86,7 +86,7 @@ export function presignedBackend(upload: UploadContext, ticket: string, complete
         completed.serverData = answer.serverData;
         return answer.checksum;
       } catch (error) {
-        if (!watch.completedBefore(error)) throw error;
+        watch.settle(error);
         return undefined;
       }
     },

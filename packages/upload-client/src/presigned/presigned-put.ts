@@ -9,7 +9,7 @@ import { reportCompletion } from '../complete-upload';
 import { isUploadClientError, UploadClientError } from '../errors';
 import { postToEndpoint } from '../prepare';
 import { presignedUrlExpiry } from '../put-object';
-import { isOverwriteRefusal, overwriteRefusedError } from '../recovery';
+import { attemptWatch } from '../recovery';
 import { knownChecksum, learnChecksum, routeChecksum } from '../route-checksum';
 import { putWholeFile } from '../single-put';
 import type { UploadContext } from '../types';
@@ -45,7 +45,6 @@ export async function uploadPresigned(upload: UploadContext): Promise<UploadResu
   if (known) return withChecksum(upload, known);
   let prepared: PresignedUploadResponse;
   let expiresAt = 0;
-  let unanswered = false;
 
   const prepare = async (): Promise<PresignedUploadResponse> => {
     const answer = await postToEndpoint<PresignedUploadResponse>(upload, { marker: { strategy: 'presigned' }, fields: PRESIGNED_FIELDS });
@@ -65,24 +64,19 @@ export async function uploadPresigned(upload: UploadContext): Promise<UploadResu
     if (!algorithm) throw error;
     return withChecksum(upload, algorithm);
   }
-  try {
-    await putWholeFile(
-      upload,
-      async (fresh) => {
-        if (fresh) await prepare();
-        // Exactly the signed headers; servers before `headers` existed signed these two.
-        const signed = prepared.headers ?? { 'Content-Type': upload.filetype, 'Cache-Control': OBJECT_CACHE_CONTROL };
-        return { url: prepared.url, headers: signed, expiresAt };
-      },
-      undefined,
-      ({ error }) => {
-        unanswered ||= isUploadClientError(error) && error.code === 'NETWORK_ERROR';
-      },
-    );
-  } catch (error) {
-    // If-None-Match: * refused the write: stored by the attempt that got no answer.
-    if (!isOverwriteRefusal(error) || !unanswered) throw isOverwriteRefusal(error) ? overwriteRefusedError(error) : error;
-  }
+  // A 412 to If-None-Match: * (signed by the server when storage honours it), by the one rule of a lost answer.
+  const watch = attemptWatch(true);
+  await putWholeFile(
+    upload,
+    async (fresh) => {
+      if (fresh) await prepare();
+      // Exactly the signed headers; servers before `headers` existed signed these two.
+      const signed = prepared.headers ?? { 'Content-Type': upload.filetype, 'Cache-Control': OBJECT_CACHE_CONTROL };
+      return { url: prepared.url, headers: signed, expiresAt };
+    },
+    undefined,
+    watch.onRetry,
+  ).catch(watch.settle);
   const { url, bucket, key, receipt } = prepared!;
   return reportCompletion(upload, 'presigned', receipt, { url: url.split('?')[0]!, bucket, key });
 }

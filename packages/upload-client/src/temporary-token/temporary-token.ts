@@ -7,11 +7,11 @@
 import { UPLOAD_STRATEGIES, type ObjectChecksum, type TemporaryTokenUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
 import { CHECKSUM_REFUSALS } from '../checksum-refusal';
 import { reportCompletion } from '../complete-upload';
-import { isUploadClientError, UploadClientError } from '../errors';
+import { UploadClientError } from '../errors';
 import { MultipartUpload } from '../multipart-upload';
 import { usesMultipart } from '../multipart-threshold';
 import { resolveMultipartSettings } from '../part-math';
-import { isOverwriteRefusal, overwriteRefusedError } from '../recovery';
+import { attemptWatch } from '../recovery';
 import { putWholeFile } from '../single-put';
 import { singlePutChecksum } from '../single-put-checksum';
 import { prepareToken } from './prepare-token';
@@ -56,25 +56,18 @@ async function putObjectWithToken(upload: UploadContext, session: TokenSession):
   const { file, options } = upload;
   const algorithm = options.checksum ?? session.prepared.checksum;
   let hashed = await singlePutChecksum(file, algorithm);
-  let unanswered = false;
-  try {
-    await putWholeFile(
-      upload,
-      async (_fresh, rehash) => {
-        if (rehash) hashed = await singlePutChecksum(file.slice(), algorithm);
-        return session.signPutObject(upload.filetype, { ...hashed.headers, ...conditionalHeaders(session) });
-      },
-      session.recoveryFor,
-      ({ error }) => {
-        unanswered ||= isUploadClientError(error) && error.code === 'NETWORK_ERROR';
-      },
-      CHECKSUM_REFUSALS,
-    );
-  } catch (error) {
-    if (!isOverwriteRefusal(error) || !session.prepared.ifNoneMatch) throw error;
-    // If-None-Match: * refused the write: the attempt that got no answer stored it.
-    if (!unanswered) throw overwriteRefusedError(error);
-  }
+  // A 412 to If-None-Match: * (sent when the answer asks), by the one rule of a lost answer.
+  const watch = attemptWatch(!!session.prepared.ifNoneMatch);
+  await putWholeFile(
+    upload,
+    async (_fresh, rehash) => {
+      if (rehash) hashed = await singlePutChecksum(file.slice(), algorithm);
+      return session.signPutObject(upload.filetype, { ...hashed.headers, ...conditionalHeaders(session) });
+    },
+    session.recoveryFor,
+    watch.onRetry,
+    CHECKSUM_REFUSALS,
+  ).catch(watch.settle);
   return hashed.checksum;
 }
 

@@ -4,10 +4,10 @@
  * its SHA-256, XHR for the requests, S3's XML read with two regular expressions.
  */
 import { CHECKSUM_HEADERS, TOKEN_OBJECT_CACHE_CONTROL, type StoredPart } from '@upbeam/upload-protocol';
-import { isUploadClientError, UploadClientError } from '../../errors';
+import { UploadClientError } from '../../errors';
 import { completionWatch } from '../../multipart-backend';
 import { objectUrl } from '../../object-url';
-import { isOverwriteRefusal, overwriteRefusedError, type Recovery } from '../../recovery';
+import type { Recovery } from '../../recovery';
 import { resolveRetrySettings } from '../../retry';
 import { withRetries } from '../../send-loop';
 import { isSuccess, parseS3Error, storageError, xmlElements, xmlValue, type StorageAnswer } from '../../s3-answer';
@@ -195,9 +195,9 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
       if (ifNoneMatch) headers['if-none-match'] = '*';
       const request: SessionRequest = { method: 'POST', url: address, query: { uploadId }, headers, body: completeMultipartBody(parts, algorithm) };
       const element = isAdditionalChecksum(algorithm) ? checksumElement(algorithm) : undefined;
-      const watch = completionWatch();
-      /** Whether an attempt got no answer (it may have completed the upload). */
-      let unanswered = false;
+      // An attempt whose answer was lost completed the upload: its retry finds no such upload, or (with
+      // If-None-Match) the object it stored.
+      const watch = completionWatch(ifNoneMatch);
       const attempt = async (): Promise<CompletedObject> => {
         const answer = await exchange(request, signal);
         // S3 answers 200 at once and may report a failure later in the body.
@@ -207,13 +207,10 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
       const onRetry: typeof watch.onRetry = (event) => {
         retry.onRetry?.(event);
         watch.onRetry(event);
-        unanswered ||= isUploadClientError(event.error) && event.error.code === 'NETWORK_ERROR';
       };
       return withRetries(attempt, { ...retry, signal, onRetry }).catch((error: unknown): CompletedObject => {
-        // An attempt whose answer was lost completed the upload: its retry finds no such upload, or (with
-        // If-None-Match) the object it stored.
-        if (watch.completedBefore(error) || (ifNoneMatch && unanswered && isOverwriteRefusal(error))) return { etag: undefined, checksum: undefined };
-        throw ifNoneMatch && isOverwriteRefusal(error) ? overwriteRefusedError(error) : error;
+        watch.settle(error);
+        return { etag: undefined, checksum: undefined };
       });
     },
 

@@ -7,8 +7,8 @@
 // - ./temporary-token-*: the temporary-token strategy (the part engine, the SigV4 signer, the token
 //   session), loaded on the first temporary-token upload.
 // - ./checksum-*: the checksums (`checksum: 'crc32c' | 'crc64nvme' | 'sha256' | 'md5'`) and the single PUT's
-//   checksum flow (checksum-presigned-put), the tracker's hashing ahead (checksum-ahead), loaded for the first
-//   upload with one; it starts the hash worker (dist/hash-worker.js, hash-wasm's four hashers: a budget of its own).
+//   checksum flow (checksum-presigned-put), the tracker's hashing ahead (checksum-ahead), the token session's S3
+//   names of a checksum (checksum-s3), loaded for the first upload with one; it starts the hash worker (dist/hash-worker.js, hash-wasm's four hashers: a budget of its own).
 // - ./main-thread-digest-*: hash-wasm on the page's own thread, loaded only where the worker cannot start (CSP,
 //   no Worker): external in every measure but the one of that fallback.
 // The multipart engine and the temporary-token strategy never weigh on the hook's presigned path; no AWS SDK is
@@ -45,7 +45,7 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 8,496 B (2026-11-29) + ~30 B: the tracker (paced scheduler, file ends, TrackedUpload, a limit's hold), send loop, routes, list views; issue 46: the route's algorithm remembered, 412 (the checksum flow, its refusal and hash ahead lazy). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
+    // 8,495 B (2026-11-29) + ~30 B: the tracker (paced scheduler, file ends, TrackedUpload, a limit's hold), send loop, routes, list views; issue 46: the route's algorithm remembered, 412 (the checksum flow, its refusal and hash ahead lazy). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     limit: '8.53 kB',
   },
   {
@@ -68,8 +68,8 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 21,526 B (2026-11-29) + ~30 B: the token chunks 13,030 B beyond the 8,496 B initial chunk: OVER 12 KiB since issue 46 (part checksums in the shared part engine, the session's checksums and If-None-Match); issue 46 tidy: one 412 rule, the token's two copies gone (-61 B).
-    limit: '21.56 kB',
+    // 21,485 B (2026-11-29) + ~30 B: the token chunks 12,990 B beyond the 8,495 B initial chunk: OVER 12 KiB by ~0.7 kB since issue 46 (part checksums in the shared part engine, the PutObject's hashing and If-None-Match, the part engine's checksum code; the session's S3 checksum names lazy: checksum-s3, -41 B).
+    limit: '21.52 kB',
   },
   {
     name: '@upbeam/upload-client: uploadFile, initial chunk',
@@ -88,7 +88,7 @@ export default [
     import: '{ uploadFile }',
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, MAIN_THREAD_HASH_CHUNK),
     gzip: true,
-    // 6,519 B (2026-11-29) + ~30 B: the checksum chunks ~2.5 kB (the single PUT's checksum flow and refusal, worker client, CRC combine, composite values). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
+    // 6,517 B (2026-11-29) + ~30 B: the checksum chunks ~2.5 kB (the single PUT's checksum flow and refusal, worker client, CRC combine, composite values). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     limit: '6.55 kB',
   },
   {
@@ -151,7 +151,7 @@ export default [
     ignore: SVELTE,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 9,075 B (2026-11-29) + ~30 B: the above and DropZoneController. Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
+    // 9,074 B (2026-11-29) + ~30 B: the above and DropZoneController. Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     limit: '9.1 kB',
   },
   {
@@ -173,7 +173,7 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 10,535 B (2026-11-29) + ~30 B: both hooks, as above, and the factory's few bytes. Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
+    // 10,534 B (2026-11-29) + ~30 B: both hooks, as above, and the factory's few bytes. Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     limit: '10.56 kB',
   },
   // Issue #20: the ready-made components (`@upbeam/upload-react/components`), a subpath of their own, so the hook's
@@ -186,7 +186,7 @@ export default [
     ignore: REACT,
     gzip: true,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK, VIRTUAL_CHUNK),
-    // 14,762 B (2026-11-29) + ~30 B: the hook with its drop zone and the four components (TanStack Virtual lazy). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
+    // 14,760 B (2026-11-29) + ~30 B: the hook with its drop zone and the four components (TanStack Virtual lazy). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     limit: '14.79 kB',
   },
   {

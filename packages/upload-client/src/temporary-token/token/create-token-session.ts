@@ -3,7 +3,7 @@
  * replaces the AWS SDK's S3 client and `lib-storage` there: the SDK's SigV4 signer alone, WebCrypto for
  * its SHA-256, XHR for the requests, S3's XML read with two regular expressions.
  */
-import { CHECKSUM_HEADERS, TOKEN_OBJECT_CACHE_CONTROL, type StoredPart } from '@upbeam/upload-protocol';
+import { TOKEN_OBJECT_CACHE_CONTROL, type ChecksumAlgorithm, type StoredPart } from '@upbeam/upload-protocol';
 import { UploadClientError } from '../../errors';
 import { completionWatch } from '../../multipart-backend';
 import { objectUrl } from '../../object-url';
@@ -14,7 +14,7 @@ import { isSuccess, parseS3Error, storageError, xmlElements, xmlValue, type Stor
 import { CLOCK_SKEW_THRESHOLD_MS, createClock, isClockSkewRefusal, storageTimeOf } from './clock';
 import { createCredentialKeeper, expirationOf } from './credentials';
 import { completeMultipartBody, taggingBody } from './s3-bodies';
-import { checksumElement, createChecksumHeaders, isAdditionalChecksum } from './s3-checksums';
+import type { S3Checksum } from './checksum-s3';
 import { sendWithXhr } from './send-with-xhr';
 import { WebCryptoSha256 } from './sha256';
 import { type RequestToSign, signRequest } from './sign-request';
@@ -56,6 +56,17 @@ function readParts(page: string): StoredPart[] {
  */
 function quoted(etag: string | undefined): string | undefined {
   return etag === undefined || /^".*"$/.test(etag) ? etag : `"${etag}"`;
+}
+
+/**
+ * S3's names of `algorithm` in a multipart upload's requests (`checksum-s3`, loaded with `import()` beside the
+ * part engine's checksum chunk, `checksum-parts`, which it starts too): `undefined` for MD5 (`Content-MD5`, the
+ * ETag) or none.
+ */
+async function s3ChecksumOf(algorithm: ChecksumAlgorithm | undefined): Promise<S3Checksum | undefined> {
+  if (!algorithm || algorithm === 'md5') return undefined;
+  import('../../checksum-parts').catch(() => undefined);
+  return (await import('./checksum-s3')).s3Checksum(algorithm);
 }
 
 /** Base64 of the SHA-256 of `text` (UTF-8): an `x-amz-checksum-sha256` header. */
@@ -155,9 +166,10 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
     signUploadPart: (uploadId, partNumber, headers = {}) =>
       sign({ method: 'PUT', url: address, query: { partNumber: String(partNumber), uploadId }, headers }),
 
-    createMultipartUpload: (contentType, signal, checksum) =>
-      retrying(async () => {
-        const headers = { ...objectHeaders(contentType), ...createChecksumHeaders(checksum) };
+    createMultipartUpload: async (contentType, signal, checksum) => {
+      const s3 = await s3ChecksumOf(checksum);
+      return retrying(async () => {
+        const headers = { ...objectHeaders(contentType), ...s3?.createHeaders };
         const request: SessionRequest = { method: 'POST', url: address, query: { uploads: '' }, headers };
         const answer = await exchange(request, signal);
         if (!isSuccess(answer)) throw storageError(answer);
@@ -166,7 +178,8 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
         throw new UploadClientError('STORAGE_ERROR', 'Storage answered CreateMultipartUpload without an UploadId.', {
           status: answer.status,
         });
-      }, signal),
+      }, signal);
+    },
 
     async listParts(uploadId, signal) {
       const parts: StoredPart[] = [];
@@ -187,14 +200,15 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
       }
     },
 
-    completeMultipartUpload(uploadId, parts, signal, options = {}) {
+    async completeMultipartUpload(uploadId, parts, signal, options = {}) {
       const { checksum: algorithm, objectChecksum, ifNoneMatch } = options;
+      const s3 = await s3ChecksumOf(algorithm);
+      const element = s3?.element;
       const headers: Record<string, string> = { 'content-type': 'application/xml' };
       // The whole object's CRC of a full-object upload: storage checks it against the one it combines.
-      if (isAdditionalChecksum(algorithm) && objectChecksum) headers[CHECKSUM_HEADERS[algorithm]] = objectChecksum;
+      if (s3 && objectChecksum) headers[s3.header] = objectChecksum;
       if (ifNoneMatch) headers['if-none-match'] = '*';
-      const request: SessionRequest = { method: 'POST', url: address, query: { uploadId }, headers, body: completeMultipartBody(parts, algorithm) };
-      const element = isAdditionalChecksum(algorithm) ? checksumElement(algorithm) : undefined;
+      const request: SessionRequest = { method: 'POST', url: address, query: { uploadId }, headers, body: completeMultipartBody(parts, element) };
       // An attempt whose answer was lost completed the upload: its retry finds no such upload, or (with
       // If-None-Match) the object it stored.
       const watch = completionWatch(ifNoneMatch);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { xmlElements, xmlValue } from '../../s3-answer';
+import { s3Checksum } from './checksum-s3';
 import { completeMultipartBody, escapeXml, taggingBody } from './s3-bodies';
 
 describe('S3 request bodies', () => {
@@ -19,9 +20,8 @@ describe('S3 request bodies', () => {
 
   it('CompleteMultipartUpload lists each part\'s checksum under its algorithm\'s element; none for md5', () => {
     const parts = [{ partNumber: 1, etag: '"a"', checksum: 'yZRlqg==' }];
-    expect(completeMultipartBody(parts, 'crc32c')).toContain('<ETag>&quot;a&quot;</ETag><ChecksumCRC32C>yZRlqg==</ChecksumCRC32C></Part>');
-    expect(completeMultipartBody(parts, 'sha256')).toContain('<ChecksumSHA256>yZRlqg==</ChecksumSHA256>');
-    expect(completeMultipartBody(parts, 'md5')).not.toContain('Checksum');
+    expect(completeMultipartBody(parts, s3Checksum('crc32c').element)).toContain('<ETag>&quot;a&quot;</ETag><ChecksumCRC32C>yZRlqg==</ChecksumCRC32C></Part>');
+    expect(completeMultipartBody(parts, s3Checksum('sha256').element)).toContain('<ChecksumSHA256>yZRlqg==</ChecksumSHA256>');
     expect(completeMultipartBody(parts)).not.toContain('Checksum');
   });
 

@@ -1,6 +1,5 @@
 /** The XML bodies of the S3 requests the temporary-token session sends (S3 API reference, 2006-03-01). */
-import type { ChecksumAlgorithm, CompletedPart } from '@upbeam/upload-protocol';
-import { checksumElement, isAdditionalChecksum } from './s3-checksums';
+import type { CompletedPart } from '@upbeam/upload-protocol';
 
 const S3_NAMESPACE = 'http://s3.amazonaws.com/doc/2006-03-01/';
 
@@ -13,12 +12,11 @@ export function escapeXml(text: string): string {
 
 /**
  * CompleteMultipartUpload's body: every part with its ETag (quotes included), in ascending part number
- * (S3 answers `InvalidPartOrder` otherwise), and with its checksum (`<ChecksumCRC32C>`...) when the upload
- * was created with `algorithm` other than MD5: S3 refuses a Complete that leaves one out (`InvalidPart`).
+ * (S3 answers `InvalidPartOrder` otherwise), and with its checksum in `element` (`ChecksumCRC32C`...: the
+ * upload was created with a checksum other than MD5): S3 refuses a Complete that leaves one out (`InvalidPart`).
  */
-export function completeMultipartBody(parts: readonly CompletedPart[], algorithm?: ChecksumAlgorithm): string {
+export function completeMultipartBody(parts: readonly CompletedPart[], element?: string): string {
   const sorted = [...parts].sort((a, b) => a.partNumber - b.partNumber);
-  const element = isAdditionalChecksum(algorithm) ? checksumElement(algorithm) : undefined;
   const items = sorted.map((part) => {
     const checksum = element && part.checksum ? `<${element}>${escapeXml(part.checksum)}</${element}>` : '';
     return `<Part><PartNumber>${part.partNumber}</PartNumber><ETag>${escapeXml(part.etag)}</ETag>${checksum}</Part>`;

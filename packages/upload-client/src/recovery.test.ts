@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAbortError } from './abort';
 import { UploadClientError } from './errors';
 import { isChecksumRefusal } from './checksum-refusal';
-import { nextStep, recoveryOf, withRecovery } from './recovery';
+import { attemptWatch, nextStep, recoveryOf, withRecovery } from './recovery';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -58,5 +58,38 @@ describe('recoveryOf', () => {
     expect(recoveryOf(refused(404))).toBe('give-up');
     expect(recoveryOf(withRecovery(refused(404), 'sign-again'))).toBe('sign-again');
     expect(recoveryOf(undefined)).toBe('give-up');
+  });
+});
+
+describe('attemptWatch: the one rule of a lost answer (a 412 to If-None-Match: *, a complete\'s no such upload)', () => {
+  const lost = { attempt: 2, delayMs: 0, error: new UploadClientError('NETWORK_ERROR', 'No answer.') };
+  const exists = refused(412, 'PreconditionFailed');
+  const noSuchUpload = refused(404, 'NoSuchUpload');
+
+  it('a 412 after an attempt that got no answer counts as stored (already-done); a 412 otherwise is final', () => {
+    const retried = attemptWatch(true);
+    retried.onRetry({ attempt: 2, delayMs: 100, error: refused(503) });
+    expect(() => retried.settle(exists)).toThrow('An object already exists under this key (storage refuses to overwrite it).');
+    retried.onRetry(lost);
+    expect(() => retried.settle(exists)).not.toThrow();
+    expect(recoveryOf(exists)).toBe('already-done');
+    const first = refused(412, 'PreconditionFailed');
+    expect(() => attemptWatch(true).settle(first)).toThrow(expect.objectContaining({ code: 'STORAGE_ERROR', status: 412, cause: first }));
+  });
+
+  it('without If-None-Match a 412 is thrown as it came; other errors always are', () => {
+    const watch = attemptWatch(false);
+    watch.onRetry(lost);
+    const other = refused(412);
+    expect(() => watch.settle(other)).toThrow(other);
+    const denied = refused(403, 'AccessDenied');
+    expect(() => attemptWatch(true).settle(denied)).toThrow(denied);
+  });
+
+  it('a complete: no such upload after an attempt that got no answer is done; before one, thrown as it came', () => {
+    const watch = attemptWatch(false, (error) => error === noSuchUpload);
+    expect(() => watch.settle(noSuchUpload)).toThrow(noSuchUpload);
+    watch.onRetry(lost);
+    expect(() => watch.settle(noSuchUpload)).not.toThrow();
   });
 });

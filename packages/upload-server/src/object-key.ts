@@ -1,6 +1,7 @@
 import { nanoid } from 'nanoid';
 import { INTERNAL_PREFIX } from './completion-marker';
 import { UploadError } from './errors';
+import { hexOfBase64 } from './upload-checksum';
 
 /** Prefix of default object keys (SPEC 9). */
 export const DEFAULT_KEY_PREFIX = 'next-s3-uploads/';
@@ -87,7 +88,7 @@ const KEPT_EXTENSION = /\.[A-Za-z0-9]{1,16}$/;
  */
 export function contentObjectKey(digest: string, filename: string, prefix: string = DEFAULT_KEY_PREFIX): string {
   const [base64, parts] = digest.split('-');
-  const hex = Array.from(atob(base64!), (character) => character.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+  const hex = hexOfBase64(base64!);
   const extension = KEPT_EXTENSION.exec(filename)?.[0].toLowerCase() ?? '';
   return `${normalizeKeyPrefix(prefix)}sha256/${hex}${parts === undefined ? '' : `-${parts}`}${extension}`;
 }

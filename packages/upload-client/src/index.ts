@@ -15,7 +15,7 @@ export { PauseController } from './pause';
 export { createPacedScheduler, type Pace, type PacedSchedule } from './paced-scheduler';
 // Types only: the multipart constants and objectUrl are values of `@upbeam/upload-client/multipart`, so that
 // the presigned path's chunk does not carry the multipart code (see src/multipart.ts).
-export type { MultipartOptions, ObjectTag, PrepareEndpoint, ResumeOptions, UploadOptions } from './types';
+export type { FileTransform, MultipartOptions, ObjectTag, PrepareEndpoint, ResumeOptions, UploadOptions } from './types';
 export type { RouteOption, RouteResultData, RouteUploadOptions, RouteUploadResult } from './routes';
 export { fetchRouteRules } from './route-rules';
 export { createRouteClient, type RouteClient } from './route-client';

@@ -52,6 +52,19 @@ export interface ResumeOptions {
   scope?: string;
 }
 
+/**
+ * A step from the file the user picked to the file sent (`UploadOptions.transform`): resize or re-encode an
+ * image, strip metadata, compress. Run once per upload before the preparation, so the size checked by the
+ * server's `maxFileSize`, the content type, the checksum and the progress are those of the returned file.
+ * Return the given file itself to send it unchanged. A rejection fails the upload with its error; `signal`
+ * aborts when the upload is cancelled. A convenience, not a security boundary: the server still enforces its
+ * rules on what arrives.
+ * @param file - The picked file.
+ * @param context - `signal`: aborted when the upload is cancelled.
+ * @returns The file to send (its `name` is ignored when `filename` or a folder path is sent).
+ */
+export type FileTransform = (file: File, context: { signal: AbortSignal }) => File | Promise<File>;
+
 /** Options of a multipart upload, on either strategy. */
 export interface MultipartOptions {
   /**
@@ -135,6 +148,11 @@ export interface UploadOptions extends MultipartOptions, RetryOptions {
    * @default file.name
    */
   filename?: string;
+  /**
+   * Prepares the file before it is sent (see {@link FileTransform}): e.g. `resizeImage({ maxWidth: 2048 })`
+   * of `@upbeam/upload-client/image`. Unset: the picked file is sent as it is.
+   */
+  transform?: FileTransform;
   /** The preparation endpoint: URL (default `/api/s3-upload`), extra headers, extra body fields. */
   endpoint?: PrepareEndpoint;
   /**

@@ -20,7 +20,7 @@ export type TrackedFileStatus = 'queued' | 'uploading' | 'paused' | 'done' | 'er
 export interface TrackedFile<ServerData = unknown> {
   /** Generated id (nanoid, 21 characters); pass it to `cancel`, `retry`, `remove`. */
   id: string;
-  /** The picked file. */
+  /** The picked file; with `transform`, the file sent once it is made (when the upload starts). */
   file: File;
   /** Path inside a dropped or picked folder (`photos/2024/a.jpg`), sent as `filename`; absent for a lone file. */
   path?: string;
@@ -31,7 +31,7 @@ export interface TrackedFile<ServerData = unknown> {
    * single PUT, its stored parts for a kept multipart upload).
    */
   uploaded: number;
-  /** File size in bytes. */
+  /** File size in bytes (with `transform`, the size of the file sent once it is made). */
   size: number;
   /** Whether it goes multipart (at or above `multipartThreshold`): only then can it be paused. */
   multipart: boolean;

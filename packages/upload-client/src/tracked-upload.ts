@@ -6,6 +6,7 @@ import { PauseController } from './pause';
 import type { UploadPersistence } from './persistence';
 import type { TrackedFile } from './tracked-file';
 import type { TransferRate } from './transfer-rate';
+import { transformFile } from './transform-file';
 import type { ResumeOptions, UploadOptions } from './types';
 import { uploadFile } from './upload-file';
 import type { UploadQueue } from './upload-queue';
@@ -69,6 +70,8 @@ export class TrackedUpload {
   #settle: Settle | undefined;
   /** Removes the listener on `options.signal`. */
   #stopSignal: (() => void) | undefined;
+  /** With `transform`: the file it made, sent again by a later start (a retry, a wait for a place), never remade. */
+  #transformed: File | undefined;
 
   constructor(id: string, file: File, path: string | undefined, options: UploadOptions, shared: TrackerShared, settle?: Settle) {
     this.id = id;
@@ -125,7 +128,8 @@ export class TrackedUpload {
     this.#shared.update(this.id, { status: 'queued', progress: 0, uploaded: 0, error: undefined, ...persistence });
     this.queue();
     const options = { ...this.options(), ...(this.path === undefined ? {} : { filename: this.path }) };
-    this.#persist((persistence) => persistence.keep(tracked, options));
+    // The picked file is kept (a transform runs again on it), not the last one sent.
+    this.#persist((persistence) => persistence.keep({ ...tracked, file: this.file }, options));
   }
 
   /** Fails it with `error` if it is queued (not started): another file of its route was refused by a limit. */
@@ -200,9 +204,19 @@ export class TrackedUpload {
     this.#shared.started();
     const upload = this.#shared.defaults().uploader ?? uploadFile;
     const { resume } = this.#shared;
+    let size = tracked.size;
     try {
-      const result = await upload(this.file, {
+      let file = this.file;
+      // Transformed here, once (a cancel meanwhile aborts its signal): the list shows the size and the
+      // multipart of the file sent, and the uploader gets it without `transform`.
+      if (merged.transform) {
+        file = this.#transformed ??= await transformFile(file, merged.transform, running.abort.signal);
+        size = file.size;
+        this.#shared.update(this.id, { file, size, multipart: usesMultipart(size, merged.multipartThreshold) });
+      }
+      const result = await upload(file, {
         ...merged,
+        transform: undefined,
         // A kept multipart upload continues from its journal after a reload (its scope's journal only).
         ...(resume && { resume }),
         ...(this.path === undefined ? {} : { filename: this.path }),
@@ -220,7 +234,7 @@ export class TrackedUpload {
         },
       });
       this.#running = undefined;
-      this.end({ status: 'done', url: result.url, result, progress: 100, uploaded: tracked.size });
+      this.end({ status: 'done', url: result.url, result, progress: 100, uploaded: size });
     } catch (error) {
       this.#running = undefined;
       // The server's uploads in flight are full and files of this tracker hold places: it waits for one to end.

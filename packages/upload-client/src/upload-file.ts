@@ -5,6 +5,7 @@ import { uploadPresigned } from './presigned/presigned-put';
 import { knownChecksum } from './route-checksum';
 import { prepareToken } from './temporary-token/prepare-token';
 import { throttledProgress } from './progress';
+import { transformFile } from './transform-file';
 import { resolveRetrySettings } from './retry';
 import type { RouteUploadOptions, RouteUploadResult } from './routes';
 import type { UploadContext, UploadOptions } from './types';
@@ -27,7 +28,8 @@ export function preloadStrategy(options: Pick<UploadOptions, 'strategy'>): void 
  */
 export function hashAheadFor(file: File, options: UploadOptions): void {
   const algorithm = knownChecksum({ options });
-  if (!algorithm || usesMultipart(file.size, options.multipartThreshold)) return;
+  // A transformed file is not known before its transform: its upload hashes it.
+  if (!algorithm || options.transform || usesMultipart(file.size, options.multipartThreshold)) return;
   // A failed load is ignored here: the upload hashes the file itself and throws its error.
   import('./checksum-ahead').then(({ hashAhead }) => hashAhead(file, algorithm), () => undefined);
 }
@@ -39,6 +41,9 @@ export function hashAheadFor(file: File, options: UploadOptions): void {
  * each part a `Blob.slice()` sent with `XMLHttpRequest`. No byte of the file is read into JavaScript memory.
  * The multipart engine and the temporary-token strategy are loaded with `import()` on first use, so a
  * page that only sends small files with presigned URLs never downloads them.
+ *
+ * With `transform`, the file sent is `transform(file)`: its size, type, checksum and progress are those of the
+ * result (a transform's error is thrown as it is; `signal` aborts the transform too).
  *
  * When the server has a completion hook (its answer holds a `receipt`, or it is a multipart upload), the
  * upload ends with a completion request and the hook's answer is the result's `serverData`.
@@ -71,7 +76,12 @@ export function uploadFile<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   ...options: string extends RouteName<R> ? [options?: RouteUploadOptions<R, N>] : [options: RouteUploadOptions<R, N>]
 ): Promise<RouteUploadResult<R, N>>;
 export async function uploadFile(file: File, options: UploadOptions = {}): Promise<UploadResult> {
-  const { signal } = options;
+  const { signal, transform } = options;
+  if (transform) {
+    if (signal?.aborted) throw createAbortError();
+    file = await transformFile(file, transform, signal ?? new AbortController().signal);
+    options = { ...options, transform: undefined };
+  }
   const upload: UploadContext = {
     file,
     filetype: file.type || FALLBACK_CONTENT_TYPE,

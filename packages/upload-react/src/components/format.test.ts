@@ -1,6 +1,7 @@
 import type { UploadSummary } from '@upbeam/upload-client';
 import { describe, expect, it } from 'vitest';
-import { announcement, errorText, summaryText } from './format';
+import type { FileRejection } from '@upbeam/upload-client/drop-zone';
+import { announcement, errorText, rejectionText, summaryText } from './format';
 import { DEFAULT_LABELS, formatTimeLeft, withDefaults } from './labels';
 
 const summary = (count: Partial<UploadSummary['count']>, more: Partial<UploadSummary> = {}): UploadSummary => ({
@@ -69,21 +70,39 @@ describe('labels', () => {
   });
 });
 
-describe('rejection', () => {
-  it('reads a file too large with its size in powers of 1000; other reasons as the drop zone words them', () => {
-    const file = new File([new Uint8Array(1_500_000)], 'scan.tif');
-    expect(DEFAULT_LABELS.rejection({ file, code: 'file-too-large', message: 'scan.tif: larger than 1000000 bytes.' })).toBe('scan.tif is too large (1.5 MB).');
-    expect(DEFAULT_LABELS.rejection({ file, path: 'a/scan.tif', code: 'file-too-large', message: '' })).toBe('a/scan.tif is too large (1.5 MB).');
-    expect(DEFAULT_LABELS.rejection({ file, code: 'file-invalid-type', message: 'scan.tif: this type of file is not accepted (image/*).' })).toBe(
-      'scan.tif: this type of file is not accepted (image/*).',
-    );
+describe('rejectionText', () => {
+  const file = new File([new Uint8Array(1_500_000)], 'scan.tif');
+  const rules = { accept: 'image/*', maxSize: 1_000_000, minSize: 2_000_000, maxFiles: 1 };
+  it('words each code with its rule: a size in powers of 1000, the relative path of a folder\'s file', () => {
+    const text = (rejection: Omit<FileRejection, 'file' | 'message'>) => rejectionText({ file, message: 'core words', ...rejection }, rules, DEFAULT_LABELS);
+    expect(text({ code: 'file-too-large' })).toBe('scan.tif is too large (1.5 MB).');
+    expect(text({ path: 'a/scan.tif', code: 'file-too-large' })).toBe('a/scan.tif is too large (1.5 MB).');
+    expect(text({ code: 'file-too-small' })).toBe('scan.tif is too small (1.5 MB).');
+    expect(text({ code: 'file-invalid-type' })).toBe('scan.tif: this type of file is not accepted (image/*).');
+    expect(text({ code: 'too-many-files' })).toBe('scan.tif: at most 1 file at once.');
+    expect(rejectionText({ file, code: 'too-many-files', message: '' }, { maxFiles: 3 }, DEFAULT_LABELS)).toBe('scan.tif: at most 3 files at once.');
+  });
+
+  it('in the locale given: its sizes and its words; `rejection` still replaces them all', () => {
+    const labels = withDefaults({ rejected: { 'file-too-large': (name, size, max) => `${name}: ${size} > ${max}` } });
+    expect(rejectionText({ file, code: 'file-too-large', message: '' }, rules, labels, 'de')).toBe('scan.tif: 1,5 MB > 1,0 MB');
+    expect(rejectionText({ file, code: 'file-too-large', message: 'm' }, rules, withDefaults({ rejection: (r) => r.message }))).toBe('m');
   });
 });
 
 describe('errorText', () => {
   it("is the error's message, never [object Object]", () => {
-    expect(errorText(new Error('Storage refused the upload (500).'))).toBe('Storage refused the upload (500).');
-    expect(errorText(new DOMException('Upload aborted.', 'AbortError'))).toBe('Upload aborted.');
-    expect(errorText({ weird: true })).toBe('The upload failed.');
+    expect(errorText(new Error('Storage refused the upload (500).'), DEFAULT_LABELS)).toBe('Storage refused the upload (500).');
+    expect(errorText(new DOMException('Upload aborted.', 'AbortError'), DEFAULT_LABELS)).toBe('Upload aborted.');
+    expect(errorText({ weird: true }, DEFAULT_LABELS)).toBe('The upload failed.');
+  });
+
+  it("is the words of the endpoint's code, else of the client's code, else the server's message", () => {
+    const labels = withDefaults({ errors: { FILE_TOO_LARGE: 'Trop gros.', NETWORK_ERROR: 'Hors ligne.' }, uploadFailed: 'Échec.' });
+    const error = (code: string, answerCode?: string) => Object.assign(new Error('The file is too large (max 1 MB).'), { code, answerCode });
+    expect(errorText(error('PREPARE_FAILED', 'FILE_TOO_LARGE'), labels)).toBe('Trop gros.');
+    expect(errorText(error('NETWORK_ERROR'), labels)).toBe('Hors ligne.');
+    expect(errorText(error('PREPARE_FAILED', 'MY_APP_CODE'), labels)).toBe('The file is too large (max 1 MB).');
+    expect(errorText(undefined, labels)).toBe('Échec.');
   });
 });

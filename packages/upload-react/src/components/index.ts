@@ -11,6 +11,6 @@ export { UploadButton, type UploadButtonProps } from './upload-button';
 export { UploadList, type UploadListProps } from './upload-list';
 export type { UploadSourceProps } from './upload-source';
 export type { UploadAppearance, UploadPart } from './parts';
-export { DEFAULT_LABELS, formatTimeLeft, type UploadLabels } from './labels';
+export { DEFAULT_LABELS, formatTimeLeft, type RejectionLabels, type UploadLabelOverrides, type UploadLabels, type UploadLocale } from './labels';
 export { announcement, summaryText } from './format';
 export { useLeaveWarning } from './leave-warning';

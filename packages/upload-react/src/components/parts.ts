@@ -1,4 +1,4 @@
-import type { UploadLabels } from './labels';
+import type { UploadLabelOverrides, UploadLabels, UploadLocale } from './labels';
 
 /** The named parts of the components, each with a `data-upbeam` attribute and a class of its own. */
 export type UploadPart =
@@ -33,10 +33,19 @@ export interface UploadAppearance {
   className?: string;
   /** A class added to each named part (`row`, `progress`, `button`…). */
   classNames?: Partial<Record<UploadPart, string>>;
-  /** Words to change (see {@link UploadLabels}); the rest stay English. */
-  labels?: Partial<UploadLabels>;
-  /** BCP 47 locale of sizes and speeds (`de` writes `1,2 MB`). @default the browser's locale */
-  locale?: string;
+  /**
+   * Words to change (see {@link UploadLabels}) on top of the locale's; the nested ones (`status`, `rejected`,
+   * `errors`) one by one.
+   */
+  labels?: UploadLabelOverrides;
+  /**
+   * The user's language: a locale of `@upbeam/upload-react/locales` (`fr`, `de`, `es`, `ptBR`, `ja`, `zhCN`,
+   * `ar`) or your own {@link UploadLocale}: its words, its numbers, sizes and speeds, and its direction (`dir`
+   * and `lang` on the component's root: `ar` lays it out right to left). A BCP 47 tag alone (`de`) writes the
+   * numbers, sizes and speeds in it and keeps the English words.
+   * @default English words, numbers in the browser's locale
+   */
+  locale?: string | UploadLocale;
 }
 
 const DEFAULT_CLASS: Record<UploadPart, string> = {
@@ -65,8 +74,16 @@ export function partProps(part: UploadPart, appearance: UploadAppearance, extra?
   return { ...(classes.length > 0 ? { className: classes.join(' ') } : {}), 'data-upbeam': part };
 }
 
-/** Props of a component's root element: the theme's `data-theme` and the root classes (`className` too). */
+/**
+ * Props of a component's root element: the theme's `data-theme`, the root classes (`className` too), and with
+ * a locale object its `lang` and `dir`.
+ */
 export function rootProps(part: UploadPart, appearance: UploadAppearance) {
   const root = appearance.unstyled ? undefined : DEFAULT_CLASS.root;
-  return { ...partProps(part, appearance, [root, appearance.className].filter(Boolean).join(' ') || undefined), 'data-theme': appearance.theme ?? 'system' };
+  const { locale } = appearance;
+  return {
+    ...partProps(part, appearance, [root, appearance.className].filter(Boolean).join(' ') || undefined),
+    'data-theme': appearance.theme ?? 'system',
+    ...(typeof locale === 'object' ? { lang: locale.locale, dir: locale.dir } : {}),
+  };
 }

@@ -23,7 +23,7 @@ export interface UploadButtonProps<R extends AnyRoutes = AnyRoutes, N extends Ro
 
 /**
  * A button that opens the file dialog and uploads the files picked; while they upload it reads
- * `Uploading… 45%` and fills from the left (`--upbeam-button-progress`), and a polite live region says
+ * `Uploading… 45%` and fills from where its text starts (`--upbeam-button-progress`), and a polite live region says
  * the progress by tenths. Files breaking the rules are listed under it with their reason.
  *
  * @example
@@ -36,7 +36,7 @@ export function UploadButton<R extends AnyRoutes = AnyRoutes, N extends RouteNam
 /** The button, given the uploads it adds to (`props.upload`, or its own). */
 function Button<R extends AnyRoutes, N extends RouteName<R>>(props: WithUpload<UploadButtonProps<R, N>>) {
   const { upload } = props;
-  const labels = withDefaults(props.labels);
+  const labels = withDefaults(props.labels, props.locale);
   const { options, rejected } = useTaking(props, upload);
   const picker = useDropZone({ ...options, multiple: props.multiple, paste: false });
   const { summary } = upload;
@@ -57,7 +57,7 @@ function Button<R extends AnyRoutes, N extends RouteName<R>>(props: WithUpload<U
         {busy ? labels.buttonUploading(percent) : labels.button}
       </button>
       <Announcer summary={summary} labels={labels} />
-      <Rejections rejected={rejected} labels={labels} appearance={props} />
+      <Rejections rejected={rejected} rules={props.multiple === false ? { ...options, maxFiles: 1 } : options} labels={labels} appearance={props} />
     </div>
   );
 }

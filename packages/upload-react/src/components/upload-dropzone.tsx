@@ -38,7 +38,7 @@ export function UploadDropzone<R extends AnyRoutes = AnyRoutes, N extends RouteN
 /** The drop zone, given the uploads it adds to (`props.upload`, or its own). */
 function Dropzone<R extends AnyRoutes, N extends RouteName<R>>(props: WithUpload<UploadDropzoneProps<R, N>>) {
   const { upload } = props;
-  const labels = withDefaults(props.labels);
+  const labels = withDefaults(props.labels, props.locale);
   const { options, rejected } = useTaking(props, upload);
   const zone = useDropZone({ ...options, paste: props.paste ?? 'document' });
   const folder = useDropZone({ ...options, directory: true, paste: false });
@@ -52,7 +52,7 @@ function Dropzone<R extends AnyRoutes, N extends RouteName<R>>(props: WithUpload
         <input {...zone.getInputProps()} data-upbeam="input" />
         {props.children ?? (
           <>
-            <strong {...partProps('dropzoneLabel', props)}>{zone.isDragActive ? labels.dropzoneActive : labels.dropzone}</strong>
+            <strong {...partProps('dropzoneLabel', props)}>{zone.isDragActive ? labels.dropzoneActive : options.maxFiles === 1 ? labels.dropzoneSingle : labels.dropzone}</strong>
             <span {...partProps('dropzoneHint', props)} id={hintId}>
               {labels.dropzoneHint}
             </span>
@@ -67,7 +67,7 @@ function Dropzone<R extends AnyRoutes, N extends RouteName<R>>(props: WithUpload
           </button>
         </>
       )}
-      <Rejections rejected={rejected} labels={labels} appearance={props} />
+      <Rejections rejected={rejected} rules={options} labels={labels} appearance={props} />
     </div>
   );
 }

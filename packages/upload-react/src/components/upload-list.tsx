@@ -5,7 +5,7 @@ import { lazy, memo, Suspense, useEffect, useMemo, useRef, type ReactNode } from
 import type { UseS3Upload } from '../use-s3-upload';
 import { useTrackedFile } from '../use-tracked-file';
 import { useAllTrackedIds } from '../use-tracked-ids';
-import { withDefaults } from './labels';
+import { localeTag, withDefaults } from './labels';
 import { partProps, rootProps, type UploadAppearance } from './parts';
 import { sameRowProps, UploadRow, type RowActions, type UploadRowProps } from './upload-row';
 import { useWarmNumberFormats } from './warm-number-formats';
@@ -66,11 +66,12 @@ export function useStableAppearance(props: UploadAppearance): UploadAppearance {
 export function UploadList<R extends AnyRoutes = AnyRoutes, N extends RouteName<R> = RouteName<R>>(props: UploadListProps<R, N>) {
   const { upload, details } = props;
   const appearance = useStableAppearance(props);
-  const labels = useMemo(() => withDefaults(props.labels), [props.labels]);
+  const labels = useMemo(() => withDefaults(props.labels, props.locale), [props.labels, props.locale]);
   const { cancel, pause, resume, retry, remove } = upload;
   const actions = useMemo<RowActions>(() => ({ cancel, pause, resume, retry, remove }), [cancel, pause, resume, retry, remove]);
   const ids = useAllTrackedIds(upload.tracker);
-  useWarmNumberFormats(appearance.locale);
+  const locale = localeTag(appearance.locale);
+  useWarmNumberFormats(locale);
   // Made again only when a file is added or removed (or the look changes): a file's progress renders its own
   // row (TrackedRow reads it), not this list of thousands.
   const row = useMemo(() => {
@@ -79,11 +80,11 @@ export function UploadList<R extends AnyRoutes = AnyRoutes, N extends RouteName<
       actions,
       labels,
       appearance,
-      locale: appearance.locale,
+      locale,
       details: details as ((file: TrackedFile<never>) => ReactNode) | undefined,
     };
     return (id: string, place?: UploadRowProps['place']) => <TrackedRow key={id} id={id} place={place} {...shared} />;
-  }, [upload.tracker, actions, labels, appearance, details]);
+  }, [upload.tracker, actions, labels, appearance, locale, details]);
   // Rows the list drew last, all of its files while it had fewer than VIRTUALIZE_FROM: the rows that stand in
   // while the chunk loads are never fewer (a list growing past 100 does not shrink for a frame).
   const drawn = useRef(0);

@@ -51,7 +51,7 @@ export function sameRowProps<P extends { place?: Placed }>(prev: P, next: P): bo
 }
 
 /** A virtual row's style: placed at its top within the list (CSS pixels), the rows between not mounted. */
-const placed = (top: number) => ({ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${top}px)` }) as const;
+const placed = (top: number) => ({ position: 'absolute', top: 0, insetInlineStart: 0, width: '100%', transform: `translateY(${top}px)` }) as const;
 
 /**
  * One file: thumbnail, name (or relative path), size, progress with speed and time left while it uploads,
@@ -74,7 +74,7 @@ export const UploadRow = memo(function UploadRow({ file, actions, labels, appear
     </button>
   );
   const facts = [ended && status !== 'done' ? formatBytes(file.size, { locale }) : `${formatBytes(file.uploaded, { locale })} / ${formatBytes(file.size, { locale })}`];
-  if (status === 'uploading') facts.push(`${Math.floor(file.progress)}%`);
+  if (status === 'uploading') facts.push(labels.percent(Math.floor(file.progress)));
   if (speed > 0) {
     facts.push(formatBytes(speed, { perSecond: true, locale }));
     facts.push(labels.timeLeft((file.size - file.uploaded) / speed));
@@ -105,7 +105,7 @@ export const UploadRow = memo(function UploadRow({ file, actions, labels, appear
           <progress {...partProps('progress', appearance)} max={100} value={file.progress} aria-label={labels.fileProgress(name)} />
         )}
         <div className={appearance.unstyled ? undefined : 'upbeam-row-foot'}>
-          <span {...partProps('details', appearance)}>{facts.join(' · ')}</span>
+          <span {...partProps('details', appearance)}>{facts.join(labels.separator)}</span>
           <span {...partProps('actions', appearance)}>
             {running && file.multipart && (status === 'paused' ? button(labels.resume, () => actions.resume(id), 'resume') : button(labels.pause, () => actions.pause(id), 'pause'))}
             {(running || status === 'queued') && button(labels.cancel, () => actions.cancel(id), 'cancel')}
@@ -113,7 +113,7 @@ export const UploadRow = memo(function UploadRow({ file, actions, labels, appear
             {ended && button(labels.remove, () => actions.remove(id), 'remove')}
           </span>
         </div>
-        {status === 'error' && <p {...partProps('error', appearance)}>{errorText(file.error)}</p>}
+        {status === 'error' && <p {...partProps('error', appearance)}>{errorText(file.error, labels)}</p>}
         {details?.(file as TrackedFile<never>)}
       </div>
     </li>

@@ -4,7 +4,7 @@ import type { AnyRoutes, RouteName } from '@upbeam/upload-protocol';
 import { useMemo, type ReactNode } from 'react';
 import { Announcer } from './announcer';
 import { activeFiles, summaryText } from './format';
-import { withDefaults } from './labels';
+import { localeTag, withDefaults } from './labels';
 import { useLeaveWarning } from './leave-warning';
 import { partProps, rootProps } from './parts';
 import { UploadDropzone, type UploadDropzoneProps } from './upload-dropzone';
@@ -36,7 +36,7 @@ function WholeUploader<R extends AnyRoutes, N extends RouteName<R>>(props: WithU
   const { upload } = props;
   const appearance = useStableAppearance(props);
   const inner = useMemo(() => ({ ...appearance, className: undefined }), [appearance]);
-  const labels = useMemo(() => withDefaults(props.labels), [props.labels]);
+  const labels = useMemo(() => withDefaults(props.labels, props.locale), [props.labels, props.locale]);
   const { summary, files } = upload;
   const active = activeFiles(summary);
   useLeaveWarning((props.warnBeforeLeave ?? true) && active > 0);
@@ -49,7 +49,7 @@ function WholeUploader<R extends AnyRoutes, N extends RouteName<R>>(props: WithU
         <div {...partProps('overall', appearance)}>
           <progress {...partProps('progress', appearance)} max={100} value={summary.progress} aria-label={labels.overallProgress} data-progress={summary.progress} />
           <div className={appearance.unstyled ? undefined : 'upbeam-row-foot'}>
-            <span {...partProps('summary', appearance)}>{summaryText(summary, labels, props.locale)}</span>
+            <span {...partProps('summary', appearance)}>{summaryText(summary, labels, localeTag(props.locale))}</span>
             <span {...partProps('actions', appearance)}>
               <button type="button" {...partProps('button', appearance)} data-action="cancel-all" onClick={() => upload.cancel()} disabled={active === 0}>
                 {labels.cancelAll}

@@ -17,6 +17,7 @@ const SOURCES: Record<string, string> = {
   '@upbeam/upload-server/next': 'upload-server/src/adapters/next.ts',
   '@upbeam/upload-vue': 'upload-vue/src/index.ts',
   '@upbeam/upload-svelte': 'upload-svelte/src/index.ts',
+  '@upbeam/upload-solid': 'upload-solid/src/index.ts',
 };
 
 /** The diagnostics of tsc on `files` (strict, as an app), the packages taken from their sources (no build needed). */

@@ -1,0 +1,3 @@
+import { libraryConfig } from '../../tsup.base';
+
+export default libraryConfig({ external: ['solid-js', /^solid-js\//] });

@@ -8,11 +8,17 @@
 import { createUploadHandler, type UploadHandler, type UploadHandlerConfig, type UploadRoutes } from '../index';
 import { toNodeHandler, type NodeHandlerOptions, type NodeUploadHandler } from './node';
 
-/** The HTTP method exports of an App Router route file: `POST` and `GET`, so Next.js answers 405 to the others. */
+/**
+ * The HTTP method exports of an App Router route file: `POST` and `GET`. Next.js runs `GET` for a `HEAD` too,
+ * answers `OPTIONS` itself (204 with `Allow`) and every other method with its own 405 (no body).
+ */
 export interface RouteHandlers {
   /** Prepares an upload: see `createUploadHandler`. */
   POST: UploadHandler;
-  /** The public rules of each route (`{ routes }`) with `routes`; 405 without. */
+  /**
+   * The public rules of each route (`{ routes }`) with `routes`; without, the handler's 405
+   * `{ error, code: 'METHOD_NOT_ALLOWED' }` with `Allow: POST` (as for a `HEAD` either way).
+   */
   GET: UploadHandler;
 }
 
@@ -21,8 +27,16 @@ export interface RouteHandlers {
  * (not while `next build` imports the route), from `config` and then the `S3_UPLOAD_*` env variables,
  * which Next.js loads from `.env.local`. The request body is read by the handler itself, capped at
  * `MAX_BODY_BYTES` (16 KiB; `MAX_COMPLETE_BODY_BYTES`, 1 MiB, for a multipart `complete`); answers and errors are those of `createUploadHandler`: 4xx `{ error, code }`,
- * any other failure 500 `{ error: 'Internal Server Error' }` (passed to `config.onError`). Methods other
- * than POST get Next.js's own 405.
+ * any other failure 500 `{ error: 'Internal Server Error' }` (passed to `config.onError`).
+ *
+ * Methods: `POST` prepares; `GET` answers the routes' public rules with `routes` (the page's drop zone and
+ * `fetchRouteRules` read them), and without `routes` the handler's 405 `{ error, code: 'METHOD_NOT_ALLOWED' }`
+ * with `Allow: POST`. Next.js runs `GET` for a `HEAD` (that 405 too), answers `OPTIONS` itself (204, `Allow`)
+ * and any other method with its own 405, without a body.
+ *
+ * Outside Next.js (`node:http`, Express), serve `createUploadHandler(config)` through `toNodeHandler` of
+ * `@upbeam/upload-server/node` for both `GET` and `POST`: the one handler answers both (and every other method
+ * with its 405). `toNodeHandler(GET)` and `toNodeHandler(POST)` of this function's result work too.
  *
  * Runs on the Node.js runtime, Next.js's default, and on the edge runtime (`runtime = 'edge'`: Next.js resolves
  * the package's `edge-light` build).

@@ -37,6 +37,7 @@ const REACT = ['react', 'react-dom', 'react/jsx-runtime'];
 const VUE = ['vue'];
 const SVELTE = ['svelte', 'svelte/reactivity', 'svelte/attachments'];
 const ANGULAR = ['@angular/core'];
+const SOLID = ['solid-js'];
 
 export default [
   {
@@ -154,6 +155,26 @@ export default [
     gzip: true,
     // 9,074 B (2026-11-29) + ~30 B: the above and DropZoneController. Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     limit: '9.1 kB',
+  },
+  {
+    name: '@upbeam/upload-solid: createS3Upload, initial chunk (all a presigned single PUT needs)',
+    path: 'packages/upload-solid/dist/index.js',
+    import: '{ createS3Upload }',
+    ignore: SOLID,
+    modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
+    gzip: true,
+    // 7,795 B (2026-11-29) + ~30 B: Svelte's createS3Upload (7,678 B, measured beside it) and Solid's signal and cleanup; solid-js external.
+    limit: '7.83 kB',
+  },
+  {
+    name: '@upbeam/upload-solid: createS3Upload and createDropZone, initial chunk',
+    path: 'packages/upload-solid/dist/index.js',
+    import: '{ createS3Upload, createDropZone }',
+    ignore: SOLID,
+    modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
+    gzip: true,
+    // 9,789 B (2026-11-29) + ~30 B: the above, DropZoneController, and a route's rules from the endpoint's GET (fetchRouteRules, as React's useDropZone).
+    limit: '9.82 kB',
   },
   {
     name: '@upbeam/upload-angular: injectS3Upload, initial chunk (all a presigned single PUT needs)',

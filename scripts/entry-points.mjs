@@ -14,7 +14,8 @@ export function entryPoints(root) {
     for (const [subpath, target] of Object.entries(pkg.exports)) {
       // package.json and stylesheets (`./components.css`) are no JavaScript API.
       if (subpath === './package.json' || typeof target === 'string') continue;
-      const types = target.import?.types;
+      // `import.types`, or `types` of an ESM-only package's one condition set (@upbeam/upload-angular).
+      const types = target.import?.types ?? target.types;
       if (!types) throw new Error(`${pkg.name}: exports["${subpath}"].import.types is missing`);
       entries.push({
         name: pkg.name + subpath.slice(1),

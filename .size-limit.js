@@ -229,8 +229,8 @@ export default [
     ignore: REACT,
     gzip: true,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK, VIRTUAL_CHUNK),
-    // 14,760 B (2026-11-29) + ~30 B: the hook with its drop zone and the four components (TanStack Virtual lazy). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
-    limit: '14.79 kB',
+    // 14,760 B (2026-11-29) + ~30 B: the hook with its drop zone and the four components (TanStack Virtual lazy). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B). Issue 48 locales: +346 B (the same tree built with and without: rejections worded by code with their sizes, error words by code, percent and separator labels, lang and dir).
+    limit: '15.14 kB',
   },
   {
     // Issue 20 item 5: from 100 files UploadList mounts only the rows in view, with TanStack Virtual in a chunk
@@ -241,14 +241,41 @@ export default [
     ignore: REACT,
     modifyEsbuildConfig: esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK),
     gzip: true,
-    // 25,958 B (2026-11-29) + ~30 B: the above and the virtual-rows chunk (TanStack Virtual, ~11 kB). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
-    limit: '25.99 kB',
+    // 25,958 B (2026-11-29) + ~30 B: the above and the virtual-rows chunk (TanStack Virtual, ~11 kB). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B). Issue 48 locales: +354 B (as above).
+    limit: '26.35 kB',
+  },
+  // Issue 48: the components' words in other languages (`@upbeam/upload-react/locales`), one entry whose locales
+  // tree-shake: an app ships the one it imports (its words and the Intl helpers), never the others; the English
+  // words stay in the components' initial chunk.
+  {
+    name: '@upbeam/upload-react/locales: one locale (fr)',
+    path: 'packages/upload-react/dist/locales.js',
+    import: '{ fr }',
+    gzip: true,
+    // 1,560 B (2026-11-29) + ~30 B: the French words and the Intl helpers (plurals, numbers, percent, durations).
+    limit: '1.59 kB',
+  },
+  {
+    name: '@upbeam/upload-react/locales: one locale (ar)',
+    path: 'packages/upload-react/dist/locales.js',
+    import: '{ ar }',
+    gzip: true,
+    // 1,797 B (2026-11-29) + ~30 B: the largest one (six plural forms twice, file names isolated).
+    limit: '1.83 kB',
+  },
+  {
+    name: '@upbeam/upload-react/locales: all seven (fr, de, es, ptBR, ja, zhCN, ar)',
+    path: 'packages/upload-react/dist/locales.js',
+    import: '{ fr, de, es, ptBR, ja, zhCN, ar }',
+    gzip: true,
+    // 6,498 B (2026-11-29) + ~30 B: an app importing all seven (the Intl helpers once).
+    limit: '6.53 kB',
   },
   {
     name: '@upbeam/upload-react/components.css: the components\' stylesheet',
     path: 'packages/upload-react/dist/components.css',
     gzip: true,
-    // 1.27 kB (2026-11-25) + ~30 B: the palette as light-dark() pairs.
-    limit: '1.3 kB',
+    // 1,310 B (2026-11-29) + ~30 B: the palette as light-dark() pairs; issue 48: logical padding and border, the primary button filling from the right in a right-to-left locale.
+    limit: '1.34 kB',
   },
 ];

@@ -68,6 +68,7 @@ import { useDropZone, useS3Upload as useVueUpload } from '@upbeam/upload-vue';
 import { createDropZone, createS3Upload } from '@upbeam/upload-svelte';
 import { DropZoneController } from '@upbeam/upload-client/drop-zone';
 import type { PresignedUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
+import '@upbeam/upload-react/components.css'; // its types condition: no `declare module '*.css'` needed
 
 const config: UploadHandlerConfig = { bucket: 'b', maxFileSize: 1024 };
 const handler: (request: Request) => Promise<Response> = createUploadHandler(config);
@@ -84,7 +85,7 @@ export { handler, options, upload, hook, uploader, vue, svelte, zones, body, ans
 TS
 for resolution in node16 bundler; do
   module=$([ "$resolution" = node16 ] && echo node16 || echo esnext)
-  npx --no-install tsc --noEmit --strict --target es2022 --skipLibCheck false --lib es2022,dom --types node \
+  npx --no-install tsc --noEmit --strict --noUncheckedSideEffectImports --target es2022 --skipLibCheck false --lib es2022,dom --types node \
     --module "$module" --moduleResolution "$resolution" --jsx react-jsx check.ts
   echo "ok: types resolve with moduleResolution $resolution"
 done

@@ -72,7 +72,8 @@ export const ar: UploadLocale = {
     uploadFailed: 'تعذّر الرفع.',
     percent: (percent) => w.percent(percent),
     separator: ' · ',
-    timeLeft: (seconds) => (seconds < 1 ? 'يتبقى أقل من ثانية' : `يتبقى نحو ${w.duration(seconds)[0]}`),
+    // The duration as the predicate (nominative: ساعتان), as Intl writes it.
+    timeLeft: (seconds) => `الوقت المتبقي: ${seconds < 1 ? 'أقل من ثانية' : `${w.duration(seconds)[0]} تقريبًا`}`,
     filesUploaded: (done, total) => `تم رفع ${w.number(done)} من ${w.count(total, OF_FILES)}`,
     failed: (count) => `تعذّر رفع ${w.count(count, OF_FILES)}`,
     cancelled: (count) => `أُلغي رفع ${w.count(count, OF_FILES)}`,

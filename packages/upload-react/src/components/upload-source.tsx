@@ -68,8 +68,8 @@ export interface TakingProps<R extends AnyRoutes, N extends RouteName<R>> extend
 
 /**
  * `useDropZone`'s options for a component, and the files last turned away: the rules given, over the
- * `route`'s (read once from the endpoint's GET, however many drop zones the component has); files
- * accepted go to `upload`, all to the app's `onDrop`.
+ * `route`'s (read once from the endpoint's GET, however many drop zones the component has; its `maxFileSize`
+ * left to the server when `options.transform` is set); files accepted go to `upload`, all to the app's `onDrop`.
  */
 export function useTaking<R extends AnyRoutes, N extends RouteName<R>>(
   props: TakingProps<R, N>,
@@ -83,7 +83,9 @@ export function useTaking<R extends AnyRoutes, N extends RouteName<R>>(
     Object.entries({ accept: props.accept, maxSize: props.maxSize, minSize: props.minSize, maxFiles: props.maxFiles }).filter(([, value]) => value !== undefined),
   );
   const options: DropZoneOptions = {
-    ...routeRules,
+    // With a transform, the route's maxFileSize judges the file sent (a 30 MB photo resized to 2 MB), which only
+    // the server sees: the picked file is not refused for its size here.
+    ...(props.options?.transform ? { ...routeRules, maxSize: undefined } : routeRules),
     ...given,
     disabled: props.disabled,
     onDrop: (accepted, refused) => {

@@ -1,7 +1,7 @@
 import type { UploadSummary } from '@upbeam/upload-client';
 import { describe, expect, it } from 'vitest';
 import { announcement, errorText, summaryText } from '../format';
-import { DEFAULT_LABELS, withDefaults } from '../labels';
+import { DEFAULT_LABELS, withDefaults, type UploadLocale } from '../labels';
 import { ar, de, en, es, fr, ja, ptBR, zhCN } from './index';
 
 // The shipped locales' words, plurals and Intl formats, in Node's full ICU (the browsers' words are checked
@@ -96,7 +96,7 @@ describe('time left in words', () => {
     [ja, [0.2, '残り 1 秒未満'], [180, '残り約 3 分']],
     [zhCN, [180, '剩余约 3分钟']],
     [ar, [0.5, 'الوقت المتبقي: أقل من ثانية'], [3600, 'الوقت المتبقي: ساعة تقريبًا'], [7200, 'الوقت المتبقي: ساعتان تقريبًا'], [180, arabicDigits('الوقت المتبقي: 3 دقائق تقريبًا')]],
-  ] as const)('%#: each duration reads in the locale', (locale, ...cases) => {
+  ] as [UploadLocale, ...[number, string][]][])('%#: each duration reads in the locale', (locale, ...cases) => {
     for (const [seconds, text] of cases) expect(spaces(locale.labels.timeLeft(seconds))).toBe(spaces(text));
   });
 });

@@ -27,7 +27,7 @@ cd "$scratch/app"
 cat > package.json <<'JSON'
 { "name": "scratch-app", "private": true, "version": "0.0.0" }
 JSON
-npm install --no-audit --no-fund --loglevel=error "$scratch"/tarballs/*.tgz react@19 react-dom@19 @types/react@19 vue@3 svelte@5 @types/node@20 typescript@5.9 >/dev/null
+npm install --no-audit --no-fund --loglevel=error "$scratch"/tarballs/*.tgz react@19 react-dom@19 @types/react@19 vue@3 svelte@5 @angular/core@21 @angular/compiler@21 rxjs@7 @types/node@20 typescript@5.9 >/dev/null
 
 # Entry points and one export each must have (subpath adapters included when the package offers them).
 entries=$(node -e '
@@ -41,8 +41,11 @@ entries=$(node -e '
   console.log(out.join(" "));
 ')
 for entry in $entries; do
-  node --input-type=module -e "const m = await import('$entry'); if (Object.keys(m).length === 0) throw new Error('$entry (ESM) exports nothing');"
-  node -e "const m = require('$entry'); if (Object.keys(m).length === 0) throw new Error('$entry (CJS) exports nothing');"
+  # Angular's partial compilation (what ng-packagr ships too) is linked by the app's Angular CLI; plain Node
+  # evaluates it with the JIT compiler, loaded first.
+  jit=false; case "$entry" in @upbeam/upload-angular*) jit=true ;; esac
+  node --input-type=module -e "if ($jit) await import('@angular/compiler'); const m = await import('$entry'); if (Object.keys(m).length === 0) throw new Error('$entry (ESM) exports nothing');"
+  node -e "if ($jit) require('@angular/compiler'); const m = require('$entry'); if (Object.keys(m).length === 0) throw new Error('$entry (CJS) exports nothing');"
   echo "ok: $entry imports under ESM and CJS"
 done
 
@@ -66,6 +69,7 @@ import { useS3Upload, type TrackedFile } from '@upbeam/upload-react';
 import { Uploader, type UploaderProps } from '@upbeam/upload-react/components';
 import { useDropZone, useS3Upload as useVueUpload } from '@upbeam/upload-vue';
 import { createDropZone, createS3Upload } from '@upbeam/upload-svelte';
+import { createDropZone as createSolidDropZone, createS3Upload as createSolidUpload } from '@upbeam/upload-solid';
 import { DropZoneController } from '@upbeam/upload-client/drop-zone';
 import type { PresignedUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
 import '@upbeam/upload-react/components.css'; // its types condition: no `declare module '*.css'` needed
@@ -77,15 +81,23 @@ const upload: (file: File, options?: UploadOptions) => Promise<{ url: string }> 
 const hook: () => { files: readonly TrackedFile[] } = useS3Upload;
 const vue: () => { files: { readonly value: readonly TrackedFile[] } } = useVueUpload;
 const svelte: () => { readonly files: readonly TrackedFile[] } = createS3Upload;
+const solid: () => { readonly files: () => readonly TrackedFile[] } = createSolidUpload;
 const uploader: (props: UploaderProps) => unknown = Uploader;
-const zones = [useDropZone, createDropZone, new DropZoneController({ onDrop: () => {} })] as const;
+const zones = [useDropZone, createDropZone, createSolidDropZone, new DropZoneController({ onDrop: () => {} })] as const;
 const body: UploadRequestBody = { filename: 'a', filetype: 'b/c', _upload: { strategy: 'presigned' } };
 const answer: Partial<PresignedUploadResponse> = { url: 'x' };
-export { handler, options, upload, hook, uploader, vue, svelte, zones, body, answer };
+export { handler, options, upload, hook, uploader, vue, svelte, solid, zones, body, answer };
+TS
+# Angular's package is ESM only (as Angular's own): checked from an ES module under both resolutions.
+cat > check-angular.mts <<'TS'
+import { createRouteHooks, injectS3Upload, UpbeamDropZone, UpbeamDropZoneInput, type S3Upload } from '@upbeam/upload-angular';
+
+const angular: () => S3Upload = injectS3Upload;
+export { angular, createRouteHooks, UpbeamDropZone, UpbeamDropZoneInput };
 TS
 for resolution in node16 bundler; do
   module=$([ "$resolution" = node16 ] && echo node16 || echo esnext)
   npx --no-install tsc --noEmit --strict --noUncheckedSideEffectImports --target es2022 --skipLibCheck false --lib es2022,dom --types node \
-    --module "$module" --moduleResolution "$resolution" --jsx react-jsx check.ts
+    --module "$module" --moduleResolution "$resolution" --jsx react-jsx check.ts check-angular.mts
   echo "ok: types resolve with moduleResolution $resolution"
 done

@@ -1,4 +1,4 @@
-import { resizeImage } from '@upbeam/upload-client/image';
+import { resizeImage, type ImageType } from '@upbeam/upload-client/image';
 import { UploadDropzone } from '@upbeam/upload-react/components';
 import { createRoot } from 'react-dom/client';
 
@@ -6,7 +6,7 @@ import { createRoot } from 'react-dom/client';
  * The page of image-transform.e2e.test.ts: a drop zone of the route `?route=` whose uploads go through
  * `resizeImage` (640 x 480 at most). `?worker=off` removes `Worker` (the transform then runs on the page's thread,
  * on an `OffscreenCanvas`), `?canvas=dom` also `OffscreenCanvas` (a `<canvas>`). What happens is logged on
- * `window.imageTransform`.
+ * `window.imageTransform`. `?type=` is the type asked of `resizeImage`.
  */
 const params = new URLSearchParams(location.search);
 if (params.get('worker') === 'off') Reflect.deleteProperty(window, 'Worker');
@@ -33,7 +33,8 @@ window.createImageBitmap = ((...args: Parameters<typeof decode>) => {
   log.pageDecodes += 1;
   return decode(...args);
 }) as typeof decode;
-const transform = resizeImage({ maxWidth: 640, maxHeight: 480 });
+const type = (params.get('type') ?? undefined) as ImageType | undefined;
+const transform = resizeImage({ maxWidth: 640, maxHeight: 480, ...(type ? { type } : {}) });
 
 createRoot(document.getElementById('root')!).render(
   <UploadDropzone

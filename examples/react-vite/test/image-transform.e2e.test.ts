@@ -170,6 +170,18 @@ describe.each(ENGINES)('resizeImage as the transform of a drop zone in %s', (eng
     expect(log.failed).toEqual([expect.objectContaining({ status: 413, code: 'PREPARE_FAILED' })]);
   }, 60_000);
 
+  it('asked for WebP, sends WebP where the browser encodes it, else JPEG (WebKitGTK here), its name and type saying which', async () => {
+    const log = await pick(page, 'route=photos&type=image/webp', UPRIGHT);
+    expect(log.failed).toEqual([]);
+    const key = log.stored[0]!;
+    const { Body, ContentType } = await admin.send(new GetObjectCommand({ Bucket: storage.bucket, Key: key }));
+    const { format, width, height } = await sharp(Buffer.from(await Body!.transformToByteArray())).metadata();
+    expect(['webp', 'jpeg']).toContain(format);
+    expect(ContentType).toBe(`image/${format}`);
+    expect(key.endsWith(format === 'webp' ? '.webp' : '.jpg')).toBe(true);
+    expect({ width, height }).toEqual({ width: 320, height: 480 });
+  }, 60_000);
+
   it("where no Worker and no OffscreenCanvas exist, the page's own <canvas> does it: upright, resized, no GPS", async () => {
     const log = await pick(page, 'route=photos&worker=off&canvas=dom', UPRIGHT);
     expect(log.failed).toEqual([]);

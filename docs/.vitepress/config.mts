@@ -20,6 +20,7 @@ const guides: [string, string][] = [
   ['Checksums and no overwrites', 'checksums'],
   ['Many files and the drop zone', 'many-files'],
   ['The components', 'components'],
+  ['Angular', 'angular'],
   ['Persistence', 'persistence'],
   ['The completion hook and reconcile', 'completion-hook'],
   ['Running on many servers', 'many-servers'],

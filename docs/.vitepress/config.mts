@@ -21,6 +21,7 @@ const guides: [string, string][] = [
   ['Many files and the drop zone', 'many-files'],
   ['The components', 'components'],
   ['Angular', 'angular'],
+  ['Solid', 'solid'],
   ['Persistence', 'persistence'],
   ['The completion hook and reconcile', 'completion-hook'],
   ['Running on many servers', 'many-servers'],

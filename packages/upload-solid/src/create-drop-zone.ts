@@ -1,5 +1,5 @@
 import { DropZoneController, type DropZoneOptions as DropZoneCoreOptions, type FileRules } from '@upbeam/upload-client/drop-zone';
-import { createMemo, createSignal, getOwner, onCleanup, onMount, type Accessor } from 'solid-js';
+import { createMemo, createSignal, getOwner, onCleanup, onMount } from 'solid-js';
 import { createRouteFileRules } from './route-file-rules';
 
 /**
@@ -59,7 +59,7 @@ export interface DropZone {
   /** Spread on an `<input>` inside the root, which stays hidden. */
   readonly inputProps: DropZoneInputProps;
   /** Whether files are being dragged over the root (a signal). */
-  readonly isDragActive: Accessor<boolean>;
+  readonly isDragActive: () => boolean;
   /** Opens the file dialog (unless `disabled`). */
   readonly open: () => void;
 }
@@ -94,7 +94,7 @@ function withGiven(rules: FileRules | undefined, given: DropZoneOptions): DropZo
  *   );
  * }
  */
-export function createDropZone(options: DropZoneOptions | Accessor<DropZoneOptions>): DropZone {
+export function createDropZone(options: DropZoneOptions | (() => DropZoneOptions)): DropZone {
   const read = typeof options === 'function' ? options : () => options;
   const rules = createRouteFileRules(createMemo(() => ({ route: read().route, endpoint: read().endpoint }), undefined, {
     equals: (a, b) => a.route === b.route && a.endpoint === b.endpoint,

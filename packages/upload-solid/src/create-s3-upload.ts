@@ -1,6 +1,6 @@
 import { uploadActions, UploadTracker, type AnyRoutes, type RouteName, type RouteTrackerOptions } from '@upbeam/upload-client';
 import type { TrackedFile, UploadActions, UploadSummary } from '@upbeam/upload-client';
-import { createComputed, createSignal, getOwner, on, onCleanup, untrack, type Accessor } from 'solid-js';
+import { createComputed, createSignal, getOwner, on, onCleanup, untrack } from 'solid-js';
 
 /**
  * Options of {@link createS3Upload}: defaults for every upload (endpoint, strategy, onProgress, signal) and
@@ -10,7 +10,7 @@ export type S3UploadOptions<R extends AnyRoutes = AnyRoutes, N extends RouteName
 
 /**
  * What {@link createS3Upload} returns: the `UploadActions` of `@upbeam/upload-client` (plain functions,
- * safe to destructure), `setOptions`, and `files` and `summary`, accessors of signals: called in JSX, a
+ * safe to destructure), `setOptions`, and `files` and `summary`, accessors of signals (Solid's `Accessor`): called in JSX, a
  * `createMemo` or a `createEffect`, they update them as uploads move (once per animation frame at most); called
  * anywhere, they give the state now (the files `addFiles` just added included). Safe to destructure too.
  */
@@ -19,14 +19,15 @@ export interface S3Upload<ServerData = unknown> extends UploadActions<ServerData
    * Tracked files, in the order added: `{ id, file, path?, progress (percent), uploaded (bytes), size (bytes),
    * status, url?, result?, error? }`; `status` is `queued`, `uploading`, `paused`, `done`, `error` or `aborted`.
    * A new array at most once per animation frame (the changes between two frames come as one), in which a
-   * file that did not change is the same object as before: `<For>` keeps the row of a file that did not change.
+   * file that did not change is the same object as before. A file that changed is a new object: render the
+   * list with `<Index>` (a row per position, kept while its file changes), not `<For>` (a new row for it).
    */
-  readonly files: Accessor<readonly TrackedFile<ServerData>[]>;
+  readonly files: () => readonly TrackedFile<ServerData>[];
   /**
    * Totals of `files` that are queued, running or done: `{ uploaded, size (bytes), progress (percent),
    * bytesPerSecond, secondsLeft, count }` (count per status).
    */
-  readonly summary: Accessor<UploadSummary>;
+  readonly summary: () => UploadSummary;
   /** Replaces the options; they apply to the uploads added after. */
   setOptions: (options: S3UploadOptions) => void;
 }
@@ -42,7 +43,7 @@ export interface S3Upload<ServerData = unknown> extends UploadActions<ServerData
  *   applies to the uploads added after it, as `setOptions` does.
  *
  * @example
- * import { For } from 'solid-js';
+ * import { Index } from 'solid-js';
  * import { createS3Upload } from '@upbeam/upload-solid';
  *
  * function Uploads() {
@@ -51,12 +52,12 @@ export interface S3Upload<ServerData = unknown> extends UploadActions<ServerData
  *     <>
  *       <input type="file" multiple onChange={(event) => upload.addFiles(event.currentTarget.files ?? [])} />
  *       <progress value={upload.summary().progress} max="100" />
- *       <For each={upload.files()}>{(file) => <progress value={file.progress} max="100" />}</For>
+ *       <Index each={upload.files()}>{(file) => <progress value={file().progress} max="100" />}</Index>
  *     </>
  *   );
  * }
  */
-export function createS3Upload(options: S3UploadOptions | Accessor<S3UploadOptions> = {}): S3Upload {
+export function createS3Upload(options: S3UploadOptions | (() => S3UploadOptions) = {}): S3Upload {
   const read = typeof options === 'function' ? options : () => options;
   const tracker = new UploadTracker(untrack(read));
   if (typeof options === 'function') createComputed(on(read, (next) => tracker.setOptions(next), { defer: true }));

@@ -1,5 +1,4 @@
 import type { AnyRoutes, RouteName, RouteResultData } from '@upbeam/upload-client';
-import type { Accessor } from 'solid-js';
 import { createS3Upload, type S3Upload, type S3UploadOptions } from './create-s3-upload';
 
 /**
@@ -9,7 +8,7 @@ import { createS3Upload, type S3Upload, type S3UploadOptions } from './create-s3
  */
 export interface RouteHooks<R extends AnyRoutes> {
   /** {@link createS3Upload}, with `serverData` typed by the route named in `options.route` (required). */
-  createS3Upload<N extends RouteName<R>>(options: S3UploadOptions<R, N> | Accessor<S3UploadOptions<R, N>>): S3Upload<RouteResultData<R, N>>;
+  createS3Upload<N extends RouteName<R>>(options: S3UploadOptions<R, N> | (() => S3UploadOptions<R, N>)): S3Upload<RouteResultData<R, N>>;
 }
 
 /**

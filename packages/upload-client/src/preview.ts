@@ -148,6 +148,50 @@ export async function createPreview(file: File, options: PreviewOptions): Promis
 }
 
 /**
+ * Draws the preview of `file` into `canvas` once made (see {@link createPreview}): the canvas is sized to the
+ * bitmap (`width` × `height` pixels; scale and crop it with CSS, e.g. `object-fit: cover`) and shows its own
+ * copy through a `bitmaprenderer` context (the lightest way to show a bitmap: no 2D backing store of its own),
+ * then gets `data-preview="drawn"`. Nothing is drawn for a file without a preview. Call the function returned
+ * when the row goes or shows another file: it stops the preview if still queued, releases it and empties the canvas.
+ *
+ * @throws {RangeError} When `options.size` is not a positive number.
+ * @returns A function that undoes it (idempotent).
+ * @example
+ * ```ts
+ * import { drawPreview } from '@upbeam/upload-client/preview';
+ *
+ * const canvas = row.querySelector('canvas')!;
+ * const undraw = drawPreview(canvas, file, { size: 40 * devicePixelRatio });
+ * // when the row goes:
+ * undraw();
+ * ```
+ */
+export function drawPreview(canvas: HTMLCanvasElement, file: File, options: Omit<PreviewOptions, 'signal'>): () => void {
+  if (!(Math.round(options.size) > 0)) throw new RangeError(`drawPreview: size must be a positive number of pixels, got ${options.size}`);
+  const stop = new AbortController();
+  let release = () => {};
+  createPreview(file, { size: options.size, signal: stop.signal })
+    .then(async (preview) => {
+      if (!preview) return;
+      release = preview.release;
+      const copy = await createImageBitmap(preview.bitmap);
+      if (stop.signal.aborted) return copy.close();
+      canvas.width = copy.width;
+      canvas.height = copy.height;
+      canvas.getContext('bitmaprenderer')!.transferFromImageBitmap(copy);
+      canvas.dataset.preview = 'drawn';
+    })
+    .catch(() => {});
+  return () => {
+    if (stop.signal.aborted) return;
+    stop.abort();
+    release();
+    if (canvas.dataset.preview) canvas.getContext('bitmaprenderer')?.transferFromImageBitmap(null);
+    delete canvas.dataset.preview;
+  };
+}
+
+/**
  * Closes every preview no row holds and forgets the others, which close on their last `release()`: what a
  * list calls when it is cleared, so that no bitmap outlives its files.
  *

@@ -1,20 +1,34 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef } from 'react';
+
+/** `@upbeam/upload-client/preview`, loaded with the first row of an image or a video (a chunk of its own). */
+let previews: Promise<typeof import('@upbeam/upload-client/preview')> | undefined;
+
+/** Lets go of every preview no row shows (the list was emptied): no bitmap outlives its files. */
+export const clearThumbnails = () => void previews?.then((loaded) => loaded.clearPreviews());
 
 /**
- * A small preview of an image file (an object URL, revoked when the row goes or the file changes);
- * a blank square for other files. Decorative: the file's name is written beside it.
+ * A small preview of an image or of a video's first frame (`drawPreview`: decoded at the size shown, 40 CSS
+ * pixels, off the main thread where the browser allows), drawn into a canvas (`data-preview="drawn"` once
+ * drawn); a blank square until then, for other files, and where the browser decodes none. Decorative: the
+ * file's name is written beside it.
  */
 export function Thumbnail({ file, className }: { file: File; className?: string }) {
-  const [src, setSrc] = useState<string>();
+  const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
-    if (!file.type.startsWith('image/')) return;
-    const url = URL.createObjectURL(file);
-    setSrc(url);
+    let undraw: (() => void) | undefined;
+    let gone = false;
+    if (canvas.current)
+      (previews ??= import('@upbeam/upload-client/preview'))
+        .then((loaded) => gone || (undraw = loaded.drawPreview(canvas.current!, file, { size: 40 * devicePixelRatio })))
+        .catch(() => {});
     return () => {
-      URL.revokeObjectURL(url);
-      setSrc(undefined);
+      gone = true;
+      undraw?.();
     };
   }, [file]);
-  if (!src) return <span className={className} data-upbeam="thumbnail" aria-hidden="true" />;
-  return <img className={className} data-upbeam="thumbnail" src={src} alt="" width={40} height={40} />;
+  return /^(image|video)\//.test(file.type) ? (
+    <canvas ref={canvas} className={className} data-upbeam="thumbnail" aria-hidden="true" width={0} height={0} />
+  ) : (
+    <span className={className} data-upbeam="thumbnail" aria-hidden="true" />
+  );
 }

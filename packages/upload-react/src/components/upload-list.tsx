@@ -7,6 +7,7 @@ import { useTrackedFile } from '../use-tracked-file';
 import { useAllTrackedIds } from '../use-tracked-ids';
 import { localeTag, withDefaults } from './labels';
 import { partProps, rootProps, type UploadAppearance } from './parts';
+import { clearThumbnails } from './thumbnail';
 import { sameRowProps, UploadRow, type RowActions, type UploadRowProps } from './upload-row';
 import { useWarmNumberFormats } from './warm-number-formats';
 
@@ -90,6 +91,8 @@ export function UploadList<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   const drawn = useRef(0);
   useEffect(() => {
     if (ids.length < VIRTUALIZE_FROM) drawn.current = ids.length;
+    // Emptied (Clear list): the previews its rows showed are closed, not kept for rows that will not come back.
+    if (ids.length === 0) clearThumbnails();
   }, [ids]);
   if (ids.length === 0) return null;
   const listProps = { ...rootProps('list', appearance), 'aria-label': labels.list };

@@ -18,6 +18,7 @@ const SOURCES: Record<string, string> = {
   '@upbeam/upload-vue': 'upload-vue/src/index.ts',
   '@upbeam/upload-svelte': 'upload-svelte/src/index.ts',
   '@upbeam/upload-solid': 'upload-solid/src/index.ts',
+  '@upbeam/upload-angular': 'upload-angular/src/index.ts',
 };
 
 /** The diagnostics of tsc on `files` (strict, as an app), the packages taken from their sources (no build needed). */

@@ -43,25 +43,28 @@ export function App() {
         Drop files: this page asks <code>/api/s3-upload</code> to prepare each upload (a presigned URL, or temporary
         credentials for one object key), then sends the files straight to the bucket, three at a time.
       </p>
-      <fieldset className="strategy">
-        <legend>Strategy</legend>
-        {STRATEGIES.map((option) => (
-          <label key={option.value}>
-            <input
-              type="radio"
-              name="strategy"
-              value={option.value}
-              checked={strategy === option.value}
-              onChange={() => setStrategy(option.value)}
-            />
-            {option.label}
-          </label>
-        ))}
-      </fieldset>
-      <label className="resume">
-        <input type="checkbox" checked={resumable} onChange={(event) => setResumable(event.target.checked)} />
-        Resume interrupted uploads (parts kept in this browser)
-      </label>
+      {/* The page's settings, one card: the strategy's radios, then the resume checkbox under them. */}
+      <div className="settings">
+        <fieldset className="strategy">
+          <legend>Strategy</legend>
+          {STRATEGIES.map((option) => (
+            <label key={option.value}>
+              <input
+                type="radio"
+                name="strategy"
+                value={option.value}
+                checked={strategy === option.value}
+                onChange={() => setStrategy(option.value)}
+              />
+              {option.label}
+            </label>
+          ))}
+        </fieldset>
+        <label className="resume">
+          <input type="checkbox" checked={resumable} onChange={(event) => setResumable(event.target.checked)} />
+          Resume interrupted uploads (parts kept in this browser)
+        </label>
+      </div>
       <Uploader
         options={{
           strategy,

@@ -10,7 +10,9 @@ export interface DropZoneOptions extends DropZoneCoreOptions {
   /**
    * An upload route of the endpoint: its public rules (types, `maxFileSize`, `maxFiles`), read from the
    * endpoint's GET once mounted, become `accept`, `maxSize` and `maxFiles`; a rule given here wins. Until they
-   * arrive, only the rules given here apply (the server still refuses what breaks its rules).
+   * arrive, only the rules given here apply (the server still refuses what breaks its rules). The size judged
+   * here is the picked file's: where the uploads have a `transform` (a resize), give `maxSize: Infinity` so that
+   * the route's `maxFileSize` judges the file sent, at the server.
    */
   route?: string;
   /** The endpoint whose GET gives `route`'s rules. @default '/api/s3-upload' */

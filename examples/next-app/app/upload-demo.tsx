@@ -42,12 +42,15 @@ export function UploadDemo() {
   const [resumable, setResumable] = useState(false);
   return (
     <>
-      <Choice legend="Strategy" name="strategy" options={STRATEGIES} value={strategy} onChange={setStrategy} />
-      <Choice legend="Route" name="route" options={ROUTES} value={endpoint} onChange={setEndpoint} />
-      <label className="resume">
-        <input type="checkbox" checked={resumable} onChange={(event) => setResumable(event.target.checked)} />
-        Resume interrupted uploads (parts kept in this browser)
-      </label>
+      {/* The page's settings, one card: the strategy's and the route's radios, then the resume checkbox. */}
+      <div className="settings">
+        <Choice legend="Strategy" name="strategy" options={STRATEGIES} value={strategy} onChange={setStrategy} />
+        <Choice legend="Route" name="route" options={ROUTES} value={endpoint} onChange={setEndpoint} />
+        <label className="resume">
+          <input type="checkbox" checked={resumable} onChange={(event) => setResumable(event.target.checked)} />
+          Resume interrupted uploads (parts kept in this browser)
+        </label>
+      </div>
       <Uploader
         options={{ strategy, endpoint: { url: endpoint }, multipartThreshold: MULTIPART_THRESHOLD[strategy], resume: resumable }}
         maxSize={MAX_FILE_SIZE}

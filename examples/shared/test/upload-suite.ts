@@ -24,7 +24,7 @@ type FileName = keyof typeof FILES;
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-/** An example whose page has a file input, a drop zone and one row per upload (the Vue and Svelte pages). */
+/** An example whose page has a file input, a drop zone and one row per upload (the Vue, Svelte, Solid and Angular pages). */
 export interface UploadPageExample {
   /** The framework, as the suite's titles name it (e.g. `Vue`). */
   framework: string;

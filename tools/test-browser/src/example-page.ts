@@ -3,7 +3,7 @@ import type { TestBrowser, TestPage } from './test-page';
 import { EXAMPLE_ROW, UPLOAD_ROWS } from './upload-rows';
 
 /**
- * CSS selectors of the examples' hand-made pages (Vue and Svelte render the same markup); the pages that are
+ * CSS selectors of the examples' hand-made pages (Vue, Svelte, Solid and Angular render the same markup); the pages that are
  * `<Uploader>` (React, Next.js) have `UPLOADER_SELECTORS`, with these keys and more.
  */
 export const EXAMPLE_SELECTORS = {

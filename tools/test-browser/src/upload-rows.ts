@@ -1,4 +1,4 @@
-/** An upload row of the examples' hand-made pages (the Vue and Svelte examples). */
+/** An upload row of the examples' hand-made pages (the Vue, Svelte, Solid and Angular examples). */
 export const EXAMPLE_ROW = '[data-testid="upload"]';
 
 /** An upload row of `<Uploader>` from `@upbeam/upload-react/components` (the React and Next.js examples). */

@@ -5,7 +5,7 @@ import { UPLOADER_ROW } from './upload-rows';
  * CSS selectors of an example page that is `<Uploader>` from `@upbeam/upload-react/components` (the React
  * and Next.js examples): its parts carry `data-upbeam="<part>"`, its buttons `data-action`, its rows
  * `data-status`, `data-progress`, `data-name` (and `data-restored`, `data-persistence` with `persist`). The
- * keys of {@link EXAMPLE_SELECTORS} (the hand-made pages of the Vue and Svelte examples), so that the tests
+ * keys of {@link EXAMPLE_SELECTORS} (the hand-made pages of the Vue, Svelte, Solid and Angular examples), so that the tests
  * read alike; what an example adds under a file with `details` (`object-url`) and its strategy selector
  * keep theirs.
  */

@@ -2,7 +2,7 @@
 import express from 'express';
 import { createUploadHandler } from '@upbeam/upload-server';
 import { toNodeHandler } from '@upbeam/upload-server/node';
-import { routes } from './upload-routes';
+import { routes } from './upload-routes.js'; // .js: the compiled file's name, as Node's ES modules want it
 
 const upload = toNodeHandler(createUploadHandler({ routes }));
 const app = express();

@@ -2,7 +2,7 @@
 import { createServer } from 'node:http';
 import { createUploadHandler } from '@upbeam/upload-server';
 import { toNodeHandler } from '@upbeam/upload-server/node';
-import { routes } from './upload-routes';
+import { routes } from './upload-routes.js'; // .js: the compiled file's name, as Node's ES modules want it
 
 // One handler for both methods: POST prepares an upload, GET answers the routes' public rules (the page's
 // drop zone reads them); any other method gets 405.

@@ -34,8 +34,9 @@ export interface Preview {
    * `release()`.
    */
   readonly bitmap: ImageBitmap;
-  /** In pixels. */
+  /** The bitmap's width, in pixels. */
   readonly width: number;
+  /** The bitmap's height, in pixels. */
   readonly height: number;
   /**
    * Lets go of the preview (when its row goes): once no holder is left it waits among the last 200 shown, the

@@ -6,7 +6,6 @@ import { PauseController } from './pause';
 import type { UploadPersistence } from './persistence';
 import type { TrackedFile } from './tracked-file';
 import type { TransferRate } from './transfer-rate';
-import { transformFile } from './transform-file';
 import type { ResumeOptions, UploadOptions } from './types';
 import { uploadFile } from './upload-file';
 import type { UploadQueue } from './upload-queue';
@@ -71,7 +70,7 @@ export class TrackedUpload {
   /** Removes the listener on `options.signal`. */
   #stopSignal: (() => void) | undefined;
   /** With `transform`: the file it made, sent again by a later start (a retry, a wait for a place), never remade. */
-  #transformed: File | undefined;
+  #sent: File | undefined;
 
   constructor(id: string, file: File, path: string | undefined, options: UploadOptions, shared: TrackerShared, settle?: Settle) {
     this.id = id;
@@ -204,15 +203,14 @@ export class TrackedUpload {
     this.#shared.started();
     const upload = this.#shared.defaults().uploader ?? uploadFile;
     const { resume } = this.#shared;
-    let size = tracked.size;
+    let file = this.file;
     try {
-      let file = this.file;
       // Transformed here, once (a cancel meanwhile aborts its signal): the list shows the size and the
       // multipart of the file sent, and the uploader gets it without `transform`.
       if (merged.transform) {
-        file = this.#transformed ??= await transformFile(file, merged.transform, running.abort.signal);
-        size = file.size;
-        this.#shared.update(this.id, { file, size, multipart: usesMultipart(size, merged.multipartThreshold) });
+        const { transformFile, sentFile } = await import('./transform-file');
+        file = this.#sent ??= await transformFile(file, merged.transform, running.abort.signal);
+        this.#shared.update(this.id, sentFile(file, merged));
       }
       const result = await upload(file, {
         ...merged,
@@ -234,7 +232,7 @@ export class TrackedUpload {
         },
       });
       this.#running = undefined;
-      this.end({ status: 'done', url: result.url, result, progress: 100, uploaded: size });
+      this.end({ status: 'done', url: result.url, result, progress: 100, uploaded: file.size });
     } catch (error) {
       this.#running = undefined;
       // The server's uploads in flight are full and files of this tracker hold places: it waits for one to end.

@@ -40,8 +40,7 @@ describe('UploadTracker with transform', () => {
     const tracker = new UploadTracker({ uploader, transform, multipartThreshold: 1000 });
     const [added] = tracker.add([picked]);
     expect(tracker.getFile(added!.id)).toMatchObject({ size: 5000, multipart: true });
-    await tick();
-    expect(calls).toHaveLength(1);
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
     expect(calls[0]!.file).toBe(picked);
     expect(given).toHaveLength(0);
     calls[0]!.finish(smaller);
@@ -58,7 +57,7 @@ describe('UploadTracker with transform', () => {
     const { uploader, given } = recordingUploader();
     const tracker = new UploadTracker({ uploader, transform });
     const [added] = tracker.add([picked]);
-    await tick();
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
     expect(calls[0]!.signal.aborted).toBe(false);
     tracker.cancel(added!.id);
     expect(calls[0]!.signal.aborted).toBe(true);
@@ -76,15 +75,14 @@ describe('UploadTracker with transform', () => {
     const { uploader, given } = recordingUploader();
     const tracker = new UploadTracker({ uploader, transform });
     const [added] = tracker.add([picked]);
-    await tick();
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
     const error = new Error('cannot decode');
     calls[0]!.fail(error);
     await vi.waitFor(() => expect(tracker.getFile(added!.id)?.status).toBe('error'));
     expect(tracker.getFile(added!.id)?.error).toBe(error);
     expect(given).toHaveLength(0);
     tracker.retry(added!.id);
-    await tick();
-    expect(calls).toHaveLength(2);
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
     expect(calls[1]!.file).toBe(picked);
     calls[1]!.finish(smaller);
     await vi.waitFor(() => expect(tracker.getFile(added!.id)?.status).toBe('done'));
@@ -195,7 +193,7 @@ describe('uploadFile with transform', () => {
     const { transform, calls } = heldTransform();
     const controller = new AbortController();
     const upload = uploadFile(picked, { transform, signal: controller.signal });
-    await tick();
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
     controller.abort();
     await expect(upload).rejects.toMatchObject({ name: 'AbortError', message: createAbortError().message });
     expect(calls[0]!.signal.aborted).toBe(true);

@@ -1,10 +1,13 @@
 import { createAbortError, onAbort } from './abort';
-import type { FileTransform } from './types';
+import { usesMultipart } from './multipart-threshold';
+import type { TrackedFile } from './tracked-file';
+import type { FileTransform, UploadOptions } from './types';
 
 /**
  * The file to send: `transform(file)` (`UploadOptions.transform`), once, before the preparation. The one place a
  * transform runs: `uploadFile` calls it when it is given a transform, the tracker before its uploader (which it
- * then gives the result with `transform` removed, so that nothing transforms twice).
+ * then gives the result with `transform` removed, so that nothing transforms twice). Loaded with `import()` by
+ * the first upload with a transform: an app without one does not ship it.
  * @throws `AbortError` (`Upload aborted.`) as soon as `signal` aborts, even if the transform goes on (its
  *   `signal` tells it to stop); the transform's own error as it threw it.
  */
@@ -25,4 +28,17 @@ export function transformFile(file: File, transform: FileTransform, signal: Abor
       },
     );
   });
+}
+
+/** `uploadFile`'s file and options once its `transform` has run: the file made, the options without `transform`. */
+export async function transformed(file: File, options: UploadOptions): Promise<{ file: File; options: UploadOptions }> {
+  return {
+    file: await transformFile(file, options.transform!, options.signal ?? new AbortController().signal),
+    options: { ...options, transform: undefined },
+  };
+}
+
+/** What a tracked file shows once its transform has made `file`: that file, its size and whether it goes multipart. */
+export function sentFile(file: File, options: UploadOptions): Pick<TrackedFile, 'file' | 'size' | 'multipart'> {
+  return { file, size: file.size, multipart: usesMultipart(file.size, options.multipartThreshold) };
 }

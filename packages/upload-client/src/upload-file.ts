@@ -5,7 +5,6 @@ import { uploadPresigned } from './presigned/presigned-put';
 import { knownChecksum } from './route-checksum';
 import { prepareToken } from './temporary-token/prepare-token';
 import { throttledProgress } from './progress';
-import { transformFile } from './transform-file';
 import { resolveRetrySettings } from './retry';
 import type { RouteUploadOptions, RouteUploadResult } from './routes';
 import type { UploadContext, UploadOptions } from './types';
@@ -76,12 +75,9 @@ export function uploadFile<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   ...options: string extends RouteName<R> ? [options?: RouteUploadOptions<R, N>] : [options: RouteUploadOptions<R, N>]
 ): Promise<RouteUploadResult<R, N>>;
 export async function uploadFile(file: File, options: UploadOptions = {}): Promise<UploadResult> {
-  const { signal, transform } = options;
-  if (transform) {
-    if (signal?.aborted) throw createAbortError();
-    file = await transformFile(file, transform, signal ?? new AbortController().signal);
-    options = { ...options, transform: undefined };
-  }
+  // Loaded with import() by the first upload with a transform (a page without one pays ~30 B here).
+  if (options.transform) ({ file, options } = await (await import('./transform-file')).transformed(file, options));
+  const { signal } = options;
   const upload: UploadContext = {
     file,
     filetype: file.type || FALLBACK_CONTENT_TYPE,

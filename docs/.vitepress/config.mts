@@ -20,6 +20,7 @@ const guides: [string, string][] = [
   ['Checksums and no overwrites', 'checksums'],
   ['Many files and the drop zone', 'many-files'],
   ['The components', 'components'],
+  ['Images prepared before upload', 'images'],
   ['Angular', 'angular'],
   ['Solid', 'solid'],
   ['Persistence', 'persistence'],

@@ -17,6 +17,12 @@ export interface RejectionLabels extends Record<FileRejectionCode, (name: string
   'too-many-files': (name: string, maxFiles: number) => string;
 }
 
+/**
+ * Every word the components show or announce, in one object: pass an {@link UploadLocale} as `locale` for
+ * another language (`@upbeam/upload-react/locales`), and `labels` to change some words on top of it (your
+ * product's voice). Functions get the file's name (its relative path for a folder's file) or the numbers to
+ * put in the sentence, and write the numbers themselves (`Intl` in the locale).
+ */
 export interface UploadLabels {
   /** The status word of each row. */
   status: Record<TrackedFileStatus, string>;
@@ -34,10 +40,15 @@ export interface UploadLabels {
   buttonUploading: (percent: number) => string;
   /** A button that picks a whole folder (`folders` prop of the drop zone). @default 'Choose a folder' */
   chooseFolder: string;
+  /** Pauses a multipart upload (a row's button). @default 'Pause' */
   pause: string;
+  /** Resumes it. @default 'Resume' */
   resume: string;
+  /** Cancels a file not ended yet. @default 'Cancel' */
   cancel: string;
+  /** Sends a failed or cancelled file again. @default 'Retry' */
   retry: string;
+  /** Takes an ended file off the list. @default 'Remove' */
   remove: string;
   /** Cancels every file not ended yet. @default 'Cancel all' */
   cancelAll: string;
@@ -79,8 +90,11 @@ export interface UploadLabels {
   timeLeft: (seconds: number) => string;
   /** `3 of 5 files uploaded` */
   filesUploaded: (done: number, total: number) => string;
+  /** Files that failed, counted: `1 failed`. */
   failed: (count: number) => string;
+  /** Files cancelled, counted: `2 cancelled`. */
   cancelled: (count: number) => string;
+  /** Files waiting their turn, counted: `3 queued`. */
   queued: (count: number) => string;
   /** The polite announcement while files upload, by tenths: `Uploading: 40%, 1 of 5 files done.` */
   announceProgress: (tenthPercent: number, done: number, total: number) => string;

@@ -1,8 +1,9 @@
 import { DEFAULT_LABELS, type UploadLocale } from '../labels';
 
 /**
- * English (`en`), the components' own words ({@link DEFAULT_LABELS}): what they show with no `locale`, here to
- * pass explicitly or to start your own locale from. Numbers, sizes and speeds in English.
+ * English (`en`), the components' own words (`DEFAULT_LABELS` of `@upbeam/upload-react/components`): what they
+ * show with no `locale`, here to pass explicitly or to start your own locale from. Numbers, sizes and speeds in
+ * English.
  * @example
  * <Uploader route="photos" locale={{ ...en, locale: 'en-GB' }} />
  */

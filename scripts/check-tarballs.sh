@@ -67,6 +67,7 @@ import { createUploadHandler, type UploadHandlerConfig } from '@upbeam/upload-se
 import { uploadFile, type UploadOptions, type UploadProgress } from '@upbeam/upload-client';
 import { useS3Upload, type TrackedFile } from '@upbeam/upload-react';
 import { Uploader, type UploaderProps } from '@upbeam/upload-react/components';
+import { ar, type UploadLocale } from '@upbeam/upload-react/locales';
 import { useDropZone, useS3Upload as useVueUpload } from '@upbeam/upload-vue';
 import { createDropZone, createS3Upload } from '@upbeam/upload-svelte';
 import { createDropZone as createSolidDropZone, createS3Upload as createSolidUpload } from '@upbeam/upload-solid';
@@ -83,10 +84,11 @@ const vue: () => { files: { readonly value: readonly TrackedFile[] } } = useVueU
 const svelte: () => { readonly files: readonly TrackedFile[] } = createS3Upload;
 const solid: () => { readonly files: () => readonly TrackedFile[] } = createSolidUpload;
 const uploader: (props: UploaderProps) => unknown = Uploader;
+const locale: UploadLocale = ar;
 const zones = [useDropZone, createDropZone, createSolidDropZone, new DropZoneController({ onDrop: () => {} })] as const;
 const body: UploadRequestBody = { filename: 'a', filetype: 'b/c', _upload: { strategy: 'presigned' } };
 const answer: Partial<PresignedUploadResponse> = { url: 'x' };
-export { handler, options, upload, hook, uploader, vue, svelte, solid, zones, body, answer };
+export { handler, options, upload, hook, uploader, locale, vue, svelte, solid, zones, body, answer };
 TS
 # Angular's package is ESM only (as Angular's own): checked from an ES module under both resolutions.
 cat > check-angular.mts <<'TS'

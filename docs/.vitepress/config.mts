@@ -20,6 +20,7 @@ const guides: [string, string][] = [
   ['Checksums and no overwrites', 'checksums'],
   ['Many files and the drop zone', 'many-files'],
   ['The components', 'components'],
+  ['The user\'s language', 'locales'],
   ['Images prepared before upload', 'images'],
   ['Angular', 'angular'],
   ['Solid', 'solid'],

@@ -6,7 +6,7 @@ import { createRoot } from 'react-dom/client';
  * The page of image-transform.e2e.test.ts: a drop zone of the route `?route=` whose uploads go through
  * `resizeImage` (640 x 480 at most). `?worker=off` removes `Worker` (the transform then runs on the page's thread,
  * on an `OffscreenCanvas`), `?canvas=dom` also `OffscreenCanvas` (a `<canvas>`). What happens is logged on
- * `window.imageTransform`. `?type=` is the type asked of `resizeImage`.
+ * `window.imageTransform`. `?type=` is the type asked of `resizeImage`; `?persist=1` keeps the queue for after a reload.
  */
 const params = new URLSearchParams(location.search);
 if (params.get('worker') === 'off') Reflect.deleteProperty(window, 'Worker');
@@ -39,7 +39,7 @@ const transform = resizeImage({ maxWidth: 640, maxHeight: 480, ...(type ? { type
 createRoot(document.getElementById('root')!).render(
   <UploadDropzone
     route={params.get('route') ?? 'photos'}
-    options={{ transform }}
+    options={{ transform, persist: params.get('persist') === '1' }}
     onUploadComplete={(result) => log.stored.push(result.key)}
     onError={(error) => {
       const { message, status, code } = error as { message: string; status?: number; code?: string };

@@ -69,6 +69,11 @@ export interface PersistedFile {
   options: UploadOptions;
   /** When it was added, in milliseconds since the epoch (restored files go in this order). */
   addedAt: number;
+  /**
+   * It was added with a `transform` (which, a function, cannot be kept): restored by a tracker without one, it
+   * fails rather than going up as picked (a photo with its GPS position).
+   */
+  transformed?: boolean;
 }
 
 /** The options of an upload that a kept file keeps (see {@link PersistedFile.options}). */
@@ -152,7 +157,14 @@ export class PersistedQueue {
     return this.#inOrder(async () => {
       const release = await tryLock(this.#lockName(id));
       if (!release) return 'unavailable';
-      const record: PersistedFile = { id, file, path, options: keptOptions(options), addedAt: Date.now() };
+      const record: PersistedFile = {
+        id,
+        file,
+        path,
+        options: keptOptions(options),
+        addedAt: Date.now(),
+        ...(options.transform ? { transformed: true } : {}),
+      };
       const put = await inStore('queue', 'readwrite', (store) => this.#putWithinBudget(store, record));
       if (put === 'kept') this.#held.set(id, release);
       else release();

@@ -51,6 +51,18 @@ function recordingTarget(tracked: string[] = []) {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('restoreKept', () => {
+  it('a file kept with a transform is sent again (transformed again) by a tracker with one, and fails without one', async () => {
+    const photo = { ...kept('f1'), transformed: true };
+    const withTransform = recordingTarget();
+    withTransform.target.optionsOf = () => ({ transform: (file) => file });
+    await restoreKept(standInQueue([photo]).queue, withTransform.target);
+    expect(Object.fromEntries(withTransform.list)).toEqual({ f1: 'queued-started' });
+    const without = recordingTarget();
+    await restoreKept(standInQueue([photo]).queue, without.target);
+    expect(Object.fromEntries(without.list)).toEqual({ f1: 'error' });
+    expect(without.errors.get('f1')?.code).toBe('INVALID_OPTIONS');
+  });
+
   it('starts the kept files no tab holds, skips those already tracked, and shows the others elsewhere', async () => {
     const { queue } = standInQueue([kept('f1'), kept('f2'), kept('f3')], ['f3']);
     const { target, list } = recordingTarget(['f2']);

@@ -50,9 +50,17 @@ async function takeOver(queue: PersistedQueue, list: PersistedList, id: string):
   else list.remove(id);
 }
 
-/** Queues a restored file this tab holds, or fails it when the browser can no longer read it. */
+/**
+ * Queues a restored file this tab holds (the picked file: a `transform` runs again on it), or fails it when the
+ * browser can no longer read it, or when it was kept with a transform this tracker does not have.
+ */
 async function resend(list: PersistedList, file: PersistedFile): Promise<void> {
   if (!list.getFile(file.id)) return;
+  if (file.transformed && !list.optionsOf(file.id).transform) {
+    const message = `${file.file.name} was kept to be sent transformed, and this page's uploads have no transform: pick it again.`;
+    list.change(file.id, { status: 'error', error: new UploadClientError('INVALID_OPTIONS', message) });
+    return;
+  }
   if (await isReadable(file.file)) {
     list.change(file.id, { status: 'queued' });
     return;

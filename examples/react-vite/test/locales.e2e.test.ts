@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startExample, type RunningExample } from '@upbeam/example-shared/example-server';
 import { ENGINES, launchBrowser, type TestBrowser, type TestPage } from '@upbeam/test-browser';
+import { createUploadHandler, defineRoutes } from '@upbeam/upload-server';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -148,6 +149,16 @@ beforeAll(async () => {
     '</head><body><div id="root"></div><script type="module" src="/page.js"></script></body></html>';
   await writeFile(join(dir, 'index.html'), html);
   example = await startExample(dir);
+  // A route taking one file, whose rules the drop zone reads from the endpoint's GET; files sent without a
+  // route (the Uploader's) go to a handler without routes (one with routes refuses a body naming none).
+  const settings = { ...example.settings, stsClient: example.storage.stsClient };
+  const plain = createUploadHandler(settings);
+  const routed = createUploadHandler({ ...settings, routes: defineRoutes({ avatar: { allowedContentTypes: ['image/*'], maxFiles: 1 } }) });
+  example.setUploadHandler(async (request) => {
+    if (request.method === 'GET') return routed(request);
+    const body = (await request.clone().json().catch(() => ({}))) as { route?: string };
+    return body.route === undefined ? plain(request) : routed(request);
+  });
   axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 }, 120_000);
 
@@ -266,10 +277,13 @@ describe.each(ENGINES)('the components in each shipped locale, in %s', (engine) 
     expect(await audit(page)).toEqual([]);
   });
 
-  it('a drop zone taking one file (maxFiles: 1) reads the singular line, in English and in French', async () => {
+  it("a drop zone taking one file reads the singular line: maxFiles: 1 in English and French, a route's maxFiles: 1 in German", async () => {
     await open('single=1');
     expect(await page.text('[data-upbeam="dropzoneLabel"]')).toBe(EXPECTED.en.single);
     await open('single=1&locale=fr');
     expect(await page.text('[data-upbeam="dropzoneLabel"]')).toBe(EXPECTED.fr.single);
+    await open('single=1&locale=de&route=avatar');
+    // The route's rules arrive with the endpoint's GET: the plural line until then.
+    await expect.poll(() => page.text('[data-upbeam="dropzoneLabel"]')).toBe(EXPECTED.de.single);
   });
 });

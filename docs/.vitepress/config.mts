@@ -22,6 +22,7 @@ const guides: [string, string][] = [
   ['The components', 'components'],
   ['The user\'s language', 'locales'],
   ['Images prepared before upload', 'images'],
+  ['Previews that stay cheap', 'previews'],
   ['Angular', 'angular'],
   ['Solid', 'solid'],
   ['Persistence', 'persistence'],

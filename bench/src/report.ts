@@ -28,6 +28,7 @@ import type { LimitsResult } from './limits/run';
 import type { StorageEventsResult } from './storage-events/run';
 import type { PrepareRecordResult } from './prepare/record';
 import { frameCostSection, manyFilesGrowthSection, manyFilesSection } from './report-many-files';
+import { manyFilesPreviewsSection } from './report-previews';
 import type { FrameCostResultFile } from './many-files/frame-cost';
 import type { ManyFilesResultFile } from './many-files/run';
 import { hugeSection, uploadSection } from './report-upload';
@@ -267,6 +268,7 @@ export async function writeReport(): Promise<string> {
   const upload = await loadResult<UploadResult>('upload');
   const manyFiles = await loadResult<ManyFilesResultFile>('many-files');
   const manyFilesGrowth = await loadResult<ManyFilesResultFile>('many-files-growth');
+  const manyFilesPreviews = await loadResult<ManyFilesResultFile>('many-files-previews');
   const frameCost = await loadResult<FrameCostResultFile>('many-files-frame-cost');
   const huge = await loadResult<HugeResult>('huge');
   const uploadTrace = await loadResult<UploadResult>('upload-trace');
@@ -291,6 +293,7 @@ export async function writeReport(): Promise<string> {
     manyFiles && { name: 'many files', machine: manyFiles.machine, seconds: manyFiles.seconds },
     manyFilesGrowth && { name: 'a batch joining a list', machine: manyFilesGrowth.machine, seconds: manyFilesGrowth.seconds },
     frameCost && { name: 'one frame of a long list', machine: frameCost.machine, seconds: frameCost.seconds },
+    manyFilesPreviews && { name: 'many photos with previews', machine: manyFilesPreviews.machine, seconds: manyFilesPreviews.seconds },
     huge && { name: 'file over 5 GiB', machine: huge.machine, seconds: huge.seconds },
     uploadTrace && { name: 'traced uploads', machine: uploadTrace.machine, seconds: uploadTrace.seconds },
   ].filter((entry): entry is { name: string; machine: Machine; seconds: number } => Boolean(entry));
@@ -312,6 +315,7 @@ export async function writeReport(): Promise<string> {
   if (manyFilesGrowth) manyFilesGrowthSection(manyFilesGrowth, add);
   if (frameCost) frameCostSection(frameCost, add);
   beforeAfterSection(uploadBeforeAfter, manyFilesBeforeAfter, add);
+  if (manyFilesPreviews) manyFilesPreviewsSection(manyFilesPreviews, add);
   if (huge) hugeSection(huge, add, headline);
   const targets: string[] = [];
   targetsSection(bundle, upload, huge, (...text) => targets.push(...text));

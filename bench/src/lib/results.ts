@@ -26,6 +26,7 @@ export type BenchName =
   | 'huge'
   | 'upload-trace'
   | 'many-files-growth'
+  | 'many-files-previews'
   | 'many-files-frame-cost'
   | 'upload-before-after'
   | 'many-files-before-after';

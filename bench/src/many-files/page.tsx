@@ -48,6 +48,27 @@ export interface ManyFilesRun {
    * `files` holds every file.
    */
   growthOnly?: boolean;
+  /**
+   * Photo runs (`bench:previews`): every file is the same ~4 MB JPEG of 6000 × 4000 pixels (one blob made in the
+   * page, referenced by every File: the page holds it once, each preview still decodes it), listed by the
+   * components with their previews. Once the first rows show their pictures the page scrolls down by one screen
+   * `scrollSteps` times, every `scrollEveryMs`, then back to the top (rows seen before: no new decode).
+   */
+  photos?: { scrollSteps: number; scrollEveryMs: number };
+}
+
+/** What a photo run measured in the page (chromium). */
+export interface PhotoFigures {
+  /** The JPEG's size, bytes. */
+  photoBytes: number;
+  /** Milliseconds from the files handed to the client to the first row showing its picture, and to every row in view showing it. */
+  firstPictureMs?: number;
+  firstRowsMs?: number;
+  /** Largest and last `performance.memory.usedJSHeapSize` sampled every 250 ms (bytes). */
+  heapPeakBytes: number;
+  heapEndBytes: number;
+  /** Rows seen showing their picture (counted once per row mounted). */
+  picturedRows: number;
 }
 
 /** What the page answers. */
@@ -65,6 +86,7 @@ export interface ManyFilesResult {
    * every file (the list grows some rows a frame: `use-growing-list.ts`).
    */
   filesWholeMs?: number;
+  photo?: PhotoFigures;
 }
 
 declare global {
@@ -389,18 +411,111 @@ const CLIENTS: Record<ManyFilesClient, Client> = {
   components,
 };
 
-window.benchManyFiles = async ({ client, count, bytes, concurrency, timeoutMs, growthOnly = false }) => {
-  const data = new Uint8Array(bytes);
-  crypto.getRandomValues(data);
-  const files = Array.from({ length: count }, (_, index) => new File([data], `file-${index}.bin`, { type: 'application/octet-stream' }));
+/**
+ * A 6000 × 4000 JPEG of ~4 MB: a gradient under faint noise (a random tile repeated), which compresses as a
+ * photo does at quality 0.85 (made in the page: no file in the repository).
+ */
+async function makePhoto(): Promise<Blob> {
+  const canvas = new OffscreenCanvas(6000, 4000);
+  const context = canvas.getContext('2d')!;
+  const gradient = context.createLinearGradient(0, 0, 6000, 4000);
+  gradient.addColorStop(0, '#0b3d91');
+  gradient.addColorStop(0.5, '#f59e0b');
+  gradient.addColorStop(1, '#065f46');
+  context.fillStyle = gradient;
+  context.fillRect(0, 0, 6000, 4000);
+  const tile = new OffscreenCanvas(509, 503);
+  const pixels = new ImageData(509, 503);
+  for (let at = 0; at < pixels.data.length; at += 4) {
+    pixels.data.fill(Math.random() * 255, at, at + 3);
+    pixels.data[at + 3] = 255;
+  }
+  tile.getContext('2d')!.putImageData(pixels, 0, 0);
+  context.globalAlpha = 0.08;
+  context.fillStyle = context.createPattern(tile, 'repeat')!;
+  context.fillRect(0, 0, 6000, 4000);
+  return canvas.convertToBlob({ type: 'image/jpeg', quality: 0.85 });
+}
+
+/** Whether a row's thumbnail shows its picture: a preview drawn, or (the old thumbnail) its full image loaded. */
+const pictured = (thumbnail: Element) =>
+  thumbnail instanceof HTMLCanvasElement ? thumbnail.dataset.preview === 'drawn' : thumbnail instanceof HTMLImageElement && thumbnail.complete && thumbnail.naturalWidth > 0;
+
+/**
+ * Watches a photo run: each frame, the rows in view and whether they show their picture; the JS heap every
+ * 250 ms; scrolls as {@link ManyFilesRun.photos} says. `stop()` gives the figures.
+ */
+function watchPhotos(started: number, photoBytes: number, { scrollSteps, scrollEveryMs }: NonNullable<ManyFilesRun['photos']>) {
+  const memory = () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
+  const figures: PhotoFigures = { photoBytes, heapPeakBytes: memory(), heapEndBytes: 0, picturedRows: 0 };
+  const seen = new WeakSet<Element>();
+  let running = true;
+  let scrolled = 0;
+  const heap = setInterval(() => (figures.heapPeakBytes = Math.max(figures.heapPeakBytes, memory())), 250);
+  const scroll = () => {
+    if (!running) return;
+    if (scrolled === scrollSteps) return void window.scrollTo(0, 0);
+    scrolled += 1;
+    window.scrollBy(0, window.innerHeight);
+    setTimeout(scroll, scrollEveryMs);
+  };
+  const frame = () => {
+    if (!running) return;
+    const inView = Array.from(document.querySelectorAll('[data-upbeam="thumbnail"]')).filter((element) => {
+      const box = element.getBoundingClientRect();
+      return box.bottom > 0 && box.top < window.innerHeight;
+    });
+    for (const element of inView) {
+      if (seen.has(element) || !pictured(element)) continue;
+      seen.add(element);
+      figures.picturedRows += 1;
+      figures.firstPictureMs ??= performance.now() - started;
+    }
+    if (figures.firstRowsMs === undefined && inView.length > 0 && inView.every(pictured)) {
+      figures.firstRowsMs = performance.now() - started;
+      setTimeout(scroll, scrollEveryMs);
+    }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  return () => {
+    running = false;
+    clearInterval(heap);
+    figures.heapEndBytes = memory();
+    figures.heapPeakBytes = Math.max(figures.heapPeakBytes, figures.heapEndBytes);
+    return figures;
+  };
+}
+
+window.benchManyFiles = async ({ client, count, bytes, concurrency, timeoutMs, growthOnly = false, photos }) => {
+  let files: File[];
+  let photo: Blob | undefined;
+  if (photos) {
+    photo = await makePhoto();
+    files = Array.from({ length: count }, (_, index) => new File([photo!], `photo-${index}.jpg`, { type: 'image/jpeg' }));
+  } else {
+    const data = new Uint8Array(bytes);
+    crypto.getRandomValues(data);
+    files = Array.from({ length: count }, (_, index) => new File([data], `file-${index}.bin`, { type: 'application/octet-stream' }));
+  }
   const started = performance.now();
+  const stopWatching = photos && photo ? watchPhotos(started, photo.size, photos) : undefined;
   // For a traced run (`MANY_FILES_TRACE`): its tasks are counted from here, as the long tasks are.
   performance.mark(RUN_STARTED_MARK);
   filesWholeAt = undefined;
   const { done, failed } = await CLIENTS[client](files, concurrency, started + timeoutMs, growthOnly);
   const ms = performance.now() - started;
+  const photoFigures = stopWatching?.();
   // The last tasks may still be queued for the observer: a macrotask lets them arrive.
   await new Promise((resolve) => setTimeout(resolve, 0));
   const filesWholeMs = filesWholeAt === undefined ? undefined : filesWholeAt - started;
-  return { done, failed, ms, longTasks: longTasksSince(started), longFrames: longFramesSince(started), ...(filesWholeMs !== undefined && { filesWholeMs }) };
+  return {
+    done,
+    failed,
+    ms,
+    longTasks: longTasksSince(started),
+    longFrames: longFramesSince(started),
+    ...(filesWholeMs !== undefined && { filesWholeMs }),
+    ...(photoFigures && { photo: photoFigures }),
+  };
 };

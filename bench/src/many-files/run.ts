@@ -23,6 +23,7 @@
  * for the whole run: the busy machine of an upload (two cores shared with the storage) without its network.
  */
 import os from 'node:os';
+import { build } from 'esbuild';
 import { join } from 'node:path';
 import { beforeBuildsOf, beforeEsbuildPlugin, beforeRoot, beforeRunOf, type BeforeRun } from '../lib/before-build';
 import { startBusyProcesses } from '../lib/busy-processes';
@@ -39,7 +40,9 @@ import { startS3rverTarget } from '../upload/targets';
 import type { LongFrame, LongTasks } from '../upload/long-tasks';
 import { startProfile, stopProfile, type ProfileSummary } from '../upload/page-profile';
 import { startTrace, stopTrace, type TaskTimes } from '../upload/page-trace';
-import type { ManyFilesClient, ManyFilesResult, ManyFilesRun } from './page';
+import { treeRssBytes } from '../lib/tree-memory';
+import { startDiscardTarget } from './discard-storage';
+import type { ManyFilesClient, ManyFilesResult, ManyFilesRun, PhotoFigures } from './page';
 import { RUN_STARTED_MARK } from './run-started';
 
 const S3RVER_VERSION = packageVersion('@20minutes/s3rver', join(BENCH_DIR, '..', 'packages', 'local-s3'));
@@ -53,6 +56,10 @@ const TIMEOUT_MS = Number(process.env.MANY_FILES_TIMEOUT_S ?? 240) * 1000;
 
 /** Files of the uncounted warm-up run of each mode (first page, first connections, first bucket access). */
 const WARM_UP_FILES = 60;
+
+/** Photo runs: 20 photos warm up (80 MB), and a run is bounded to 150 s (three modes stay under 10 minutes a round). */
+const PHOTO_WARM_UP_FILES = 20;
+const PHOTO_TIMEOUT_MS = 150_000;
 
 /** Upper bound of the CPU-bound processes of `MANY_FILES_BUSY_PROCESSES` (they end with the run, or by then). */
 const BUSY_MOST_SECONDS = 1800;
@@ -153,6 +160,8 @@ export interface ManyFilesSample {
   profile?: ProfileSummary;
   /** With `MANY_FILES_TRACE=<mode ids>`: the page's main-thread tasks by CPU (thread) time and by wall time. */
   taskTimes?: TaskTimes;
+  /** Photo runs: the page's figures, chromium's resident memory (all its processes, sampled every 250 ms), MB/s sent. */
+  photo?: PhotoFigures & { rssPeakBytes: number; rssEndBytes: number; rssStartBytes: number; megabytesPerSecond: number };
   error?: string;
 }
 
@@ -193,9 +202,11 @@ async function runOnce(
   run: Omit<ManyFilesRun, 'client'>,
   { profileName, trace = false }: { profileName?: string; trace?: boolean } = {},
 ): Promise<ManyFilesSample> {
-  const target = run.growthOnly ? undefined : await startS3rverTarget(server.origin, S3RVER_VERSION);
+  const target = run.growthOnly ? undefined : run.photos ? await startDiscardTarget(server.origin) : await startS3rverTarget(server.origin, S3RVER_VERSION);
   if (target) server.setTarget(target);
   const page = await browser.newPage(`${server.origin}/${mode.build}/`);
+  const rss = { start: treeRssBytes(browser.pid), peak: 0 };
+  const sampling = run.photos ? setInterval(() => (rss.peak = Math.max(rss.peak, treeRssBytes(browser.pid))), 250) : undefined;
   try {
     for (let waited = 0; !(await page.evaluate<boolean>(`typeof window.benchManyFiles === 'function'`).catch(() => false)); waited += 50) {
       if (waited > 15_000) throw new Error('the benchmark page did not load');
@@ -209,7 +220,17 @@ async function runOnce(
     const taskTimes = tracing ? await stopTrace(page, tracing, { fromMark: RUN_STARTED_MARK }) : undefined;
     const profile = profileName ? await stopProfile(page, profileName) : undefined;
     const seconds = result.ms / 1000;
+    clearInterval(sampling);
+    const rssEndBytes = treeRssBytes(browser.pid);
+    const photo = result.photo && {
+      ...result.photo,
+      rssStartBytes: rss.start,
+      rssPeakBytes: Math.max(rss.peak, rssEndBytes),
+      rssEndBytes,
+      megabytesPerSecond: (result.done * result.photo.photoBytes) / 1e6 / seconds,
+    };
     return {
+      ...(photo && { photo }),
       done: result.done,
       failed: result.failed,
       seconds,
@@ -224,6 +245,7 @@ async function runOnce(
   } catch (error) {
     return { error: error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error) };
   } finally {
+    clearInterval(sampling);
     await page.close().catch(() => {});
     await target?.close().catch(() => {});
   }
@@ -282,7 +304,14 @@ export function describeManyFilesSample(sample: ManyFilesSample): string {
     ? `by CPU time ${sample.taskTimes.overFiftyCpu} over 50 ms (max ${sample.taskTimes.maxCpuMs} ms; by wall time ${sample.taskTimes.overFiftyWall}, ` +
       `max ${sample.taskTimes.maxWallMs} ms; most CPU: ${(sample.taskTimes.longestByCpu ?? []).map((task) => `${task.cpuMs} of ${task.wallMs} ms`).join(', ')}), `
     : '';
+  const MB = 1e6;
+  const photo = sample.photo
+    ? `${sample.photo.megabytesPerSecond.toFixed(0)} MB/s, first picture ${sample.photo.firstPictureMs?.toFixed(0) ?? '-'} ms, rows in view pictured ${sample.photo.firstRowsMs?.toFixed(0) ?? '-'} ms, ` +
+      `${sample.photo.picturedRows} rows pictured, JS heap peak ${(sample.photo.heapPeakBytes / MB).toFixed(0)} MB (end ${(sample.photo.heapEndBytes / MB).toFixed(0)}), ` +
+      `chromium RSS ${(sample.photo.rssStartBytes / MB).toFixed(0)} -> peak ${(sample.photo.rssPeakBytes / MB).toFixed(0)} MB (end ${(sample.photo.rssEndBytes / MB).toFixed(0)}), `
+    : '';
   return (
+    photo +
     `${sample.filesPerSecond!.toFixed(1)} files/s (${sample.done} stored, ${sample.failed} failed in ${sample.seconds!.toFixed(1)} s), ` +
     `long tasks ${sample.longTasks!.count} (max ${sample.longTasks!.maxMs} ms), ${cpu}` +
     `${sample.clientCpuSeconds === undefined ? '' : `client CPU ${sample.clientCpuSeconds.toFixed(2)} s, `}` +
@@ -293,12 +322,26 @@ export function describeManyFilesSample(sample: ManyFilesSample): string {
 /** The React clients, the only ones whose list grows (`growthOnly` runs these). */
 const GROWING_CLIENTS: ManyFilesClient[] = ['hook-list', 'hook-list-cv', 'hook-list-contained', 'ids-list', 'ids-list-virtual', 'components'];
 
-export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: boolean } = {}): Promise<ManyFilesResultFile> {
+/**
+ * Photo runs (`bench:previews`): the page scrolls this many screens, one a second (a reader's pace; at 250 ms the
+ * rows left before their turn and few previews were made: bench/notes/previews.md), once the first rows show their
+ * pictures, then back to the top.
+ */
+const PHOTO_SCROLL = {
+  scrollSteps: Number(process.env.MANY_FILES_SCROLL_STEPS ?? 40),
+  scrollEveryMs: Number(process.env.MANY_FILES_SCROLL_EVERY_MS ?? 1000),
+};
+
+/** Photo runs: the modes, unless MANY_FILES_MODES names others (the floor, and the components: with a before build, the old thumbnail too). */
+const PHOTO_MODES = ['floor', 'components', 'components-before'];
+
+export async function runManyFilesBench({ growthOnly = false, photos = false }: { growthOnly?: boolean; photos?: boolean } = {}): Promise<ManyFilesResultFile> {
   const started = performance.now();
-  const counts = envNumbers('MANY_FILES_COUNTS') ?? (growthOnly ? [5000] : [1000, 5000]);
+  const counts = envNumbers('MANY_FILES_COUNTS') ?? (growthOnly || photos ? [5000] : [1000, 5000]);
   // Growth-only: the files "in flight" only wait (nothing is sent), so one concurrency is enough.
-  const concurrencies = growthOnly ? [3] : (envNumbers('MANY_FILES_CONCURRENCY') ?? [3, 6]);
-  const rounds = Number(process.env.MANY_FILES_ROUNDS ?? (growthOnly ? 6 : 2));
+  const concurrencies = growthOnly ? [3] : (envNumbers('MANY_FILES_CONCURRENCY') ?? (photos ? [3] : [3, 6]));
+  const rounds = Number(process.env.MANY_FILES_ROUNDS ?? (growthOnly ? 6 : photos ? 1 : 2));
+  const timeoutMs = process.env.MANY_FILES_TIMEOUT_S || !photos ? TIMEOUT_MS : PHOTO_TIMEOUT_MS;
   const busyProcesses = Number(process.env.MANY_FILES_BUSY_PROCESSES ?? 0);
   const otherRoot = beforeRoot();
   const beforeBuilds: Record<string, string> = otherRoot ? beforeBuildsOf(otherRoot) : {};
@@ -311,12 +354,24 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
   // Growth-only runs have no floor (nothing is uploaded); upload runs always have both floors. A mode named
   // brings its before variant, where there is a before build.
   const wanted = (mode: ManyFilesMode) =>
-    growthOnly
+    photos
+      ? (only ?? PHOTO_MODES).includes(mode.id)
+      : growthOnly
       ? GROWING_CLIENTS.includes(mode.client) && (!only || only.includes(mode.id))
       : !only || only.includes(mode.id) || only.includes(mode.id.replace(/-before$/, '')) || FLOOR_MODES.includes(mode.id);
   const modes = [...MODES, ...(before ? BEFORE_MODES : [])].filter(wanted);
   const entry = join(BENCH_DIR, 'src', 'many-files', 'page.tsx');
   await buildPage({ entry, outDir: join(PAGES_DIR, 'after') });
+  // The previews' module Worker, beside the chunk that starts it (`new URL('./preview-worker.js', import.meta.url)`),
+  // as an app's bundler emits it (esbuild follows no such URL).
+  await build({
+    entryPoints: { 'preview-worker': join(BENCH_DIR, '..', 'packages', 'upload-client', 'dist', 'preview-worker.js') },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    outdir: join(PAGES_DIR, 'after'),
+    logLevel: 'error',
+  });
   if (before) await buildPage({ entry, outDir: join(PAGES_DIR, 'before'), plugins: [beforeEsbuildPlugin(beforeBuilds)] });
   const server = await startPageServer(PAGES_DIR);
   const browser = await launchCdpBrowser();
@@ -325,7 +380,8 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
   const stopBusy = busyProcesses > 0 ? startBusyProcesses(busyProcesses, BUSY_MOST_SECONDS) : () => {};
   try {
     for (const mode of modes) {
-      const sample = await runOnce(browser, server, mode, { count: WARM_UP_FILES, bytes: FILE_BYTES, concurrency: 3, timeoutMs: 60_000, growthOnly });
+      const warmUp = { count: photos ? PHOTO_WARM_UP_FILES : WARM_UP_FILES, bytes: FILE_BYTES, concurrency: 3, timeoutMs: 60_000, growthOnly };
+      const sample = await runOnce(browser, server, mode, photos ? { ...warmUp, photos: { scrollSteps: 0, scrollEveryMs: 250 } } : warmUp);
       if (sample.error) console.log(`[many-files] warm-up ${mode.id}: FAILED ${sample.error}`);
     }
     for (const count of counts) {
@@ -339,7 +395,7 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
             const load = Math.round(os.loadavg()[0]! * 10) / 10;
             loads.push(load);
             const profileName = profiled.has(mode.id) ? `many-files-${count}-c${concurrency}-${mode.id}-round${round + 1}` : undefined;
-            const run = { count, bytes: FILE_BYTES, concurrency, timeoutMs: TIMEOUT_MS, growthOnly };
+            const run = { count, bytes: FILE_BYTES, concurrency, timeoutMs, growthOnly, ...(photos && { photos: PHOTO_SCROLL }) };
             const sample = { ...(await runOnce(browser, server, mode, run, { profileName, trace: traced.has(mode.id) })), load };
             byMode.get(mode.id)!.push(sample);
             console.log(`[many-files] ${count} files, ${concurrency} at once, round ${round + 1}/${rounds} ${mode.id}: ${describeManyFilesSample(sample)}`);
@@ -366,7 +422,15 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
     const result: ManyFilesResultFile = {
       machine: describeMachine(['react', 'react-dom'], { '@20minutes/s3rver': S3RVER_VERSION, chromium: browser.version }),
       seconds: (performance.now() - started) / 1000,
-      settings: growthOnly
+      settings: photos
+        ? `headless Debian chromium over a bare DevTools pipe (800 × 600 window); every file the same JPEG of 6000 × 4000 pixels made in the page ` +
+          `(one blob referenced by every File); uploaded with presigned PUTs to a storage stand-in on another 127.0.0.1 port that reads ` +
+          `each body and keeps nothing (discard-storage.ts: 20 GB does not fit /dev/shm); once the rows in view show their pictures the page ` +
+          `scrolls ${PHOTO_SCROLL.scrollSteps} screens, one every ${PHOTO_SCROLL.scrollEveryMs} ms, then back to the top; ${rounds} round${rounds === 1 ? '' : 's'}, ` +
+          `modes taking turns; each run bounded to ${timeoutMs / 1000} s (what is left then is cancelled); memory: chromium's processes' ` +
+          `resident memory summed (VmRSS, sampled every 250 ms) and the page's \`performance.memory.usedJSHeapSize\`; load average ` +
+          `(1 min, 2 = both cores busy) during the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads).toFixed(1)}`
+        : growthOnly
         ? 'headless Debian chromium over a bare DevTools pipe; files made in the page from one random buffer, handed to the hook ' +
           'once the page is idle; no upload (a stand-in that never settles); time from the files handed to the hook to the first ' +
           `render whose \`files\` held them all; ${rounds} round${rounds === 1 ? '' : 's'}, modes taking turns; ` +
@@ -378,13 +442,13 @@ export async function runManyFilesBench({ growthOnly = false }: { growthOnly?: b
           `client to the last one ended; ${rounds} round${rounds === 1 ? '' : 's'}, modes taking turns; each run bounded to ${TIMEOUT_MS / 1000} s ` +
           `(what is left then is cancelled, and files/s counts what was stored); load average (1 min, 2 = both cores busy) during ` +
           `the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads).toFixed(1)}`,
-      fileBytes: FILE_BYTES,
+      fileBytes: photos ? (cells.flatMap((cell) => cell.samples).find((sample) => sample.photo)?.photo?.photoBytes ?? 0) : FILE_BYTES,
       modes,
       cells,
       ...(otherRoot ? { before: beforeRunOf(otherRoot, 'bench:many-files', 'MANY_FILES_') } : {}),
     };
     // A run against another checkout is a before/after of its own: it leaves the many-files table as it was.
-    await saveResult(growthOnly ? 'many-files-growth' : otherRoot ? 'many-files-before-after' : 'many-files', result);
+    await saveResult(photos ? 'many-files-previews' : growthOnly ? 'many-files-growth' : otherRoot ? 'many-files-before-after' : 'many-files', result);
     return result;
   }
 }

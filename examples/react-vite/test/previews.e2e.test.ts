@@ -31,7 +31,10 @@ afterAll(async () => {
   await example?.close();
 });
 
-/** Drops on the drop zone a 1200 × 800 JPEG made in the page, the clip and a text file. */
+/**
+ * Drops on the drop zone a 1200 × 800 JPEG made in the page, the same stored sideways (1200 × 800 with EXIF
+ * orientation 6: upright it is 800 × 1200), the clip and a text file.
+ */
 function dropFiles(page: ExamplePage, clipBase64: string): Promise<void> {
   return page.evaluate(async (video) => {
     const canvas = document.createElement('canvas');
@@ -43,8 +46,17 @@ function dropFiles(page: ExamplePage, clipBase64: string): Promise<void> {
     context.fillStyle = '#f59e0b';
     context.fillRect(300, 200, 600, 400);
     const photo = await new Promise<Blob>((resolve) => canvas.toBlob((blob) => resolve(blob!), 'image/jpeg', 0.9));
+    // An APP1 Exif block after the JPEG's APP0 (JFIF; Firefox refuses to decode an Exif block before it): a
+    // big-endian TIFF header, IFD0 with Orientation (0x0112) = 6.
+    const tiff = [0x4d, 0x4d, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0];
+    const exif = [0x45, 0x78, 0x69, 0x66, 0, 0, ...tiff];
+    const app1 = [0xff, 0xe1, (exif.length + 2) >> 8, (exif.length + 2) & 0xff, ...exif];
+    const bytes = new Uint8Array(await photo.arrayBuffer());
+    const at = bytes[3] === 0xe0 ? 4 + ((bytes[4]! << 8) | bytes[5]!) : 2;
+    const turned = new Blob([bytes.subarray(0, at), new Uint8Array(app1), bytes.subarray(at)], { type: 'image/jpeg' });
     const transfer = new DataTransfer();
     transfer.items.add(new File([photo], 'photo.jpg', { type: 'image/jpeg' }));
+    transfer.items.add(new File([turned], 'turned.jpg', { type: 'image/jpeg' }));
     transfer.items.add(new File([Uint8Array.from(atob(video), (c) => c.charCodeAt(0))], 'clip.webm', { type: 'video/webm' }));
     transfer.items.add(new File(['some words'], 'notes.txt', { type: 'text/plain' }));
     const zone = document.querySelector('[data-upbeam="dropzone"]')!;
@@ -92,7 +104,7 @@ describe.each(ENGINES)('row previews in %s', (engine) => {
     await browser?.close();
   });
 
-  it('draws a photo at the row size, a video first frame where the engine decodes it, nothing for a text file; all released by Clear list', async () => {
+  it('draws a photo at the row size (a sideways one upright), a video first frame where the engine decodes it, nothing for a text file; all released by Clear list', async () => {
     page = await openExamplePage(browser, `${example.origin}/components.html?component=uploader&theme=light`, '[data-upbeam="root"]');
     const ratio = await page.evaluate(() => devicePixelRatio, undefined);
     await dropFiles(page, clip);
@@ -104,6 +116,13 @@ describe.each(ENGINES)('row previews in %s', (engine) => {
       width: Math.round(side * 1.5),
       height: side,
     });
+    // Stored sideways: drawn upright, its shorter side (now the width) at the row's size.
+    await expect.poll(() => thumbnails(page!).then((all) => all['turned.jpg']), { timeout: 20_000 }).toEqual({
+      tag: 'canvas',
+      drawn: true,
+      width: side,
+      height: Math.round(side * 1.5),
+    });
     const video = DECODES_WEBM[engine]
       ? { tag: 'canvas', drawn: true, width: Math.round((side * 64) / 48), height: side }
       : { tag: 'canvas', drawn: false, width: 0, height: 0 };
@@ -112,8 +131,9 @@ describe.each(ENGINES)('row previews in %s', (engine) => {
     // Decoded off the main thread: the page fetched the preview worker's file.
     expect(await page.evaluate(() => performance.getEntriesByType('resource').some((entry) => /preview-worker/.test(entry.name)), undefined)).toBe(true);
     const held = await figures(page);
-    expect(held?.open).toBe(DECODES_WEBM[engine] ? 2 : 1);
+    expect(held?.open).toBe(DECODES_WEBM[engine] ? 3 : 2);
     await expect.poll(() => page!.evaluate((row) => Array.from(document.querySelectorAll(row), (e) => e.getAttribute('data-status')), ROW), { timeout: 30_000 }).toEqual([
+      'done',
       'done',
       'done',
       'done',

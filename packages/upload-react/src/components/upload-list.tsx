@@ -55,7 +55,8 @@ export function useStableAppearance(props: UploadAppearance): UploadAppearance {
 }
 
 /**
- * One row per file of `upload`, in the order added: thumbnail for images, name or relative path, size,
+ * One row per file of `upload`, in the order added: a preview of an image or a video's first frame (`drawPreview` of
+ * `@upbeam/upload-client/preview`, loaded with the first such row), name or relative path, size,
  * progress with speed and time left, status word, and its buttons: pause and resume (a multipart upload),
  * cancel (until it ends), retry (failed or cancelled), remove (ended); a failed file's error in words.
  * From 100 files (`VIRTUALIZE_FROM`) only the rows in view of the page (or of the nearest scrolling box) are

@@ -13,7 +13,8 @@ export function entryPoints(root) {
     const unscoped = pkg.name.replace(/^@[^/]+\//, '');
     for (const [subpath, target] of Object.entries(pkg.exports)) {
       // package.json and stylesheets (`./components.css`) are no JavaScript API.
-      if (subpath === './package.json' || typeof target === 'string') continue;
+      // A stylesheet's export may carry `types` (an empty module, so that its side-effect import type-checks).
+      if (subpath === './package.json' || typeof target === 'string' || subpath.endsWith('.css')) continue;
       // `import.types`, or `types` of an ESM-only package's one condition set (@upbeam/upload-angular).
       const types = target.import?.types ?? target.types;
       if (!types) throw new Error(`${pkg.name}: exports["${subpath}"].import.types is missing`);

@@ -35,8 +35,8 @@ afterAll(async () => {
  * Drops on the drop zone a 1200 × 800 JPEG made in the page, the same stored sideways (1200 × 800 with EXIF
  * orientation 6: upright it is 800 × 1200), the clip and a text file.
  */
-function dropFiles(page: ExamplePage, clipBase64: string): Promise<void> {
-  return page.evaluate(async (video) => {
+async function dropFiles(page: ExamplePage, clipBase64: string): Promise<void> {
+  await page.evaluate(async (video) => {
     const canvas = document.createElement('canvas');
     canvas.width = 1200;
     canvas.height = 800;

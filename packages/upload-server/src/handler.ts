@@ -70,11 +70,14 @@ function createAnswering(config: UploadHandlerConfig & { routes?: UploadRoutes }
   };
   return async (incoming) => {
     try {
-      if (incoming.method === 'GET') return ok(await listedRules(routes, () => incoming.request));
+      // HEAD as GET: the runtime (or the node adapter) sends its headers without the body.
+      if (incoming.method === 'GET' || incoming.method === 'HEAD') return ok(await listedRules(routes, () => incoming.request));
       const body = await readUploadRequest(incoming, admitLargeBody);
       return await endpoints.get(pickRoute(body, names))!.handle(body, incoming);
     } catch (error) {
-      return refusedOrFailed(error, onError);
+      const answer = refusedOrFailed(error, onError);
+      // With routes, GET answers too: a 405's `Allow` names it (RFC 9110 15.5.6).
+      return answer.status === 405 ? { ...answer, headers: { allow: 'GET, HEAD, POST' } } : answer;
     }
   };
 }

@@ -63,6 +63,15 @@ describe('createUploadHandler({ routes })', () => {
     });
   });
 
+  it('answers a HEAD as its GET, and another method 405 with Allow: GET, HEAD, POST', async () => {
+    const head = await handler(new Request('http://127.0.0.1/api/s3-upload', { method: 'HEAD' }));
+    expect(head.status).toBe(200);
+    const put = await handler(new Request('http://127.0.0.1/api/s3-upload', { method: 'PUT' }));
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect((await put.json()).code).toBe('METHOD_NOT_ALLOWED');
+  });
+
   it("prepares each route with its own rules and key prefix", async () => {
     const avatar = await handler(post({ ...png, route: 'avatar' }));
     expect(avatar.status).toBe(200);

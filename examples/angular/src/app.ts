@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, signal } from '@angular/core';
 import type { UploadStrategy } from '@upbeam/upload-client';
 import { injectS3Upload, UpbeamDropZone, UpbeamDropZoneInput, type DropZoneOptions, type FileRejection } from '@upbeam/upload-angular';
-import { MULTIPART_THRESHOLD } from './format';
+import { MULTIPART_THRESHOLD } from '@upbeam/example-shared/format';
 import { UploadRow } from './upload-row';
 
 const STRATEGIES: { value: UploadStrategy; label: string }[] = [

@@ -1,6 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, input, output } from '@angular/core';
 import type { TrackedFile } from '@upbeam/upload-angular';
-import { describeError, formatBytes, STATUS_TEXT } from './format';
+import { describeError, formatBytes, STATUS_TEXT } from '@upbeam/example-shared/format';
 
 /** One file: name, friendly status, its progress, its buttons and, once stored, its URL. */
 @Component({

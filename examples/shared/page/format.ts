@@ -1,3 +1,4 @@
+/** The words the Vue, Svelte, Solid and Angular pages show for a file (its status, sizes, error) and where they go multipart: one copy for the four. */
 import { formatBytes, type TrackedFileStatus } from '@upbeam/upload-client';
 
 /** What each status reads as on the page. */

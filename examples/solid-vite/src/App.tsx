@@ -1,7 +1,7 @@
 import type { UploadStrategy } from '@upbeam/upload-client';
 import { createDropZone, createS3Upload, type FileRejection } from '@upbeam/upload-solid';
 import { createSignal, For, Index, Show } from 'solid-js';
-import { MULTIPART_THRESHOLD } from './format';
+import { MULTIPART_THRESHOLD } from '@upbeam/example-shared/format';
 import { UploadRow } from './UploadRow';
 
 const STRATEGIES: { value: UploadStrategy; label: string }[] = [

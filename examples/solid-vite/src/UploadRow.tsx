@@ -1,6 +1,6 @@
 import type { TrackedFile } from '@upbeam/upload-solid';
 import { Show } from 'solid-js';
-import { describeError, formatBytes, STATUS_TEXT } from './format';
+import { describeError, formatBytes, STATUS_TEXT } from '@upbeam/example-shared/format';
 
 /** One file: name, friendly status, its progress, its buttons and, once stored, its URL. */
 export function UploadRow(props: {

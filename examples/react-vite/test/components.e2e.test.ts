@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
@@ -18,6 +17,7 @@ import {
 import { createUploadHandler, defineRoutes } from '@upbeam/upload-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { takeComponentScreenshots } from '../scripts/component-screenshots';
+import { audit } from './axe-audit';
 import { startExample, type RunningExample } from './example-server';
 import { sha256 } from './fault-upload';
 
@@ -44,7 +44,6 @@ let proxy: FaultProxy;
 let throttle: ThrottleProxy;
 let dir: string;
 const files = new Map<string, Buffer>();
-let axeSource: string;
 /** The endpoint's GETs (a route's rules) so far. */
 let ruleReads = 0;
 
@@ -77,7 +76,6 @@ beforeAll(async () => {
     files.set(name, bytes);
     await writeFile(join(dir, name), bytes);
   }
-  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 });
 
 afterAll(async () => {
@@ -132,20 +130,6 @@ async function tabTo(page: ExamplePage, name: string): Promise<void> {
 async function press(page: ExamplePage, selector: string): Promise<void> {
   await page.evaluate((s) => document.querySelector(s)?.scrollIntoView({ block: 'center' }), selector);
   await page.click(selector);
-}
-
-/** Runs axe-core on the whole page; the violations as `rule: targets`. */
-async function audit(page: ExamplePage): Promise<string[]> {
-  await page.evaluate((code) => {
-    // Indirect eval: axe-core's source defines `window.axe`.
-    if (!(window as unknown as { axe?: unknown }).axe) (0, eval)(code);
-  }, axeSource);
-  return page.evaluate(async () => {
-    const { violations } = await (
-      window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-    ).axe.run(document);
-    return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }, undefined);
 }
 
 /** Drops (or with `paste`, pastes on the page) files made in the page: `[name, type, size]`. */

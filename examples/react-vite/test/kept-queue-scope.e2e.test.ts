@@ -1,12 +1,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startExample, type RunningExample } from '@upbeam/example-shared/example-server';
 import { ENGINES, launchBrowser, type Engine, type TestBrowser, type TestPage } from '@upbeam/test-browser';
 import { createUploadHandler, type UploadHandler } from '@upbeam/upload-server';
-import { build } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bundlePage } from './bundle-page';
 
 // A kept queue belongs to the user who picked its files (issue 42, hole 4), in chromium and Firefox: two users
 // of one browser profile (one browser, the `session` cookie signs them in and out), the page of an app with
@@ -16,7 +15,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // the same file continued A's (A's ticket and key under B's session). Now B sees none of it, A gets it back
 // on signing in again, and `clearKeptUploads(user)` on sign-out empties it and aborts A's multipart upload.
 
-const exampleDir = fileURLToPath(new URL('..', import.meta.url));
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
@@ -50,29 +48,9 @@ function release(): void {
   releaseHeld();
 }
 
-/** The page bundled with React's production build and the built packages, as an app ships it. */
-async function bundlePage(): Promise<string> {
-  const output = (await build({
-    configFile: false,
-    logLevel: 'silent',
-    root: exampleDir,
-    mode: 'production',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    oxc: { jsx: { runtime: 'automatic', development: false } },
-    build: {
-      write: false,
-      minify: false,
-      lib: { entry: fileURLToPath(new URL('./kept-queue-page.tsx', import.meta.url)), formats: ['es'], fileName: 'page' },
-      rollupOptions: { output: { inlineDynamicImports: true } },
-    },
-  })) as { output: { type: string; code?: string }[] } | { output: { type: string; code?: string }[] }[];
-  const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) => result.output).filter((chunk) => chunk.type === 'chunk');
-  return chunks[0]!.code!;
-}
-
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'upbeam-kept-queue-'));
-  await writeFile(join(dir, 'page.js'), await bundlePage());
+  await writeFile(join(dir, 'page.js'), await bundlePage(new URL('./kept-queue-page.tsx', import.meta.url)));
   const html = '<!doctype html><html lang="en"><body><div id="root"></div><script type="module" src="/page.js"></script></body></html>';
   await writeFile(join(dir, 'index.html'), html);
   // A page of the origin without the app, where the test sets the cookie before the app's page loads.

@@ -1,13 +1,13 @@
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startExample, type RunningExample } from '@upbeam/example-shared/example-server';
 import { ENGINES, launchBrowser, type TestBrowser, type TestPage } from '@upbeam/test-browser';
 import { createUploadHandler, defineRoutes } from '@upbeam/upload-server';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audit } from './axe-audit';
+import { bundlePage } from './bundle-page';
 
 // The components in each shipped locale of `@upbeam/upload-react/locales` (issue 48), in every engine: the
 // page `locales-page.tsx` (bundled with React's production build and the built packages, as an app ships it)
@@ -15,8 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // shown (drop zone, status, buttons, summary, the refusal), the polite live region's last sentence, `lang`
 // and `dir` on the region, the row laid out in the locale's direction (Arabic: right to left), and axe-core
 // finding no violation, each in the locale's language. A drop zone taking one file reads the singular line.
-
-const exampleDir = fileURLToPath(new URL('..', import.meta.url));
 
 /** What each locale shows and says, Intl's digits and spaces aside (see {@link plain}). */
 const EXPECTED = {
@@ -116,31 +114,10 @@ const plain = (text: string | null) =>
 
 let dir: string;
 let example: RunningExample;
-let axeSource: string;
-
-/** The page bundled with React's production build and the built packages, as an app ships it. */
-async function bundlePage(): Promise<string> {
-  const output = (await build({
-    configFile: false,
-    logLevel: 'silent',
-    root: exampleDir,
-    mode: 'production',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    oxc: { jsx: { runtime: 'automatic', development: false } },
-    build: {
-      write: false,
-      minify: false,
-      lib: { entry: fileURLToPath(new URL('./locales-page.tsx', import.meta.url)), formats: ['es'], fileName: 'page' },
-      rollupOptions: { output: { codeSplitting: false } },
-    },
-  })) as { output: { type: string; code?: string }[] } | { output: { type: string; code?: string }[] }[];
-  const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) => result.output).filter((chunk) => chunk.type === 'chunk');
-  return chunks[0]!.code!;
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'upbeam-locales-'));
-  await writeFile(join(dir, 'page.js'), await bundlePage());
+  await writeFile(join(dir, 'page.js'), await bundlePage(new URL('./locales-page.tsx', import.meta.url)));
   const require = createRequire(import.meta.url);
   await copyFile(join(require.resolve('@upbeam/upload-react/package.json'), '../dist/components.css'), join(dir, 'components.css'));
   const html =
@@ -159,27 +136,12 @@ beforeAll(async () => {
     const body = (await request.clone().json().catch(() => ({}))) as { route?: string };
     return body.route === undefined ? plain(request) : routed(request);
   });
-  axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 }, 120_000);
 
 afterAll(async () => {
   await example?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
-
-/** Runs axe-core on the whole page; the violations as `rule: targets`. */
-async function audit(page: TestPage): Promise<string[]> {
-  await page.evaluate((code) => {
-    // Indirect eval: axe-core's source defines `window.axe`.
-    if (!(window as unknown as { axe?: unknown }).axe) (0, eval)(code);
-  }, axeSource);
-  return page.evaluate(async () => {
-    const { violations } = await (
-      window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-    ).axe.run(document);
-    return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }, undefined);
-}
 
 /** Records every text of the polite live region, then drops files made in the page: `[name, type, size]`. */
 async function dropFiles(page: TestPage, list: [string, string, number][]): Promise<void> {

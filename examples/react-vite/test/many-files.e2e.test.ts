@@ -1,13 +1,12 @@
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { serve, type ServerType } from '@hono/node-server';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { ENGINES, launchBrowser, type TestBrowser, type TestPage } from '@upbeam/test-browser';
 import { createUploadHandler, type UploadHandler } from '@upbeam/upload-server';
 import { Hono } from 'hono';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundlePage } from './bundle-page';
 import type { ManyFilesPage, RowRender } from './many-files-page';
 
 // Many files through `useS3Upload` in real browsers, to the embedded s3rver: a memoized row renders again
@@ -15,7 +14,6 @@ import type { ManyFilesPage, RowRender } from './many-files-page';
 // `TrackedFile` and for a row reading it with `useTrackedFile`; and every row's last render shows its file
 // stored, however the tracker batches its notifications (once per animation frame).
 
-const exampleDir = fileURLToPath(new URL('..', import.meta.url));
 const FILES = 8;
 const FILE_BYTES = 256 * 1024;
 const PREPARE_DELAY_MS = 300;
@@ -28,29 +26,8 @@ let handler: UploadHandler;
 
 const HTML = '<!doctype html><html lang="en"><body><div id="root"></div><script type="module" src="/page.js"></script></body></html>';
 
-/** `many-files-page.tsx` bundled with React's production build and the built packages, as an app ships them. */
-async function bundlePage(): Promise<string> {
-  const output = (await build({
-    configFile: false,
-    logLevel: 'silent',
-    root: exampleDir,
-    // React's production build, JSX included (under vitest NODE_ENV is `test`, which would pick the dev runtime).
-    mode: 'production',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    oxc: { jsx: { runtime: 'automatic', development: false } },
-    build: {
-      write: false,
-      minify: false,
-      lib: { entry: fileURLToPath(new URL('./many-files-page.tsx', import.meta.url)), formats: ['es'], fileName: 'page' },
-      rollupOptions: { output: { inlineDynamicImports: true } },
-    },
-  })) as { output: { type: string; code?: string }[] } | { output: { type: string; code?: string }[] }[];
-  const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) => result.output).filter((chunk) => chunk.type === 'chunk');
-  return chunks[0]!.code!;
-}
-
 beforeAll(async () => {
-  const code = await bundlePage();
+  const code = await bundlePage(new URL('./many-files-page.tsx', import.meta.url));
   const app = new Hono();
   // Each preparation answered PREPARE_DELAY_MS late: the files are stored one after another over a few seconds, so
   // that the list draws the others' progress several times after the first file is stored (a fast engine would

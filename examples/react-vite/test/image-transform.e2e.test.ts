@@ -129,6 +129,14 @@ async function colourAt(image: Buffer, x: number, y: number): Promise<number[]> 
   return sum.map((total) => Math.round(total / (data.length / 3)));
 }
 
+/** The sideways fixture as stored by the photos route's resize: 320 x 480, upright (red at its top), no GPS. */
+async function expectUprightResized(image: Buffer): Promise<void> {
+  const { width, height } = await sharp(image).metadata();
+  expect({ width, height }).toEqual({ width: 320, height: 480 });
+  expect((await colourAt(image, 160, 60))[0]).toBeGreaterThan(150);
+  expect(await exifr.gps(image).catch(() => undefined)).toBeUndefined();
+}
+
 describe.each(ENGINES)('resizeImage as the transform of a drop zone in %s', (engine) => {
   let browser: TestBrowser;
   let page: TestPage;
@@ -208,21 +216,13 @@ describe.each(ENGINES)('resizeImage as the transform of a drop zone in %s', (eng
     await expect.poll(async () => (await logOf(page)).stored.length + (await logOf(page)).failed.length, { timeout: 30_000 }).toBe(1);
     const log = await logOf(page);
     expect(log.failed).toEqual([]);
-    const image = await stored(log.stored[0]!);
-    const { width, height } = await sharp(image).metadata();
-    expect({ width, height }).toEqual({ width: 320, height: 480 });
-    expect((await colourAt(image, 160, 60))[0]).toBeGreaterThan(150);
-    expect(await exifr.gps(image).catch(() => undefined)).toBeUndefined();
+    await expectUprightResized(await stored(log.stored[0]!));
   }, 60_000);
 
   it("where no Worker and no OffscreenCanvas exist, the page's own <canvas> does it: upright, resized, no GPS", async () => {
     const log = await pick(page, 'route=photos&worker=off&canvas=dom', UPRIGHT);
     expect(log.failed).toEqual([]);
     expect(log.pageDecodes).toBe(1);
-    const image = await stored(log.stored[0]!);
-    const { width, height } = await sharp(image).metadata();
-    expect({ width, height }).toEqual({ width: 320, height: 480 });
-    expect((await colourAt(image, 160, 60))[0]).toBeGreaterThan(150);
-    expect(await exifr.gps(image).catch(() => undefined)).toBeUndefined();
+    await expectUprightResized(await stored(log.stored[0]!));
   }, 60_000);
 });

@@ -1,13 +1,8 @@
 import { ChangeDetectionStrategy, Component, computed, signal } from '@angular/core';
 import type { UploadStrategy } from '@upbeam/upload-client';
 import { injectS3Upload, UpbeamDropZone, UpbeamDropZoneInput, type DropZoneOptions, type FileRejection } from '@upbeam/upload-angular';
-import { MULTIPART_THRESHOLD } from '@upbeam/example-shared/format';
+import { MULTIPART_THRESHOLD, STRATEGIES } from '@upbeam/example-shared/format';
 import { UploadRow } from './upload-row';
-
-const STRATEGIES: { value: UploadStrategy; label: string }[] = [
-  { value: 'presigned', label: 'Presigned URL (one PUT, parts from 8 MiB)' },
-  { value: 'temporary-token', label: 'Temporary token (multipart)' },
-];
 
 /** The page: the strategy, the drop zone, the totals and one row per file. */
 @Component({

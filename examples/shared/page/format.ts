@@ -1,5 +1,5 @@
-/** The words the Vue, Svelte, Solid and Angular pages show for a file (its status, sizes, error) and where they go multipart: one copy for the four. */
-import { formatBytes, type TrackedFileStatus } from '@upbeam/upload-client';
+/** The words the Vue, Svelte, Solid and Angular pages show (a file's status, sizes, error; the strategies) and where they go multipart: one copy for the four. */
+import { formatBytes, type TrackedFileStatus, type UploadStrategy } from '@upbeam/upload-client';
 
 /** What each status reads as on the page. */
 export const STATUS_TEXT: Record<TrackedFileStatus, string> = {
@@ -28,3 +28,9 @@ const MiB = 1024 * 1024;
  * (one part) with the temporary token.
  */
 export const MULTIPART_THRESHOLD = { presigned: 8 * MiB, 'temporary-token': 5 * MiB } as const;
+
+/** The page's strategy choices, in the order shown, with what each does here. */
+export const STRATEGIES: readonly { value: UploadStrategy; label: string }[] = [
+  { value: 'presigned', label: 'Presigned URL (one PUT, parts from 8 MiB)' },
+  { value: 'temporary-token', label: 'Temporary token (multipart)' },
+];

@@ -1,13 +1,8 @@
 import type { UploadStrategy } from '@upbeam/upload-client';
 import { createDropZone, createS3Upload, type FileRejection } from '@upbeam/upload-solid';
 import { createSignal, For, Index, Show } from 'solid-js';
-import { MULTIPART_THRESHOLD } from '@upbeam/example-shared/format';
+import { MULTIPART_THRESHOLD, STRATEGIES } from '@upbeam/example-shared/format';
 import { UploadRow } from './UploadRow';
-
-const STRATEGIES: { value: UploadStrategy; label: string }[] = [
-  { value: 'presigned', label: 'Presigned URL (one PUT, parts from 8 MiB)' },
-  { value: 'temporary-token', label: 'Temporary token (multipart)' },
-];
 
 /** The page: a strategy choice, a drop zone, the overall progress and one row per file. */
 export function App() {

@@ -17,6 +17,7 @@ import {
 import { createUploadHandler, defineRoutes } from '@upbeam/upload-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { takeComponentScreenshots } from '../scripts/component-screenshots';
+import { announcements, recordAnnouncements } from './announcements';
 import { audit } from './axe-audit';
 import { startExample, type RunningExample } from './example-server';
 import { sha256 } from './fault-upload';
@@ -168,18 +169,6 @@ async function dropFiles(page: ExamplePage, list: [string, string, number][], ho
   );
 }
 
-/** Records every text of the polite live region, from now on. */
-const recordAnnouncements = (page: ExamplePage) =>
-  page.evaluate(() => {
-    const seen: string[] = [];
-    (window as unknown as { announced: string[] }).announced = seen;
-    const region = document.querySelector('[data-upbeam="announcement"]')!;
-    new MutationObserver(() => {
-      const text = region.textContent ?? '';
-      if (text && text !== seen.at(-1)) seen.push(text);
-    }).observe(region, { subtree: true, childList: true, characterData: true });
-  }, undefined);
-
 describe.each(ENGINES)('upload components in %s', (engine) => {
   let browser: TestBrowser;
   let page: ExamplePage | undefined;
@@ -215,7 +204,7 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     const keys = await storedKeys(page);
     expect(keys).toHaveLength(2);
     expect((await stored(keys.find((key) => key.endsWith('data.bin'))!)).length).toBe(200 * KiB);
-    const announced = await page.evaluate(() => (window as unknown as { announced: string[] }).announced, undefined);
+    const announced = await announcements(page);
     expect(announced.at(-1)).toBe('2 of 2 files uploaded.');
     for (const line of announced.slice(0, -1)) expect(line).toMatch(/^Uploading: (\d?0|100)%, \d of 2 files done\.$/);
   });
@@ -315,8 +304,8 @@ describe.each(ENGINES)('upload components in %s', (engine) => {
     await page.setInputFile(INPUT, join(dir, 'big.bin'));
     await expect.poll(() => storedKeys(page), { timeout: 60_000 }).toHaveLength(1);
     // Announced politely by tenths, as the Uploader does.
-    await expect.poll(() => page.evaluate(() => (window as unknown as { announced: string[] }).announced.at(-1), undefined)).toBe('1 of 1 file uploaded.');
-    const announced = await page.evaluate(() => (window as unknown as { announced: string[] }).announced, undefined);
+    await expect.poll(() => announcements(page).then((seen) => seen.at(-1))).toBe('1 of 1 file uploaded.');
+    const announced = await announcements(page);
     for (const line of announced.slice(0, -1)) expect(line).toMatch(/^Uploading: (\d?0|100)%, 0 of 1 file done\.$/);
     const texts = await page.evaluate(() => (window as unknown as { buttonTexts: string[] }).buttonTexts, undefined);
     expect(texts.some((text) => /^Uploading… \d+%$/.test(text))).toBe(true);

@@ -6,6 +6,7 @@ import { startExample, type RunningExample } from '@upbeam/example-shared/exampl
 import { ENGINES, launchBrowser, type TestBrowser, type TestPage } from '@upbeam/test-browser';
 import { createUploadHandler, defineRoutes } from '@upbeam/upload-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { announcements, recordAnnouncements } from './announcements';
 import { audit } from './axe-audit';
 import { bundlePage } from './bundle-page';
 
@@ -145,14 +146,8 @@ afterAll(async () => {
 
 /** Records every text of the polite live region, then drops files made in the page: `[name, type, size]`. */
 async function dropFiles(page: TestPage, list: [string, string, number][]): Promise<void> {
+  await recordAnnouncements(page);
   await page.evaluate(async (files) => {
-    const seen: string[] = [];
-    (window as unknown as { announced: string[] }).announced = seen;
-    const region = document.querySelector('[data-upbeam="announcement"]')!;
-    new MutationObserver(() => {
-      const text = region.textContent ?? '';
-      if (text && text !== seen.at(-1)) seen.push(text);
-    }).observe(region, { subtree: true, childList: true, characterData: true });
     const transfer = new DataTransfer();
     for (const [name, type, size] of files) {
       let blob: Blob = new Blob([new Uint8Array(size).fill(7)], { type });
@@ -227,7 +222,7 @@ describe.each(ENGINES)('the components in each shipped locale, in %s', (engine) 
     expect(await page.text('[data-action="clear"]')).toBe(expected.clear);
     // The rows read their own file; the summary renders in the hook's transition, a render later.
     await expect.poll(async () => plain(await page.text('[data-upbeam="summary"]'))).toMatch(expected.summary);
-    await expect.poll(async () => plain((await page.evaluate(() => (window as unknown as { announced: string[] }).announced, undefined)).at(-1) ?? '')).toBe(expected.announced);
+    await expect.poll(async () => plain((await announcements(page)).at(-1) ?? '')).toBe(expected.announced);
     const { thumbnail, name: nameBox, direction } = await rowBoxes(page);
     if (name === 'ar') {
       expect(direction).toBe('rtl');

@@ -176,8 +176,8 @@ describe.each(ENGINES)('many files in %s', (engine) => {
     }, undefined);
     await expect.poll(() => statuses(page), { timeout: 30_000 }).toEqual(['done']);
     expect(await page.text(`${SELECTORS.upload} ${SELECTORS.name}`)).toBe('pasted-image.png');
-    // The thumbnail of an image.
-    expect(await page.attribute(SELECTORS.thumbnailImage, 'src')).toMatch(/^blob:/);
+    // The preview of an image, drawn into the row's canvas.
+    await expect.poll(() => page.attribute(SELECTORS.thumbnailImage, 'data-preview')).toBe('drawn');
     expect(sha256(await storedBytes(keys.get('pasted-image.png')!))).toBe(sha256(Uint8Array.from(pasted)));
   });
 

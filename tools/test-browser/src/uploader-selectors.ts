@@ -24,7 +24,8 @@ export const UPLOADER_SELECTORS = {
   status: `${UPLOADER_ROW} [data-upbeam="status"]`,
   /** A row's name (or relative path), within a row. */
   name: '[data-upbeam="name"]',
-  thumbnailImage: `${UPLOADER_ROW} img[data-upbeam="thumbnail"]`,
+  /** An image or video row's preview: a canvas, `data-preview="drawn"` once its picture is in. */
+  thumbnailImage: `${UPLOADER_ROW} canvas[data-upbeam="thumbnail"]`,
   /** A failed file's error, in words (the error's `message`). */
   error: `${UPLOADER_ROW} [data-upbeam="error"]`,
   summary: '[data-upbeam="summary"]',

@@ -24,8 +24,12 @@ export const TOKEN_OBJECT_CACHE_CONTROL = 'max-age=630720000, public';
  */
 export const FALLBACK_CONTENT_TYPE = 'application/octet-stream';
 
-/** The two ways the endpoint can prepare an upload. */
-export const UPLOAD_STRATEGIES = ['presigned', 'temporary-token'] as const;
+/**
+ * The ways the endpoint can prepare an upload: a presigned PUT URL (and presigned multipart upload), temporary
+ * credentials for one object key, or a presigned POST form (S3 POST Object with a signed policy document: one
+ * object of at most `MAX_SINGLE_PUT_SIZE` (5 GiB), whose size range and content type storage itself enforces).
+ */
+export const UPLOAD_STRATEGIES = ['presigned', 'temporary-token', 'presigned-post'] as const;
 
 /** Body of every answer the endpoint gives to an unexpected failure (HTTP 500). */
 export const INTERNAL_ERROR_BODY = { error: 'Internal Server Error' } as const;

@@ -22,6 +22,7 @@ export {
   type ObjectChecksum,
 } from './checksum';
 export type {
+  PresignedPostUploadResponse,
   PresignedUploadResponse,
   TemporaryCredentials,
   TemporaryTokenUploadResponse,

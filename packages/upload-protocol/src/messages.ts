@@ -3,7 +3,10 @@ import type { ChecksumAlgorithm, ChecksumRequest, ObjectChecksum } from './check
 import type { MultipartRequest, RenewRequest } from './multipart';
 import type { PreparedUploadBase } from './prepared-upload';
 
-/** How the endpoint prepares an upload: a signed PUT URL, or temporary credentials for one object key. */
+/**
+ * How the endpoint prepares an upload: a signed PUT URL (`presigned`), temporary credentials for one object key
+ * (`temporary-token`), or a signed POST form (`presigned-post`).
+ */
 export type UploadStrategy = (typeof UPLOAD_STRATEGIES)[number];
 
 /**
@@ -69,6 +72,30 @@ export interface PresignedUploadResponse extends PreparedUploadBase {
   /**
    * Present when the server wants to hear that the object is stored (it has a completion hook): the browser
    * sends it back in `_upload.complete` after the PUT. Opaque; HMAC-signed for `key`.
+   */
+  receipt?: string;
+}
+
+/**
+ * Answer of the presigned-post strategy (and of the presigned strategy for a single upload on storage where a
+ * presigned PUT is not safe: the server may answer a `presigned` preparation with this shape; an answer with
+ * `fields` is a presigned POST). The browser sends one `multipart/form-data` POST to `url` (no preflight: a
+ * simple cross-origin request): every entry of `fields`, in the given order and unchanged, then the file as the
+ * last field, named `file`. The fields hold a SigV4 POST policy (valid 3600 seconds) that binds the bucket, the
+ * exact `key`, `Content-Type`, `Cache-Control`, the size range (`content-length-range`), `x-amz-meta-*`,
+ * tagging and `success_action_status` 201; storage refuses a form that breaks it (403) or a file outside the
+ * range (400 `EntityTooLarge` / `EntityTooSmall`).
+ */
+export interface PresignedPostUploadResponse extends PreparedUploadBase {
+  /** The bucket's POST URL (path-style `{endpoint}/{bucket}` or virtual-hosted `https://{bucket}.{host}/`). */
+  url: string;
+  /** The form fields, to send in this order before the file: key, Content-Type, policy, x-amz-signature, ... */
+  fields: Record<string, string>;
+  /** When the policy stops being accepted (ISO 8601, by the server's clock). */
+  expiresAt: string;
+  /**
+   * Present when the server wants to hear that the object is stored (it has a completion hook or limits to
+   * check): the browser sends it back in `_upload.complete` after the POST. Opaque; HMAC-signed for `key`.
    */
   receipt?: string;
 }

@@ -33,6 +33,7 @@ import type { FrameCostResultFile } from './many-files/frame-cost';
 import type { ManyFilesResultFile } from './many-files/run';
 import { hugeSection, uploadSection } from './report-upload';
 import { sendLoopTargetsSection } from './report-send-loop';
+import { cpuTargetsRow, uploadCpuSection } from './report-upload-cpu';
 import { targetsSection } from './report-targets';
 import type { UploadResult } from './upload/run';
 
@@ -272,6 +273,7 @@ export async function writeReport(): Promise<string> {
   const frameCost = await loadResult<FrameCostResultFile>('many-files-frame-cost');
   const huge = await loadResult<HugeResult>('huge');
   const uploadTrace = await loadResult<UploadResult>('upload-trace');
+  const uploadCpu = await loadResult<UploadResult>('upload-cpu');
   const uploadBeforeAfter = await loadResult<UploadResult>('upload-before-after');
   const manyFilesBeforeAfter = await loadResult<ManyFilesResultFile>('many-files-before-after');
   const headline: string[] = [];
@@ -296,6 +298,7 @@ export async function writeReport(): Promise<string> {
     manyFilesPreviews && { name: 'many photos with previews', machine: manyFilesPreviews.machine, seconds: manyFilesPreviews.seconds },
     huge && { name: 'file over 5 GiB', machine: huge.machine, seconds: huge.seconds },
     uploadTrace && { name: 'traced uploads', machine: uploadTrace.machine, seconds: uploadTrace.seconds },
+    uploadCpu && { name: 'client CPU per GiB', machine: uploadCpu.machine, seconds: uploadCpu.seconds },
   ].filter((entry): entry is { name: string; machine: Machine; seconds: number } => Boolean(entry));
   if (measured.length > 0) machineTable(measured);
   const headlineAt = lines.length;
@@ -316,10 +319,12 @@ export async function writeReport(): Promise<string> {
   if (frameCost) frameCostSection(frameCost, add);
   beforeAfterSection(uploadBeforeAfter, manyFilesBeforeAfter, add);
   if (manyFilesPreviews) manyFilesPreviewsSection(manyFilesPreviews, add);
+  if (uploadCpu) uploadCpuSection(uploadCpu, add);
   if (huge) hugeSection(huge, add, headline);
   const targets: string[] = [];
   targetsSection(bundle, upload, huge, (...text) => targets.push(...text));
-  if (upload) sendLoopTargetsSection(upload, uploadTrace, (...text) => targets.push(...text));
+  if (upload) sendLoopTargetsSection(upload, uploadTrace, (...text) => targets.push(...text), Boolean(uploadCpu));
+  if (uploadCpu) cpuTargetsRow(uploadCpu, (...text) => targets.push(...text));
   lines.splice(headlineAt, 0, '## Headline ratios', '', ...headline, '', ...targets);
   // The one-off measurements behind design choices are dated history, hand-kept in bench/notes/ (never
   // re-measured, never written here): RESULTS.md ends with a pointer there, under the heading the docs link to.

@@ -25,9 +25,12 @@ export type BenchName =
   | 'many-files'
   | 'huge'
   | 'upload-trace'
+  | 'upload-cpu'
   | 'many-files-growth'
   | 'many-files-previews'
   | 'many-files-frame-cost'
+  | 'persist-scale'
+  | 'prepare-batch'
   | 'upload-before-after'
   | 'many-files-before-after';
 

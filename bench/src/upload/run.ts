@@ -273,17 +273,40 @@ const QUIET_TIMEOUT_MS = process.env.UPLOAD_QUIET_TIMEOUT_S ? Number(process.env
  * (s3rver) or 2 (radosgw) at 1 GiB (9 of the paired modes). UPLOAD_TARGETS, UPLOAD_SIZES_MIB, UPLOAD_MODES and UPLOAD_RUNS (the rounds
  * of every mode) narrow it for a quick look.
  */
-function plan(defaultRuns?: number): Plan[] {
+function plan(defaultRuns?: (mib: number) => number): Plan[] {
   const targets = (envList('UPLOAD_TARGETS') ?? ['s3rver', 'radosgw']) as TargetName[];
   const sizes = envList('UPLOAD_SIZES_MIB')?.map(Number) ?? [128, 1024];
-  const runs = process.env.UPLOAD_RUNS ? Number(process.env.UPLOAD_RUNS) : defaultRuns;
+  const runsOf = (mib: number) => (process.env.UPLOAD_RUNS ? Number(process.env.UPLOAD_RUNS) : defaultRuns?.(mib));
   return targets.map((target) => ({
     target,
     sizes,
-    runs: Object.fromEntries(sizes.map((mib) => [mib, runs ?? RUNS[target][mib] ?? 3])),
-    pairedRuns: Object.fromEntries(sizes.map((mib) => [mib, runs ?? PAIRED_RUNS[mib] ?? RUNS[target][mib] ?? 3])),
+    runs: Object.fromEntries(sizes.map((mib) => [mib, runsOf(mib) ?? RUNS[target][mib] ?? 3])),
+    pairedRuns: Object.fromEntries(sizes.map((mib) => [mib, runsOf(mib) ?? PAIRED_RUNS[mib] ?? RUNS[target][mib] ?? 3])),
   }));
 }
+
+/**
+ * The client-CPU table (`bench:upload-cpu`, issue 47 item 3; results/upload-cpu.json): every cell of the upload
+ * table (single PUT and multipart, presigned and temporary-token, each storage and size) as Upbeam's page against
+ * the bare XHR floor of the same shape and signing, in paired rounds (all eight modes every round, in a new order
+ * each round). {@link CPU_TABLE_RUNS} rounds keep the whole run near 25 minutes on this machine.
+ */
+export const CPU_TABLE_PAIRS: { mode: string; floor: string; presignedFloor?: string }[] = [
+  { mode: 'upbeam-presigned-put', floor: 'floor-xhr' },
+  { mode: 'upbeam-token-put', floor: 'floor-xhr-token', presignedFloor: 'floor-xhr' },
+  { mode: 'upbeam-presigned-multipart', floor: 'floor-xhr-multipart' },
+  { mode: 'upbeam-token-multipart', floor: 'floor-xhr-token-multipart', presignedFloor: 'floor-xhr-multipart' },
+];
+
+/**
+ * Rounds of the CPU table by file size (MiB). Nine at 128 MiB give a 90 % interval of the median from order statistics
+ * (x(2)..x(8), 96.1 %); five at 1 GiB the full range (93.8 %). A round of the eight modes takes ~1 minute at 128 MiB
+ * (both storages) and ~2.5 minutes at 1 GiB.
+ */
+const CPU_TABLE_RUNS: Record<number, number> = { 128: 9, 1024: 5 };
+
+/** The CPU table waits at most this long for a quiet machine (client CPU time is what it judges, not the wall clock). */
+const CPU_TABLE_QUIET_TIMEOUT_MS = 3000;
 
 export interface UploadSample {
   seconds?: number;
@@ -555,15 +578,18 @@ function summarize(samples: UploadSample[]): UploadCell['median'] {
  * (`upload-trace`, results/upload-trace.json): every Upbeam mode of the upload run (md5 included), one round
  * a cell unless UPLOAD_RUNS says otherwise, each upload traced (`UPLOAD_TRACE` for all of them), for the
  * report's long tasks by CPU time. Tracing is kept out of the throughput run: only the traced page would pay
- * for it.
+ * for it. With `cpu` the client-CPU table (`upload-cpu`, results/upload-cpu.json): the modes of {@link CPU_TABLE_PAIRS}
+ * only, {@link CPU_TABLE_RUNS} rounds.
  */
-export async function runUploadBench({ trace = false }: { trace?: boolean } = {}): Promise<UploadResult> {
+export async function runUploadBench({ trace = false, cpu = false }: { trace?: boolean; cpu?: boolean } = {}): Promise<UploadResult> {
   const started = performance.now();
-  const plans = plan(trace ? 1 : undefined);
-  const onlyModes = envList('UPLOAD_MODES');
+  const plans = plan(trace ? () => 1 : cpu ? (mib) => CPU_TABLE_RUNS[mib] ?? 3 : undefined);
+  const cpuModes = CPU_TABLE_PAIRS.flatMap(({ mode, floor }) => [mode, floor]);
+  const onlyModes = envList('UPLOAD_MODES') ?? (cpu ? cpuModes : undefined);
+  const quietTimeoutMs = cpu && !process.env.UPLOAD_QUIET_TIMEOUT_S ? CPU_TABLE_QUIET_TIMEOUT_MS : QUIET_TIMEOUT_MS;
   const profiled = new Set(envList('UPLOAD_PROFILE') ?? []);
   const isUpbeamPage = (mode: UploadMode) => mode.kind === 'page' && mode.id.startsWith('upbeam-');
-  const otherRoot = trace ? undefined : beforeRoot();
+  const otherRoot = trace || cpu ? undefined : beforeRoot();
   const chosen = UPLOAD_MODES.filter((mode) => (onlyModes ? onlyModes.includes(mode.id) : !mode.optIn && (!trace || isUpbeamPage(mode))));
   const beforeModes: UploadMode[] = otherRoot
     ? chosen.filter(isUpbeamPage).map((mode) => ({ ...mode, id: `${mode.id}-before`, label: `${mode.label} (before)`, build: 'before' }))
@@ -663,7 +689,7 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
             // What the last upload left running (radosgw freeing a deleted object, chromium closing a page)
             // would share the 2 cores with this one.
             await target.collectGarbage();
-            const quiet = await waitForQuietMachine({ timeoutMs: QUIET_TIMEOUT_MS });
+            const quiet = await waitForQuietMachine({ timeoutMs: quietTimeoutMs });
             quietWaits.push(quiet);
             const load = Math.round(os.loadavg()[0]! * 10) / 10;
             loads.push(load);
@@ -699,7 +725,7 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
         'to its resolved promise (the preparation request included); `curl -T` time = the preparation + curl\'s time_total; ' +
         'curl multipart time = CreateMultipartUpload + presigning every part + curl\'s parts + CompleteMultipartUpload; MB = 10^6 bytes; ' +
         'every stored object checked (HEAD size) and deleted after its run; the modes in a new order every round (a hash of round and mode); ' +
-        `before each upload, radosgw's garbage collection run (\`radosgw-admin gc process\`) and the machine quiet (${describeQuietWaits(quietWaits)}); ` +
+        `before each upload, radosgw's garbage collection run (\`radosgw-admin gc process\`) and the machine quiet (${describeQuietWaits(quietWaits, quietTimeoutMs)}); ` +
         `load average (1 min, 2 = both cores busy) during the run: ${Math.min(...loads)} to ${Math.max(...loads)}, median ${median(loads)}` +
         (PAGE_DELAY_MS > 0 ? `; the page server answered every request ${PAGE_DELAY_MS} ms late (UPLOAD_PAGE_DELAY_MS)` : ''),
       ...(cores ? { cores } : {}),
@@ -709,7 +735,7 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
       ...(otherRoot ? { before: beforeRunOf(otherRoot, 'bench:upload', 'UPLOAD_') } : {}),
     };
     // A run against another checkout is a before/after of its own: it leaves the upload tables as they were.
-    await saveResult(trace ? 'upload-trace' : otherRoot ? 'upload-before-after' : 'upload', result);
+    await saveResult(trace ? 'upload-trace' : cpu ? 'upload-cpu' : otherRoot ? 'upload-before-after' : 'upload', result);
     return result;
   } finally {
     await browser?.close().catch(() => {});
@@ -723,13 +749,13 @@ export async function runUploadBench({ trace = false }: { trace?: boolean } = {}
 }
 
 /** e.g. `under 0.25 busy cores for 250 ms: waited 0.3 s median, 4.1 s at most; 0 of 120 waits ran out at 20 s`. */
-function describeQuietWaits(waits: QuietWait[]): string {
+function describeQuietWaits(waits: QuietWait[], timeoutMs: number): string {
   if (waits.length === 0) return 'no upload ran';
   const seconds = (ms: number) => Math.round(ms / 100) / 10;
   const timedOut = waits.filter((wait) => wait.timedOut).length;
   return (
     `under ${QUIET_DEFAULTS.maxBusyCores} busy cores for ${QUIET_DEFAULTS.windowMs} ms: waited ${seconds(median(waits.map((wait) => wait.waitedMs)))} s median, ` +
-    `${seconds(Math.max(...waits.map((wait) => wait.waitedMs)))} s at most; ${timedOut} of ${waits.length} waits ran out at ${QUIET_TIMEOUT_MS / 1000} s`
+    `${seconds(Math.max(...waits.map((wait) => wait.waitedMs)))} s at most; ${timedOut} of ${waits.length} waits ran out at ${timeoutMs / 1000} s`
   );
 }
 

@@ -1,4 +1,5 @@
 import type { TrackedFile } from './tracked-file';
+import { countFile, noTotals, type SummaryTotals } from './upload-summary';
 
 /** Whether `change` sets a field of `file` to another value (an absent field and `undefined` are the same). */
 function changes(file: TrackedFile, change: Partial<TrackedFile>): boolean {
@@ -18,6 +19,13 @@ export class TrackedFiles {
   #ids: readonly string[] = [];
   /** Whether a file was added or removed since `#ids` was made (a file's change leaves the ids as they are). */
   #idsStale = false;
+  /** The summary's totals, kept file by file (a change counts the old file out and the new one in). */
+  #totals = noTotals();
+
+  /** The totals of the files now (the same object, changed in place: read it, do not keep it). */
+  totals(): SummaryTotals {
+    return this.#totals;
+  }
 
   get(id: string): TrackedFile | undefined {
     return this.#byId.get(id);
@@ -29,7 +37,12 @@ export class TrackedFiles {
 
   /** Adds `files` after the others. */
   append(files: readonly TrackedFile[]): void {
-    for (const file of files) this.#byId.set(file.id, file);
+    for (const file of files) {
+      const before = this.#byId.get(file.id);
+      if (before) countFile(this.#totals, before, -1);
+      this.#byId.set(file.id, file);
+      countFile(this.#totals, file, 1);
+    }
     this.#stale = true;
     this.#idsStale = true;
   }
@@ -42,14 +55,19 @@ export class TrackedFiles {
     const current = this.#byId.get(id);
     if (!current) return false;
     if (!changes(current, change)) return false;
-    this.#byId.set(id, { ...current, ...change });
+    const changed = { ...current, ...change };
+    this.#byId.set(id, changed);
+    countFile(this.#totals, current, -1);
+    countFile(this.#totals, changed, 1);
     this.#stale = true;
     return true;
   }
 
   /** Takes file `id` off the list; false when there is no such file. */
   delete(id: string): boolean {
+    const current = this.#byId.get(id);
     const deleted = this.#byId.delete(id);
+    if (current) countFile(this.#totals, current, -1);
     if (deleted) {
       this.#stale = true;
       this.#idsStale = true;
@@ -57,10 +75,14 @@ export class TrackedFiles {
     return deleted;
   }
 
+  /** Takes every file off the list; the arrays handed out before are let go at once (no snapshot of 50,000 kept). */
   clear(): void {
     this.#byId.clear();
-    this.#stale = true;
-    this.#idsStale = true;
+    this.#totals = noTotals();
+    this.#snapshot = [];
+    this.#ids = [];
+    this.#stale = false;
+    this.#idsStale = false;
   }
 
   /** The files in the order added: the same array until something changes. */

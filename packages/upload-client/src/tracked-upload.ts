@@ -106,7 +106,7 @@ export class TrackedUpload {
   queue(): void {
     const { signal } = this.options();
     if (signal?.aborted) {
-      this.end({ status: 'aborted', error: createAbortError() });
+      this.end({ status: 'aborted', error: error ?? createAbortError() });
       return;
     }
     this.#shared.queue.add(this.id, () => this.#start());
@@ -136,8 +136,11 @@ export class TrackedUpload {
     if (this.#shared.queue.drop(this.id)) this.end({ status: 'error', error });
   }
 
-  /** Cancels it if it is queued, running or paused. */
-  cancel(): void {
+  /**
+   * Cancels it if it is queued, running or paused. A queued one ends with `error` (a cancel of every file gives
+   * them one error: 50,000 `DOMException`s, each with its stack, took most of a second).
+   */
+  cancel(error?: DOMException): void {
     if (this.#running) {
       this.#running.abort.abort();
       return;

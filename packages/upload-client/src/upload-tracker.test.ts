@@ -183,6 +183,31 @@ describe('UploadTracker queue', () => {
     expect(tracker.getSnapshot()).toEqual([]);
   });
 
+  it('keeps its totals file by file: the summary equals one counted from the list, through cancel all and reset', async () => {
+    const { uploader, calls } = standInUploader();
+    const tracker = new UploadTracker({ uploader, concurrency: 2 });
+    tracker.add([file('a', 100), file('b', 200), file('c', 300), file('d', 400), file('e', 500)]);
+    calls[0]!.send(50);
+    calls[1]!.finish();
+    await tick();
+    const counted = (files: readonly TrackedFile[]) => files.reduce((sum, f) => (f.status === 'aborted' ? sum : sum + f.size), 0);
+    expect(tracker.getSummary()).toMatchObject({ uploaded: 250, size: counted(tracker.getSnapshot()), count: { uploading: 2, done: 1, queued: 2 } });
+    tracker.cancel();
+    await tick();
+    const statuses = tracker.getSnapshot().map((f) => f.status);
+    expect(statuses).toEqual(['aborted', 'done', 'aborted', 'aborted', 'aborted']);
+    // One cancel of every file: the queued ones share its one error.
+    expect(tracker.getSnapshot()[3]!.error).toBe(tracker.getSnapshot()[4]!.error);
+    expect(tracker.getSummary()).toMatchObject({ size: 200, uploaded: 200, progress: 100, count: { aborted: 4, done: 1, queued: 0, uploading: 0 } });
+    const before = tracker.getSnapshot();
+    tracker.reset();
+    // The list's arrays are let go at once, not on their next read.
+    expect(tracker.getSnapshot()).not.toBe(before);
+    expect(tracker.getSnapshot()).toEqual([]);
+    expect(tracker.getIds()).toEqual([]);
+    expect(tracker.getSummary()).toMatchObject({ size: 0, uploaded: 0, count: { aborted: 0, done: 0 } });
+  });
+
   it('reports speed and time left while sending, none once everything is stored', async () => {
     const { uploader, calls } = standInUploader();
     const tracker = new UploadTracker({ uploader });

@@ -1,4 +1,5 @@
 import type { AnyRoutes, RouteName, UploadResult } from '@upbeam/upload-protocol';
+import { createAbortError } from './abort';
 import { UploadClientError } from './errors';
 import type { RouteOption, RouteResultData, RouteUploadResult } from './routes';
 import { newFileId } from './file-id';
@@ -10,7 +11,7 @@ import { FrameNotifier } from './frame-notifier';
 import { TrackedFiles } from './tracked-files';
 import type { PersistedList, UploadPersistence } from './persistence';
 import type { PersistOptions } from './persisted-queue';
-import { summarize, type UploadSummary } from './upload-summary';
+import { summaryOf, type UploadSummary } from './upload-summary';
 import type { FileWithPath, TrackedFile } from './tracked-file';
 import { type Settle, type TrackerShared, TrackedUpload, type Uploader } from './tracked-upload';
 
@@ -187,7 +188,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   getIds = (): readonly string[] => this.#files.ids();
 
   /** Totals of the list, speed and time left: the same object until something changes. */
-  getSummary = (): UploadSummary => (this.#summary ??= summarize(this.#files.snapshot(), this.#rate.bytesPerSecond()));
+  getSummary = (): UploadSummary => (this.#summary ??= summaryOf(this.#files.totals(), this.#rate.bytesPerSecond()));
 
   /**
    * Tracks the files (status `queued`, progress 0, before any network call) and uploads them, at most
@@ -235,8 +236,10 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
 
   /** Cancels the file with this id (queued, running or paused), or every one not yet ended when no id is given. */
   cancel = (id?: string): void => {
-    if (id !== undefined) this.#uploads.get(id)?.cancel();
-    else for (const upload of this.#uploads.values()) upload.cancel();
+    if (id !== undefined) return void this.#uploads.get(id)?.cancel();
+    // One error for every queued file (see TrackedUpload.cancel), one pass, one notification (the notifier's).
+    const error = createAbortError();
+    for (const upload of this.#uploads.values()) upload.cancel(error);
   };
 
   /**
@@ -313,11 +316,10 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     };
   }
 
-  /** Files queued, uploading or paused. */
+  /** Files queued, uploading or paused (O(1): the list keeps its totals). */
   #counted(): number {
-    let counted = 0;
-    for (const f of this.#files.values()) if (f.status === 'queued' || f.status === 'uploading' || f.status === 'paused') counted += 1;
-    return counted;
+    const { count } = this.#files.totals();
+    return count.queued + count.uploading + count.paused;
   }
 
   /** Replaces file `id` with a copy holding `change` (the other files keep their objects). */

@@ -76,6 +76,24 @@ describe('DropZoneController', () => {
     expect(rejected).toMatchObject([{ code: 'file-too-large' }]);
   });
 
+  it('counts maxFiles over every batch of a dropped folder', async () => {
+    const onDrop = vi.fn();
+    const zone = new DropZoneController({ onDrop, maxFiles: 150 });
+    const children = Array.from({ length: 1200 }, (_, index) => {
+      const fullPath = `/big/${index}.png`;
+      return { isFile: true, isDirectory: false, fullPath, file: (resolve: (f: File) => void) => resolve(file(`${index}.png`)) };
+    });
+    let next = 0;
+    // A stand-in folder entry (a real one comes only from a drag of the desktop), read 100 entries at a time as Chromium does.
+    const folder = { isFile: false, isDirectory: true, fullPath: '/big', createReader: () => ({ readEntries: (resolve: (e: unknown[]) => void) => resolve(children.slice(next, (next += 100))) }) };
+    const item = { kind: 'file', webkitGetAsEntry: () => folder, getAsFile: () => null };
+    zone.drop({ preventDefault() {}, dataTransfer: { types: ['Files'], items: [item], files: [] } } as unknown as DragEvent);
+    await vi.waitFor(() => expect(onDrop.mock.calls.flatMap(([accepted, rejected]) => [...accepted, ...rejected])).toHaveLength(1200));
+    expect(onDrop.mock.calls.length).toBeGreaterThan(1);
+    expect(onDrop.mock.calls.flatMap(([accepted]) => accepted)).toHaveLength(150);
+    expect(onDrop.mock.calls.flatMap(([, rejected]) => rejected).every((rejection) => rejection.code === 'too-many-files')).toBe(true);
+  });
+
   it('opens the dialog on click and Enter, not when disabled or prevented', () => {
     const zone = new DropZoneController({ onDrop: () => {} });
     const input = { click: vi.fn() } as unknown as HTMLInputElement;

@@ -1,6 +1,6 @@
 import type { DropZoneOptions } from './drop-zone-options';
-import { filesOfTransfer, pickedFile, type DroppedFile } from './folder-entries';
-import { sortFiles } from './sort-files';
+import { pickedFile, walkTransfer, type DroppedFile } from './folder-entries';
+import { fileSorter, sortFiles } from './sort-files';
 
 /** Whether a drag carries files (not text or a link dragged from the page). */
 const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
@@ -146,8 +146,18 @@ export class DropZoneController {
     this.take(files);
   };
 
+  /**
+   * Takes the files of a drop or paste as the folder walk finds them: `onDrop` is called once per batch (the
+   * first within a frame or two of the drop, then about every 100 ms or 1,000 files), `maxFiles` counted over
+   * the whole drop.
+   */
   #fromTransfer(transfer: DataTransfer | null): void {
-    if (transfer) void filesOfTransfer(transfer).then(this.take);
+    if (!transfer) return;
+    const sort = fileSorter(this.options);
+    void walkTransfer(transfer, (batch) => {
+      const { accepted, rejected } = sort(batch);
+      if (accepted.length > 0 || rejected.length > 0) this.options.onDrop(accepted, rejected);
+    });
   }
 
   #setActive(active: boolean): void {

@@ -6,6 +6,8 @@ export interface DropZoneOptions extends FileRules {
   /**
    * Called after each drop, paste or pick with the files that pass the rules (a folder's files with their
    * `path`, `photos/2024/a.jpg`) and those that do not, with why. Give the first to `addFiles` of `useS3Upload`.
+   * A dropped folder's files come in batches as the folder is read (the first within a frame or two of the drop,
+   * then about every 100 ms or 1,000 files): `onDrop` is called once per batch, `maxFiles` counted over the drop.
    */
   onDrop: (accepted: DroppedFile[], rejected: FileRejection[]) => void;
   /** Several files at once; when false, the first accepted file only (the others `too-many-files`). @default true */

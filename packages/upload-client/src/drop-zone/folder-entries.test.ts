@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanRelativePath, filesOfEntry, pickedFile } from './folder-entries';
+import { cleanRelativePath, filesOfEntry, pickedFile, walkEntries } from './folder-entries';
 
 /**
  * Stand-ins for the browser's `FileSystemEntry` tree (a drop of a real folder cannot be synthesized in a
@@ -17,7 +17,7 @@ function fakeFileEntry(fullPath: string): FileSystemFileEntry {
   } as unknown as FileSystemFileEntry;
 }
 
-function fakeDirectoryEntry(fullPath: string, children: FileSystemEntry[]): FileSystemDirectoryEntry {
+function fakeDirectoryEntry(fullPath: string, children: FileSystemEntry[], batch = 2): FileSystemDirectoryEntry {
   return {
     isFile: false,
     isDirectory: true,
@@ -27,8 +27,8 @@ function fakeDirectoryEntry(fullPath: string, children: FileSystemEntry[]): File
       let next = 0;
       return {
         readEntries: (resolve: (entries: FileSystemEntry[]) => void) => {
-          resolve(children.slice(next, next + 2));
-          next += 2;
+          resolve(children.slice(next, next + batch));
+          next += batch;
         },
       };
     },
@@ -48,6 +48,16 @@ describe('filesOfEntry (a dropped folder)', () => {
       ['b.jpg', 'photos/b.jpg'],
       ['c.jpg', 'photos/2024/c.jpg'],
     ]);
+  });
+
+  it('hands a large folder on in batches as it is read: the first at once, then at most 1,000 files each, in order', async () => {
+    const names = Array.from({ length: 2500 }, (_, index) => `/big/${String(index).padStart(4, '0')}.bin`);
+    const tree = fakeDirectoryEntry('/big', names.map(fakeFileEntry), 100);
+    const batches: string[][] = [];
+    await walkEntries([tree], (batch) => batches.push(batch.map(({ path }) => path!)));
+    expect(batches[0]).toHaveLength(100);
+    expect(Math.max(...batches.map((batch) => batch.length))).toBeLessThanOrEqual(1000);
+    expect(batches.flat()).toEqual(names.map((name) => name.slice(1)));
   });
 
   it('gives a lone dropped file no path', async () => {

@@ -3,6 +3,8 @@
  * in every engine despite its prefix) walked into files with their path inside the drop.
  */
 
+import { nextTask } from '../next-task';
+
 /** A file and its path inside a dropped or picked folder (absent for a file dropped alone). */
 export interface DroppedFile {
   file: File;
@@ -29,15 +31,95 @@ export function pickedFile(file: File): DroppedFile {
 
 const fileOf = (entry: FileSystemFileEntry) => new Promise<File>((resolve, reject) => entry.file(resolve, reject));
 
-/** Every entry of a folder: `readEntries` answers in batches (100 in Chromium) until an empty one. */
-async function childrenOf(directory: FileSystemDirectoryEntry): Promise<FileSystemEntry[]> {
-  const reader = directory.createReader();
-  const children: FileSystemEntry[] = [];
-  for (;;) {
-    const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
-    if (batch.length === 0) return children;
-    children.push(...batch);
+/** One batch of a folder's entries: `readEntries` answers in batches (100 in Chromium) until an empty one. */
+const nextEntries = (reader: FileSystemDirectoryReader) =>
+  new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
+
+/** A file found in the walk, with its path from the drop (`photos/2024/a.jpg`, from `fullPath` `/photos/2024/a.jpg`). */
+async function droppedFile(entry: FileSystemFileEntry): Promise<DroppedFile> {
+  const file = await fileOf(entry);
+  const path = cleanRelativePath(entry.fullPath);
+  return path === undefined ? { file } : { file, path };
+}
+
+/**
+ * The walk's work between two waits for a new task (milliseconds): a native `readEntries` or `file()` answer is a
+ * task of its own, but a walk whose answers come at once (a stand-in tree) would otherwise hold the thread.
+ */
+const SLICE_MS = 10;
+
+/**
+ * Files found are handed on at once the first time (the first rows drawn within a frame or two of the drop),
+ * then every BATCH_MS or BATCH_FILES files, whichever comes first: a folder of 50,000 files reaches the list in
+ * about a hundred batches, each tracked in a few milliseconds, never one task of 50,000.
+ */
+const BATCH_MS = 100;
+const BATCH_FILES = 1000;
+
+/**
+ * Walks the entries of a drop (`roots`, in order) depth first, in the order the browser lists them, without
+ * recursion (a deep tree holds no stack of promises), and hands the files found to `found` in batches as they
+ * come (see BATCH_MS): the first rows of a folder of thousands show while the rest is still read. The `file()`
+ * of one `readEntries` batch's files are asked for at once. Resolves once every file has been handed on; rejects
+ * with the browser's error when an entry cannot be read (the files handed on before stay handed on).
+ */
+export async function walkEntries(roots: readonly (FileSystemEntry | File)[], found: (batch: DroppedFile[]) => void): Promise<void> {
+  let buffered: DroppedFile[] = [];
+  let flushedAt: number | undefined;
+  let sliceStart = performance.now();
+  const flush = (force: boolean) => {
+    const now = performance.now();
+    if (buffered.length === 0) return;
+    if (!force && flushedAt !== undefined && buffered.length < BATCH_FILES && now - flushedAt < BATCH_MS) return;
+    const batch = buffered;
+    buffered = [];
+    flushedAt = now;
+    found(batch);
+  };
+  /** After an await: a new slice when a native answer started a new task; else a wait for one once the slice is spent. */
+  const pace = async () => {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await nextTask();
+      sliceStart = performance.now();
+    }
+  };
+  // Each level: what is left of the batch read last, and the reader for the next one.
+  const stack: { reader: FileSystemDirectoryReader | undefined; pending: (FileSystemEntry | File)[] }[] = [{ reader: undefined, pending: [...roots] }];
+  while (stack.length > 0) {
+    const level = stack.at(-1)!;
+    if (level.pending.length === 0) {
+      const read = level.reader ? await nextEntries(level.reader) : [];
+      if (read.length === 0) {
+        stack.pop();
+        continue;
+      }
+      level.pending = read;
+      flush(false);
+      await pace();
+      continue;
+    }
+    const next = level.pending[0]!;
+    if (next instanceof Blob) {
+      level.pending.shift();
+      buffered.push({ file: next });
+      continue;
+    }
+    if (next.isDirectory) {
+      level.pending.shift();
+      stack.push({ reader: (next as FileSystemDirectoryEntry).createReader(), pending: [] });
+      continue;
+    }
+    // The files up to the next folder, read at once (in order).
+    let end = 0;
+    while (end < level.pending.length && !(level.pending[end] instanceof Blob) && (level.pending[end] as FileSystemEntry).isFile) end += 1;
+    const files = level.pending.splice(0, Math.max(end, 1)) as FileSystemEntry[];
+    const read = await Promise.all(files.filter((entry) => entry.isFile).map((entry) => droppedFile(entry as FileSystemFileEntry)));
+    for (const file of read) buffered.push(file);
+    if (flushedAt === undefined) flush(true);
+    else flush(false);
+    await pace();
   }
+  flush(true);
 }
 
 /**
@@ -45,14 +127,33 @@ async function childrenOf(directory: FileSystemDirectoryEntry): Promise<FileSyst
  * drop (`photos/2024/a.jpg`, from `fullPath` `/photos/2024/a.jpg`).
  */
 export async function filesOfEntry(entry: FileSystemEntry): Promise<DroppedFile[]> {
-  if (entry.isFile) {
-    const file = await fileOf(entry as FileSystemFileEntry);
-    const path = cleanRelativePath(entry.fullPath);
-    return [path === undefined ? { file } : { file, path }];
-  }
-  if (!entry.isDirectory) return [];
-  const nested = await Promise.all((await childrenOf(entry as FileSystemDirectoryEntry)).map(filesOfEntry));
-  return nested.flat();
+  const files: DroppedFile[] = [];
+  await walkEntries([entry], (batch) => {
+    for (const file of batch) files.push(file);
+  });
+  return files;
+}
+
+/**
+ * The entries of a drop or paste, taken during the event (the browser empties `items` once the handler returns;
+ * the entries, taken at once, stay readable): a folder's entry, or a lone file as it is.
+ */
+function takeTransfer(transfer: DataTransfer): (FileSystemEntry | File)[] {
+  const items = Array.from(transfer.items ?? []).filter((item) => item.kind === 'file');
+  if (items.length === 0) return Array.from(transfer.files ?? []);
+  return items.flatMap((item) => {
+    const entry = item.webkitGetAsEntry?.();
+    const taken = entry?.isDirectory ? entry : item.getAsFile();
+    return taken === null ? [] : [taken];
+  });
+}
+
+/**
+ * The files of a drop or paste, handed to `found` in batches as a folder is read (see {@link walkEntries}).
+ * Must be called during the event. Resolves once every file has been handed on.
+ */
+export function walkTransfer(transfer: DataTransfer, found: (batch: DroppedFile[]) => void): Promise<void> {
+  return walkEntries(takeTransfer(transfer), found);
 }
 
 /**
@@ -60,18 +161,10 @@ export async function filesOfEntry(entry: FileSystemEntry): Promise<DroppedFile[
  * Must be called during the event: the browser empties `items` once the handler returns (the entries,
  * taken at once, stay readable).
  */
-export function filesOfTransfer(transfer: DataTransfer): Promise<DroppedFile[]> {
-  const items = Array.from(transfer.items ?? []).filter((item) => item.kind === 'file');
-  if (items.length === 0) return Promise.resolve(Array.from(transfer.files ?? [], (file) => ({ file })));
-  const taken = items.map((item) => {
-    const entry = item.webkitGetAsEntry?.();
-    return entry?.isDirectory ? entry : item.getAsFile();
+export async function filesOfTransfer(transfer: DataTransfer): Promise<DroppedFile[]> {
+  const files: DroppedFile[] = [];
+  await walkTransfer(transfer, (batch) => {
+    for (const file of batch) files.push(file);
   });
-  return Promise.all(
-    taken.map((entryOrFile) => {
-      if (entryOrFile === null) return [];
-      if (entryOrFile instanceof Blob) return [{ file: entryOrFile }];
-      return filesOfEntry(entryOrFile);
-    }),
-  ).then((lists) => lists.flat());
+  return files;
 }

@@ -14,17 +14,18 @@ export interface XhrRequest {
   headers: Record<string, string>;
   /**
    * A JSON or XML text, or the file or a `Blob.slice()` of it (sent from disk by the browser, never read
-   * into memory); `null` for none.
+   * into memory), or a presigned POST's form (`postForm`: its fields, then the file); `null` for none.
    */
-  body: string | Blob | null;
+  body: string | Blob | FormData | null;
   signal?: AbortSignal | undefined;
   /** Message of the `NETWORK_ERROR` thrown when no answer comes. */
   noAnswer: string;
   /**
-   * Called with the bytes of the body sent so far, as the browser reports them. Set it only when wanted: an
+   * Called with the bytes of the body sent so far, as the browser reports them, and the whole body's size (a
+   * form's encoded size, boundaries included; 0 when the browser does not know it). Set it only when wanted: an
    * upload listener makes the browser send a CORS preflight before a cross-origin request.
    */
-  onProgress?: ((sent: number) => void) | undefined;
+  onProgress?: ((sent: number, total: number) => void) | undefined;
 }
 
 /**
@@ -48,7 +49,7 @@ export function sendRequest(request: XhrRequest): Promise<XMLHttpRequest> {
       });
     xhr.open(request.method, request.url);
     for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value);
-    if (onProgress) xhr.upload.addEventListener('progress', (event) => onProgress(event.loaded));
+    if (onProgress) xhr.upload.addEventListener('progress', (event) => onProgress(event.loaded, event.total));
     on('load', () => resolve(xhr));
     on('error', () => reject(new UploadClientError('NETWORK_ERROR', request.noAnswer)));
     on('abort', () => reject(createAbortError()));

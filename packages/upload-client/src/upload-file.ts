@@ -2,6 +2,7 @@ import { FALLBACK_CONTENT_TYPE, type AnyRoutes, type RouteName, type UploadResul
 import { createAbortError } from './abort';
 import { usesMultipart } from './multipart-threshold';
 import { uploadPresigned } from './presigned/presigned-put';
+import { loadPresignedPost } from './presigned-post-chunk';
 import { knownChecksum } from './route-checksum';
 import { prepareToken } from './temporary-token/prepare-token';
 import { throttledProgress } from './progress';
@@ -10,12 +11,13 @@ import type { RouteUploadOptions, RouteUploadResult } from './routes';
 import type { UploadContext, UploadOptions } from './types';
 
 /**
- * Starts loading the temporary-token strategy's chunk when `options` choose that strategy, so that the first
- * token upload of the page does not wait for it (`UploadTracker` calls it with the options it is given). Loads
+ * Starts loading the temporary-token or presigned-post strategy's chunk when `options` choose that strategy, so
+ * that the first such upload of the page does not wait for it (`UploadTracker` calls it with the options it is given). Loads
  * nothing for `presigned`. A failed load is ignored here: the upload loads it again and fails with its error.
  */
 export function preloadStrategy(options: Pick<UploadOptions, 'strategy'>): void {
   if (options.strategy === 'temporary-token') import('./temporary-token/temporary-token').catch(() => {});
+  if (options.strategy === 'presigned-post') loadPresignedPost().catch(() => {});
 }
 
 /**
@@ -38,8 +40,13 @@ export function hashAheadFor(file: File, options: UploadOptions): void {
  * (presigned URLs, or temporary credentials for one key); the browser then sends the file with progress:
  * one PUT below `multipartThreshold` (default 100 MiB), else a multipart upload, `queueSize` parts at once,
  * each part a `Blob.slice()` sent with `XMLHttpRequest`. No byte of the file is read into JavaScript memory.
- * The multipart engine and the temporary-token strategy are loaded with `import()` on first use, so a
- * page that only sends small files with presigned URLs never downloads them.
+ * The multipart engine and the temporary-token and presigned-post strategies are loaded with `import()` on first
+ * use, so a page that only sends small files with presigned URLs never downloads them.
+ *
+ * With `strategy: 'presigned-post'` the file goes in one form POST (S3 POST Object) whose signed policy storage
+ * enforces (key, type, size range): one object always, `multipartThreshold` unread; a file over 5 GiB is refused
+ * before any request (`INVALID_OPTIONS`, naming the presigned and temporary-token strategies). A file outside the
+ * policy's size range fails `STORAGE_ERROR` (400, `answerCode` `EntityTooLarge` / `EntityTooSmall`), not retried.
  *
  * With `transform`, the file sent is `transform(file)`: its size, type, checksum and progress are those of the
  * result (a transform's error is thrown as it is; `signal` aborts the transform too).
@@ -51,7 +58,7 @@ export function hashAheadFor(file: File, options: UploadOptions): void {
  * @throws `AbortError` DOMException with message `Upload aborted.` when `signal` aborts (at any stage; a
  *   multipart upload is aborted on storage first, unless `leavePartsOnError`).
  * @throws {@link UploadClientError}: `INVALID_OPTIONS` before any request to the endpoint or storage (unknown
- *   strategy, `maxAttempts` under 1; for a file that goes multipart: part size outside 5 MiB to 5 GiB, queue
+ *   strategy, `maxAttempts` under 1, a file over 5 GiB with `presigned-post`; for a file that goes multipart: part size outside 5 MiB to 5 GiB, queue
  *   size under 1, `Exceeded 10000 parts in multipart upload`); `PREPARE_FAILED` with the endpoint's error message (e.g.
  *   `Internal Server Error`); `INVALID_PREPARE_RESPONSE` when the endpoint's answer lacks fields;
  *   `STORAGE_ERROR` when storage refuses; `MISSING_ETAG` when the bucket's CORS rule does not expose ETag;
@@ -87,7 +94,10 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
   if (signal?.aborted) throw createAbortError();
   // Any other strategy goes to the temporary-token module, which refuses what is not `temporary-token`.
   let result: UploadResult;
-  if ((options.strategy ?? 'presigned') !== 'presigned') {
+  if (options.strategy === 'presigned-post') {
+    // One object always (no multipart, `multipartThreshold` unread); over 5 GiB refused before any request.
+    result = await (await loadPresignedPost()).uploadPresignedPost(upload);
+  } else if ((options.strategy ?? 'presigned') !== 'presigned') {
     // A single PUT's credentials are asked for while the strategy's chunk loads (one round trip before the
     // PUT, not two), and first: the app server's answer (STS behind it) takes longer than the chunk. A wrong
     // strategy asks for nothing: the chunk refuses it before any request.

@@ -4,7 +4,13 @@
  * answer's `headers`): the URL accepts those bytes and no others. Also the answers only a checksum brings:
  * `alreadyStored` (a content-addressed route) and a 412 on a content-addressed key.
  */
-import { OBJECT_CACHE_CONTROL, type ChecksumAlgorithm, type PresignedUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
+import {
+  OBJECT_CACHE_CONTROL,
+  type ChecksumAlgorithm,
+  type PresignedPostUploadResponse,
+  type PresignedUploadResponse,
+  type UploadResult,
+} from '@upbeam/upload-protocol';
 import { CHECKSUM_REFUSALS } from '../checksum-refusal';
 import { reportCompletion } from '../complete-upload';
 import { isUploadClientError, UploadClientError } from '../errors';
@@ -85,6 +91,11 @@ export async function uploadPresignedWithChecksum(
   };
 
   prepared = answered ? await take(answered) : await prepare();
+  // Answered with a POST form (storage where a presigned PUT is not safe): its fields carry the checksum's value.
+  if ('fields' in prepared) {
+    const answer = prepared as unknown as PresignedPostUploadResponse;
+    return (await import('../presigned-post/presigned-post')).uploadPresignedPost(upload, { answer, algorithm });
+  }
   const contentAddressed = () => algorithm === 'sha256' && prepared.key.includes(`sha256/${hexOf(hashed!.value!)}`);
   let deduplicated = prepared.alreadyStored;
   if (!deduplicated) {

@@ -4,10 +4,17 @@
  * named by the answer) goes on in `checksum-presigned-put`, loaded with `import()` with the checksum chunk, so
  * that a page whose uploads have none never downloads that flow.
  */
-import { OBJECT_CACHE_CONTROL, type ChecksumAlgorithm, type PresignedUploadResponse, type UploadResult } from '@upbeam/upload-protocol';
+import {
+  OBJECT_CACHE_CONTROL,
+  type ChecksumAlgorithm,
+  type PresignedPostUploadResponse,
+  type PresignedUploadResponse,
+  type UploadResult,
+} from '@upbeam/upload-protocol';
 import { reportCompletion } from '../complete-upload';
 import { isUploadClientError, UploadClientError } from '../errors';
 import { postToEndpoint } from '../prepare';
+import { loadPresignedPost } from '../presigned-post-chunk';
 import { presignedUrlExpiry } from '../put-object';
 import { attemptWatch } from '../recovery';
 import { knownChecksum, learnChecksum, routeChecksum } from '../route-checksum';
@@ -36,6 +43,8 @@ async function withChecksum(upload: UploadContext, algorithm: ChecksumAlgorithm 
  *   `alreadyStored` (a content-addressed route: nothing sent, `deduplicated: true`), goes on there too.
  * - 412 (`If-None-Match: *`): stored when an earlier attempt got no answer; else final, "An object already
  *   exists under this key (storage refuses to overwrite it)."
+ * - An answer with `fields` is a presigned POST (the server answers one where a presigned PUT is not safe on its
+ *   storage): the file is POSTed in that form (`presigned-post`, loaded with `import()`).
  * Then, when the answer held a `receipt`, reports completion to the server (its hook's `serverData`).
  * @returns the stored object: the signed URL without its query string (the signature), bucket, key,
  *   `checksum` when one was sent, `deduplicated`, and `serverData` when the server's hook returned some.
@@ -56,6 +65,8 @@ export async function uploadPresigned(upload: UploadContext): Promise<UploadResu
 
   try {
     await prepare();
+    // Answered with a POST form (storage where a presigned PUT is not safe): sent as a POST, in its chunk.
+    if ('fields' in prepared!) return await (await loadPresignedPost()).uploadPresignedPost(upload, { answer: prepared as PresignedPostUploadResponse, algorithm: undefined });
     // A checksum the server did not sign (a server that predates signed checksums: Content-MD5), or already stored.
     if (prepared!.checksum || prepared!.alreadyStored) return await withChecksum(upload, undefined, prepared!);
   } catch (error) {

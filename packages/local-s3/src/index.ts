@@ -6,8 +6,9 @@
  * AbortMultipartUpload, ListParts and ListMultipartUploads, and a stand-in for STS on the same port for the
  * temporary-token strategy. It checks SigV4 signatures, signed headers and expiry like S3 does, enforces the
  * session policy of the stand-in's credentials, stores a PUT's body whole or not at all, verifies S3's
- * checksums (`x-amz-checksum-*`, `Content-MD5`, multipart composite and full-object ones) and honours
- * `If-None-Match: *`, as S3 does.
+ * checksums (`x-amz-checksum-*`, `Content-MD5`, multipart composite and full-object ones), honours
+ * `If-None-Match: *`, and enforces a form POST's policy (signature, expiration, conditions, no field outside
+ * them, one file), as S3 does.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -26,6 +27,7 @@ import { abortIncompleteUploads } from './lifecycle';
 import { multipartCalls } from './multipart';
 import { checksumRequests } from './checksum-requests';
 import { multipartChecksums } from './multipart-checksums';
+import { postObjects } from './post-object';
 import { sessionPolicies } from './session-access';
 import { sessionOf, stsStandIn } from './sts';
 import { storeWholeObjects, type ObjectStore } from './whole-objects';
@@ -156,6 +158,7 @@ export async function startLocalS3(options: LocalS3Options = {}): Promise<LocalS
     presignedHeadersSigned(),
     stsStandIn(),
     sessionPolicies(),
+    postObjects(),
     bucketSlashSignature(),
     listPages(),
     incompleteBodies(directory),

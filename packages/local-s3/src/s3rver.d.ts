@@ -48,6 +48,12 @@ declare module '@20minutes/s3rver' {
     store: {
       deleteObject(bucket: string, key: string): Promise<void>;
       getResourcePath(bucket: string, key?: string, resource?: string): string;
+      /** The bucket, or null when there is none. */
+      getBucket(bucket: string): Promise<object | null>;
+      /** Stores an object (`lib/models/object.js`); replaced by whole-objects.ts. */
+      putObject(object: object): Promise<{ size: number; md5: string }>;
+      /** Writes a configuration (`tagging`, ...) beside an object, as `{type}.xml`. */
+      putSubresource(bucket: string, key: string, resource: { type: string; toXML(space?: number): string }): Promise<void>;
     };
   }
   export type S3rverMiddleware = (ctx: S3rverContext, next: () => Promise<void>) => Promise<void> | void;

@@ -6,8 +6,8 @@
  * answers 403 AccessDenied, S3's XML error. A request with temporary credentials must carry their session
  * token (`x-amz-security-token`), as S3 requires. The server's own key pair keeps full access.
  *
- * Not covered: a browser form POST (`POST /{bucket}`, its credentials in the form) is not checked against a
- * session policy; a multi-object delete (`POST /{bucket}?delete`) needs `s3:DeleteObject` on every key of the
+ * A browser form POST (`POST /{bucket}`, its credentials in the form) is checked by post-object.ts through
+ * {@link checkFormSession}. Not covered: a multi-object delete (`POST /{bucket}?delete`) needs `s3:DeleteObject` on every key of the
  * bucket (`arn:aws:s3:::{bucket}/*`), where S3 checks each key; a request kind this does not know is refused.
  */
 import type { S3rverContext, S3rverMiddleware } from '@20minutes/s3rver';
@@ -242,4 +242,44 @@ export function sessionPolicies(): S3rverMiddleware {
     }
     return next();
   };
+}
+
+/**
+ * For a browser form POST (POST Object) signed with credentials of the STS stand-in (`accessKeyId`): its
+ * `x-amz-security-token` field must be their session token, and storing `key` (with the form's `acl` and
+ * `tagging`, which need `s3:PutObjectAcl` and `s3:PutObjectTagging` too, as on S3) must pass their session
+ * policy, its condition keys read from the form's `x-amz-*` fields (names lower-case in `fields`). Other
+ * credentials pass untouched.
+ *
+ * @throws `InvalidAccessKeyId` (403) without the token, `InvalidToken` (400) with another one, `AccessDenied`
+ *   (403) outside the session policy: S3's answers.
+ */
+export function checkFormSession(accessKeyId: string, region: string, bucket: string, key: string, fields: ReadonlyMap<string, string>): void {
+  const session = sessionOf(accessKeyId);
+  if (!session) return;
+  const token = fields.get('x-amz-security-token');
+  if (token === undefined) {
+    throw new S3Error('InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', { AWSAccessKeyId: accessKeyId });
+  }
+  if (token !== session.sessionToken) throw new S3Error('InvalidToken', 'The provided token is malformed or otherwise invalid.');
+  if (!session.policy) return;
+  const context = new Map<string, string[]>();
+  for (const [name, value] of fields) {
+    if (name.startsWith('x-amz-') && !SIGNATURE_HEADERS.has(name)) context.set((OBJECT_LOCK_KEYS[name] ?? `s3:${name}`).toLowerCase(), [value]);
+  }
+  const acl = fields.get('acl');
+  if (acl !== undefined) context.set('s3:x-amz-acl', [acl]);
+  const tags = [...(fields.get('tagging') ?? '').matchAll(/<Tag>\s*<Key>([^<]*)<\/Key>\s*<Value>([^<]*)<\/Value>\s*<\/Tag>/g)];
+  for (const [, tag, value] of tags) context.set(`s3:RequestObjectTag/${tag}`.toLowerCase(), [value!]);
+  if (tags.length > 0) context.set('s3:requestobjecttagkeys', tags.map(([, tag]) => tag!));
+  context.set('s3:authtype', ['POST']);
+  context.set('s3:signatureversion', [fields.has('x-amz-algorithm') ? 'AWS4-HMAC-SHA256' : 'AWS']);
+  context.set('aws:securetransport', ['false']);
+  context.set('aws:currenttime', [new Date().toISOString()]);
+  context.set('aws:epochtime', [String(Math.floor(Date.now() / 1000))]);
+  context.set('aws:tokenissuetime', [session.issuedAt.toISOString()]);
+  context.set('aws:principaltype', [session.principalType]);
+  const resource = `arn:${partition(region)}:s3:::${bucket}/${key}`;
+  const actions = ['s3:PutObject', ...(acl === undefined ? [] : ['s3:PutObjectAcl']), ...(fields.has('tagging') ? ['s3:PutObjectTagging'] : [])];
+  if (!isAllowed(session.policy, actions.map((action) => ({ action, resource, context })))) throw new S3Error('AccessDenied', 'Access Denied');
 }

@@ -14,6 +14,9 @@ import type { LimitName } from './limit-store';
  * ListParts). Completion adds `COMPLETION_IN_PROGRESS` (409: `onUploadComplete` runs for this upload in
  * another request; ask again).
  *
+ * The presigned-post strategy adds `FILE_TOO_LARGE_FOR_POST` (400: a file over 5 GiB, `MAX_SINGLE_PUT_SIZE`, which
+ * one POST cannot store; the message names the other strategies).
+ *
  * Routes add `UNKNOWN_ROUTE` (404: the body's `route` is not one of the handler's, or is missing).
  *
  * The node adapter adds `REQUEST_TIMEOUT` (408: the request body did not arrive within `bodyTimeoutMs`).
@@ -39,6 +42,7 @@ export const UPLOAD_ERROR_STATUS = {
   INVALID_CHECKSUM: 400,
   CHECKSUM_REQUIRED: 400,
   CHECKSUM_UNSUPPORTED: 400,
+  FILE_TOO_LARGE_FOR_POST: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   INVALID_TICKET: 403,

@@ -41,6 +41,12 @@ export interface ProviderPreset {
   checksum: ChecksumAlgorithm | false;
   /** Whether storage honours `If-None-Match: *` on PutObject and CompleteMultipartUpload (412 when the key holds an object). */
   conditionalWrites: boolean;
+  /**
+   * Whether storage takes S3's POST Object (a browser form with a SigV4 policy: the `presigned-post` strategy).
+   * `false`: documented as missing, and a `presigned-post` preparation is refused (501 `NOT_SUPPORTED`);
+   * `undefined`: not documented either way, not refused (the doctor's `post-object` check tells).
+   */
+  postObject?: boolean | undefined;
 }
 
 const ALL_CHECKSUMS: readonly ChecksumAlgorithm[] = ['crc32c', 'crc64nvme', 'sha256', 'md5'];
@@ -100,9 +106,16 @@ const ALL_CHECKSUMS: readonly ChecksumAlgorithm[] = ['crc32c', 'crc64nvme', 'sha
  *   overwritten): single PUTs and token PutObjects are written once, multipart uploads are not guarded. Ceph 19
  *   (Squid) added S3 additional checksums (ceph/ceph#55076): there, set `checksum` once the doctor's `checksum`
  *   check confirms it.
+ *
+ * `postObject` (does storage take a presigned POST, S3's POST Object with a policy?), documentation read 2026-11-29,
+ * or measured here: `aws` yes (Amazon S3 API reference, "PostObject"; "Browser-based uploads using POST"); `r2` no
+ * (Cloudflare R2 "S3 API compatibility": PostObject is not implemented); `b2` no (its "S3 Compatible API" list of
+ * supported calls has no POST Object); `minio` yes (MinIO "PostPolicy", `PresignedPostPolicy` in its SDKs);
+ * `ceph` yes (radosgw's POST Object, measured on radosgw 16.2: `presigned-post-storage.test.ts`,
+ * bench/notes/presigned-post.md); `digitalocean`, `wasabi`: nothing found either way (not refused).
  */
 export const PROVIDER_PRESETS: Readonly<Record<StorageProvider, ProviderPreset>> = {
-  aws: { forcePathStyle: false, sts: 'federation-token-or-assume-role', checksums: ALL_CHECKSUMS, checksum: 'crc64nvme', conditionalWrites: true },
+  aws: { forcePathStyle: false, sts: 'federation-token-or-assume-role', checksums: ALL_CHECKSUMS, checksum: 'crc64nvme', conditionalWrites: true, postObject: true },
   r2: {
     endpoint: 'https://{accountId}.r2.cloudflarestorage.com',
     region: 'auto',
@@ -111,8 +124,9 @@ export const PROVIDER_PRESETS: Readonly<Record<StorageProvider, ProviderPreset>>
     checksums: ALL_CHECKSUMS,
     checksum: 'crc64nvme',
     conditionalWrites: true,
+    postObject: false,
   },
-  b2: { endpoint: 'https://s3.{region}.backblazeb2.com', forcePathStyle: false, sts: 'assume-role', checksums: [], checksum: false, conditionalWrites: false },
+  b2: { endpoint: 'https://s3.{region}.backblazeb2.com', forcePathStyle: false, sts: 'assume-role', checksums: [], checksum: false, conditionalWrites: false, postObject: false },
   digitalocean: {
     endpoint: 'https://{region}.digitaloceanspaces.com',
     forcePathStyle: false,
@@ -130,8 +144,8 @@ export const PROVIDER_PRESETS: Readonly<Record<StorageProvider, ProviderPreset>>
     checksum: 'md5',
     conditionalWrites: false,
   },
-  minio: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage', checksums: ALL_CHECKSUMS, checksum: 'crc64nvme', conditionalWrites: true },
-  ceph: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage', checksums: ['md5'], checksum: 'md5', conditionalWrites: true },
+  minio: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage', checksums: ALL_CHECKSUMS, checksum: 'crc64nvme', conditionalWrites: true, postObject: true },
+  ceph: { forcePathStyle: true, sts: 'assume-role', stsEndpoint: 'storage', checksums: ['md5'], checksum: 'md5', conditionalWrites: true, postObject: true },
 };
 
 /**
@@ -211,6 +225,19 @@ function presetEndpoint(provider: StorageProvider, preset: ProviderPreset, setti
     endpoint = endpoint.replace('{region}', encodeURIComponent(settings.region));
   }
   return endpoint;
+}
+
+/**
+ * Refuses the presigned-post strategy on a provider whose preset says it has no POST Object (`postObject: false`).
+ * @throws {@link UploadError} `NOT_SUPPORTED` (501, sent to the browser with its message) naming the other strategies.
+ */
+export function assertPostObject(provider: StorageProvider | undefined): void {
+  if (provider !== undefined && PROVIDER_PRESETS[provider].postObject === false) {
+    throw new UploadError(
+      'NOT_SUPPORTED',
+      `Storage provider "${provider}" does not take POST Object uploads, so the presigned-post strategy cannot work there: use the presigned or temporary-token strategy.`,
+    );
+  }
 }
 
 /**

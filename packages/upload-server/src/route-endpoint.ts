@@ -6,6 +6,7 @@ import type { RequestSource } from './incoming-request';
 import { ok, type JsonAnswer } from './json-answer';
 import { complete } from './operations/complete';
 import { runMultipart } from './operations/multipart';
+import { preparePost } from './operations/prepare-post';
 import { preparePresigned } from './operations/prepare-presigned';
 import { prepareToken } from './operations/prepare-token';
 import { renew } from './operations/renew';
@@ -49,6 +50,7 @@ export function createRouteEndpoint({ name: route, config, services }: AppRoute)
     if (marker.renew) return ok(await renew(context, marker.renew, body, source));
     const object = await decideObject(context, body, source);
     if (marker.strategy === 'presigned') return ok(await preparePresigned(context, object, body));
+    if (marker.strategy === 'presigned-post') return ok(await preparePost(context, object, body));
     return ok(await prepareToken(context, object));
   };
   // Each request in its operation's span (`telemetry.ts`); a preparation counted once it is answered.

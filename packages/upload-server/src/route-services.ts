@@ -5,7 +5,8 @@ import { DEFAULT_KEY_PREFIX } from './object-key';
 import { createPartPresigner } from './part-presign';
 import { logUnexpectedError } from './errors';
 import { createPresigner, PRESIGNED_URL_EXPIRES_IN, type Presigner } from './presign';
-import { providerStsEndpoint, resolveProvider } from './providers';
+import { createPostSigner, PRESIGNED_POST_EXPIRES_IN, type PostSigner } from './presign-post';
+import { assertPostObject, providerStsEndpoint, resolveProvider } from './providers';
 import { processEnv, resolveStsSettings, type ResolvedStorageSettings } from './settings';
 import { createSharedServices, type SharedServices } from './shared-services';
 import { createRenewTickets, createTokenIssuer, type RenewTicketFields, type TokenIssuer } from './temporary-token';
@@ -29,6 +30,18 @@ export interface RouteServices {
   keyPrefix: string;
   settings(): ResolvedStorageSettings;
   presign(): Presigner;
+  /** Lifetime of presigned POST policies, in seconds ({@link PRESIGNED_POST_EXPIRES_IN}). */
+  postExpiresIn: number;
+  /**
+   * The POST policy signer (`presign-post.ts`).
+   * @throws {@link UploadError} `NOT_SUPPORTED` (501) when the provider preset has no POST Object (`postObject`).
+   */
+  presignPost(): PostSigner;
+  /**
+   * Resolves when storage refuses headers a presigned PUT did not sign (`unsigned-header-gate.ts`, once per
+   * process); rejects with `INVALID_SETTINGS` where it applies them.
+   */
+  unsignedHeaderGate(): Promise<void>;
   issueToken(): TokenIssuer;
   receipts(): Receipts;
   completion(): Promise<Completion>;
@@ -105,6 +118,14 @@ export function createRouteServices(
     // The presigned PUT asks for the S3 client only when the bucket's address needs the SDK's endpoint rules.
     // Every presigned URL waits for the check that storage refuses headers it did not sign (once per process).
     presign: once(() => gated(presigner(), unsignedHeaderGate())),
+    postExpiresIn: PRESIGNED_POST_EXPIRES_IN,
+    // A POST needs no unsigned-header gate: storage refuses a form field its policy does not name
+    // (bench/notes/presigned-post.md). Refused where the provider has no POST Object.
+    presignPost: once(() => {
+      assertPostObject(resolveProvider(config, env()));
+      return createPostSigner(settings(), storage().sign);
+    }),
+    unsignedHeaderGate: () => unsignedHeaderGate()(),
     issueToken: once(() => {
       const sts = resolveStsSettings(config, env());
       // Provider preset (providers.ts): refuses providers without STS, fills in a known STS endpoint.

@@ -1,4 +1,4 @@
-import { GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost, type PresignedPostOptions } from '@aws-sdk/s3-presigned-post';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalS3, type LocalS3 } from '../src/index';
@@ -59,19 +59,22 @@ async function postForm(url: string, parts: Part[]): Promise<{ status: number; c
   return {
     status: response.status,
     code: /<Code>([^<]*)<\/Code>/.exec(body)?.[1] ?? '',
-    message: /<Message>([^<]*)<\/Message>/.exec(body)?.[1] ?? '',
+    // s3rver escapes its error text twice (`&amp;quot;`): read as S3's once-escaped text.
+    message: unescapeXml(unescapeXml(/<Message>([^<]*)<\/Message>/.exec(body)?.[1] ?? '')),
     body,
     headers: response.headers,
   };
 }
 
+const XML_ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
+const unescapeXml = (text: string) => text.replace(/&(amp|quot|apos|lt|gt);/g, (_entity, name: string) => XML_ENTITIES[name]!);
 const png = (size: number) => new Blob([Buffer.alloc(size, 7)], { type: 'image/png' });
 const fieldsOf = (fields: Record<string, string>): Part[] => Object.entries(fields);
 const withFile = (fields: Record<string, string>, size = 100): Part[] => [...fieldsOf(fields), ['file', png(size)]];
 
-async function exists(key: string): Promise<boolean> {
+async function exists(key: string, bucket = storage.bucket): Promise<boolean> {
   try {
-    await s3.send(new HeadObjectCommand({ Bucket: storage.bucket, Key: key }));
+    await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     return true;
   } catch {
     return false;
@@ -179,6 +182,14 @@ describe('a refused form stores nothing', () => {
     expect(answer.message).toMatch(/^Invalid according to Policy: Policy Condition failed: \[/);
     expect(await exists('refused/changed.png')).toBe(false);
     expect(await exists('refused/other.png')).toBe(false);
+  });
+
+  it('sent to another bucket than its policy\'s: 403 "Policy Condition failed: [\"eq\", \"$bucket\", ...]"', async () => {
+    await s3.send(new CreateBucketCommand({ Bucket: 'other-bucket' }));
+    const { url, fields } = await signForm('refused/bucket.png');
+    const answer = await postForm(url.replace(/\/forms\/?$/, '/other-bucket'), withFile(fields));
+    expect(answer).toMatchObject({ status: 403, code: 'AccessDenied', message: 'Invalid according to Policy: Policy Condition failed: ["eq", "$bucket", "forms"]' });
+    expect(await exists('refused/bucket.png', 'other-bucket')).toBe(false);
   });
 
   it('with a Content-Type list where the policy says starts-with: each value must start so', async () => {

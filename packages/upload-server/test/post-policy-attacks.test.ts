@@ -134,6 +134,7 @@ describe.each(storages)('attacks on a presigned POST form ($name)', ({ name, sta
     ['Content-Type', 'image/png, text/html'],
     ['Content-Type', 'image/png; charset=x'],
     ['x-amz-meta-user-id', '1'],
+    ['acl', 'public-read'],
     ['Cache-Control', 'no-cache'],
     ['tagging', '<Tagging><TagSet><Tag><Key>origin</Key><Value>attacker</Value></Tag></TagSet></Tagging>'],
   ])('a changed %s field (%j) is refused', async (field, value) => {
@@ -143,7 +144,6 @@ describe.each(storages)('attacks on a presigned POST form ($name)', ({ name, sta
 
   it.each([
     ['x-amz-meta-role', 'admin'],
-    ['acl', 'public-read'],
     ['success_action_redirect', 'https://evil.test/done'],
     ['x-amz-website-redirect-location', 'https://evil.test/'],
     ['Content-Disposition', 'inline; filename="x.html"'],
@@ -151,6 +151,13 @@ describe.each(storages)('attacks on a presigned POST form ($name)', ({ name, sta
   ])('an added %s field is refused', async (field, value) => {
     const form = await formOf(app);
     await expectRefused(await send(form.url, changed(partsOf(form.fields), field, value)), form.key);
+  });
+
+  it("an added acl field where the handler signs none (objectAcl: 'none') is refused", async () => {
+    const noAcl = createUploadHandler({ ...storage.handlerSettings, objectAcl: 'none', allowedContentTypes: ['image/png'], onError: () => {} });
+    const form = await formOf(noAcl);
+    expect(form.fields.acl).toBeUndefined();
+    await expectRefused(await send(form.url, changed(partsOf(form.fields), 'acl', 'public-read')), form.key);
   });
 
   it('an added tagging field where the route sets no tags is refused', async () => {

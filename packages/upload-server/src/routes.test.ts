@@ -58,7 +58,7 @@ describe('createUploadHandler({ routes })', () => {
     expect(await response.json()).toEqual({
       routes: {
         avatar: { allowedContentTypes: ['image/*'], maxFileSize: 4194304, maxFiles: 1, strategies: ['presigned'] },
-        documents: { allowedContentTypes: ['application/pdf'], maxFiles: 20, strategies: ['presigned', 'temporary-token'] },
+        documents: { allowedContentTypes: ['application/pdf'], maxFiles: 20, strategies: ['presigned', 'temporary-token', 'presigned-post'] },
       },
     });
   });

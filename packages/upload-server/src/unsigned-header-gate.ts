@@ -56,9 +56,25 @@ export function createUnsignedHeaderGate(
     } catch (cause) {
       throw new UploadError('INTERNAL_SERVER_ERROR', 'Upbeam could not ask storage whether it refuses unsigned headers on presigned URLs.', { cause });
     }
-    if (verdict.copies || verdict.locks) throw new UploadError('INVALID_SETTINGS', unsignedHeaderMessage(settings.bucket, verdict));
+    if (verdict.copies || verdict.locks) throw new UploadError('INVALID_SETTINGS', unsignedHeaderMessage(settings.bucket, verdict), { cause: new UnsafePresignedPut(verdict) });
   };
   return checkOncePerProcess(verdicts, id, probe, UNSIGNED_HEADER_RECHECK_MS);
+}
+
+/** The cause of the gate's refusal: what storage applied that a presigned PUT did not sign. */
+export class UnsafePresignedPut extends Error {
+  override name = 'UnsafePresignedPut';
+  constructor(readonly verdict: UnsignedHeaderVerdict) {
+    super('Storage applies headers a presigned PUT did not sign.');
+  }
+}
+
+/**
+ * Whether `error` is the gate's refusal ({@link createUnsignedHeaderGate}): storage applies unsigned headers to a
+ * presigned PUT (a presigned POST is still safe there: `prepare-post.ts`), not a failure to ask it.
+ */
+export function isUnsafePresignedPut(error: unknown): boolean {
+  return error instanceof UploadError && error.cause instanceof UnsafePresignedPut;
 }
 
 /** `presign` that waits for `gate` first: every presigned URL of the handler goes through it. */

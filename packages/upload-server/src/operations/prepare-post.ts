@@ -1,6 +1,7 @@
 import { MAX_SINGLE_PUT_SIZE, type PresignedPostUploadResponse, type UploadRequestBody } from '@upbeam/upload-protocol';
 import { UploadError } from '../errors';
 import { objectTagging } from '../object-tags';
+import { isUnsafePresignedPut } from '../unsigned-header-gate';
 import { reserving } from '../upload-limits';
 import { RECEIPT_TTL_SECONDS } from '../upload-receipt';
 import { alreadyStored, type AlreadyStoredAnswer } from './already-stored';
@@ -25,6 +26,29 @@ export function assertPostSize(filesize: number | undefined): void {
 export function postSizeRange(filesize: number | undefined, maxFileSize: number | undefined, exact: boolean): { minSize: number; maxSize: number } {
   if (exact && filesize !== undefined) return { minSize: filesize, maxSize: filesize };
   return { minSize: filesize === undefined || filesize === 0 ? 0 : 1, maxSize: Math.min(maxFileSize ?? MAX_SINGLE_PUT_SIZE, MAX_SINGLE_PUT_SIZE) };
+}
+
+/**
+ * Whether a `presigned` single upload is answered with a presigned POST instead of a PUT: where the
+ * unsigned-header gate refuses presigned PUTs (storage applies an unsigned `x-amz-copy-source` or object-lock
+ * header: radosgw without the copy-refusing bucket policy) and storage takes POST Object. A POST carries no such
+ * header: storage refuses a form field outside its policy and ignores the request's own `x-amz-*` headers
+ * (measured on radosgw 16.2: bench/notes/presigned-post.md).
+ * @throws the gate's refusal where the provider has no POST Object; its other failures (storage unreachable).
+ */
+export async function postInsteadOfPut({ services }: RouteContext): Promise<boolean> {
+  try {
+    await services.unsignedHeaderGate();
+    return false;
+  } catch (error) {
+    if (!isUnsafePresignedPut(error)) throw error;
+    try {
+      services.presignPost();
+    } catch {
+      throw error;
+    }
+    return true;
+  }
 }
 
 /**

@@ -1,10 +1,11 @@
-import type { PresignedUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
+import type { PresignedPostUploadResponse, PresignedUploadResponse, UploadRequestBody } from '@upbeam/upload-protocol';
 import { UploadError } from '../errors';
 import { assertNextS3CanSend } from '../next-s3-marker';
 import { objectTagging } from '../object-tags';
 import { reserving } from '../upload-limits';
 import { RECEIPT_TTL_SECONDS } from '../upload-receipt';
 import { alreadyStored, type AlreadyStoredAnswer } from './already-stored';
+import { postInsteadOfPut, preparePost } from './prepare-post';
 import { baseAnswer, recordUpload, type DecidedObject, type RouteContext } from './route-context';
 
 /**
@@ -14,9 +15,15 @@ import { baseAnswer, recordUpload, type DecidedObject, type RouteContext } from 
  * receipt ends) and a receipt, so that the page reports it and its completion settles it. The object's
  * checksum (`object.checksum`, its value required: `uploadChecksum`) is signed as its header and bound into the
  * receipt; with `conditionalWrites`, `If-None-Match: *` is signed too. A content-addressed key that storage
- * already holds with that checksum answers `alreadyStored` instead (`already-stored.ts`).
+ * already holds with that checksum answers `alreadyStored` instead (`already-stored.ts`). Where a presigned PUT is
+ * not safe (storage applies unsigned headers: the unsigned-header gate refuses it) and storage takes POST Object,
+ * the answer is a presigned POST (`prepare-post.ts`: an answer with `fields`), for Upbeam's client.
  */
-export async function preparePresigned(route: RouteContext, object: DecidedObject, body: UploadRequestBody): Promise<PresignedUploadResponse | AlreadyStoredAnswer> {
+export async function preparePresigned(
+  route: RouteContext,
+  object: DecidedObject,
+  body: UploadRequestBody,
+): Promise<PresignedUploadResponse | PresignedPostUploadResponse | AlreadyStoredAnswer> {
   const { config, services } = route;
   const resolved = services.settings();
   const stored = await alreadyStored(route, object);
@@ -24,6 +31,8 @@ export async function preparePresigned(route: RouteContext, object: DecidedObjec
   const checksum = object.checksum?.value === undefined ? undefined : { algorithm: object.checksum.algorithm, value: object.checksum.value };
   const nextS3 = Object.hasOwn(body, '_nextS3');
   if (nextS3) assertNextS3CanSend(resolved);
+  // next-s3-upload's client sends PUTs only: it keeps the gate's refusal.
+  if (!nextS3 && (await postInsteadOfPut(route))) return preparePost(route, object, body);
   // next-s3-upload's client sends no header it is not told of: no If-None-Match for it.
   const ifNoneMatch = resolved.conditionalWrites && !nextS3;
   const tagging = objectTagging(config.tags, body, config.allowObjectTagging);

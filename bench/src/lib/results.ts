@@ -31,6 +31,8 @@ export type BenchName =
   | 'many-files-frame-cost'
   | 'persist-scale'
   | 'prepare-batch'
+  | 'lead-in'
+  | 'lead-in-before'
   | 'upload-before-after'
   | 'many-files-before-after';
 

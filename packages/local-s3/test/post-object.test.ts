@@ -1,5 +1,7 @@
 import { CreateBucketCommand, GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost, type PresignedPostOptions } from '@aws-sdk/s3-presigned-post';
+import { createHash, randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalS3, type LocalS3 } from '../src/index';
 
@@ -131,6 +133,42 @@ describe('an accepted form', () => {
       client.destroy();
     }
     expect(await exists('elsewhere/a.png')).toBe(false);
+  });
+});
+
+describe('the file on its way', () => {
+  it('streams a larger file whole (8 MiB within the range): the stored bytes are the file\'s', async () => {
+    const bytes = randomBytes(8 * 1024 * 1024 + 5);
+    const wide = await createPresignedPost(s3 as never, {
+      Bucket: storage.bucket,
+      Key: 'ok/large.png',
+      Conditions: [['content-length-range', 1, 16 * 1024 * 1024]],
+      Fields: { 'Content-Type': 'image/png' },
+    });
+    expect((await postForm(wide.url, [...fieldsOf(wide.fields), ['file', new Blob([bytes])]])).status).toBe(204);
+    const object = await s3.send(new GetObjectCommand({ Bucket: storage.bucket, Key: 'ok/large.png' }));
+    const sha = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+    expect(sha(await object.Body!.transformToByteArray())).toBe(sha(bytes));
+  });
+
+  it('a form cut off in the middle of its file stores nothing and keeps the object before', async () => {
+    await s3.send(new PutObjectCommand({ Bucket: storage.bucket, Key: 'cut/a.png', Body: 'before' }));
+    const { url, fields } = await signForm('cut/a.png', { Conditions: [['content-length-range', 1, 1024 * 1024]] });
+    const boundary = 'upbeamcut';
+    const head = Object.entries(fields)
+      .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      .join('');
+    const fileHead = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`;
+    await new Promise<void>((done) => {
+      const post = request(url, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': '999999' } });
+      post.on('error', () => done());
+      post.on('close', () => done());
+      post.write(head + fileHead);
+      post.write(Buffer.alloc(64 * 1024, 1), () => setTimeout(() => post.destroy(), 100));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const kept = await s3.send(new GetObjectCommand({ Bucket: storage.bucket, Key: 'cut/a.png' }));
+    expect(await kept.Body!.transformToString()).toBe('before');
   });
 });
 

@@ -15,13 +15,14 @@ import { runFrameCostBench } from './many-files/frame-cost';
 import { runColdStartBench } from './cold-start/run';
 import { runHugeBench } from './huge/run';
 import { runManyFilesBench } from './many-files/run';
+import { runFolderDropBench } from './many-files/folder-drop';
 import { runPrepareRecordBench } from './prepare/record';
 import { runPrepareBench } from './prepare/run';
 import { writeReport } from './report';
 import { runUploadBench } from './upload/run';
 
 const which = process.argv[2] ?? 'all';
-const known = ['all', 'bundle', 'prepare', 'prepare-record', 'cold-start', 'upload', 'many-files', 'huge', 'upload-trace', 'upload-cpu', 'many-files-growth', 'many-files-previews', 'frame-cost', 'report'];
+const known = ['all', 'bundle', 'prepare', 'prepare-record', 'cold-start', 'upload', 'many-files', 'huge', 'upload-trace', 'upload-cpu', 'many-files-growth', 'many-files-previews', 'many-files-folder', 'frame-cost', 'report'];
 if (!known.includes(which)) {
   console.error(`usage: tsx src/main.ts [${known.join('|')}]`);
   process.exit(2);
@@ -38,6 +39,7 @@ if (which === 'upload-trace') await runUploadBench({ trace: true });
 if (which === 'upload-cpu') await runUploadBench({ cpu: true });
 if (which === 'many-files-growth') await runManyFilesBench({ growthOnly: true });
 if (which === 'many-files-previews') await runManyFilesBench({ photos: true });
+if (which === 'many-files-folder') await runFolderDropBench();
 if (which === 'frame-cost') await runFrameCostBench();
 const path = await writeReport();
 console.log(`[bench] wrote ${path} in ${((performance.now() - started) / 1000).toFixed(0)} s`);

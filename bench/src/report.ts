@@ -29,6 +29,10 @@ import type { StorageEventsResult } from './storage-events/run';
 import type { PrepareRecordResult } from './prepare/record';
 import { frameCostSection, manyFilesGrowthSection, manyFilesSection } from './report-many-files';
 import { manyFilesPreviewsSection } from './report-previews';
+import { leadInSection } from './report-lead-in';
+import type { LeadInResultFile } from './lead-in/run';
+import { folderDropSection } from './report-folder-drop';
+import type { FolderDropResultFile } from './many-files/folder-drop';
 import type { FrameCostResultFile } from './many-files/frame-cost';
 import type { ManyFilesResultFile } from './many-files/run';
 import { hugeSection, uploadSection } from './report-upload';
@@ -270,6 +274,8 @@ export async function writeReport(): Promise<string> {
   const manyFiles = await loadResult<ManyFilesResultFile>('many-files');
   const manyFilesGrowth = await loadResult<ManyFilesResultFile>('many-files-growth');
   const manyFilesPreviews = await loadResult<ManyFilesResultFile>('many-files-previews');
+  const leadIn = await loadResult<LeadInResultFile>('lead-in');
+  const folderDrop = await loadResult<FolderDropResultFile>('many-files-folder');
   const frameCost = await loadResult<FrameCostResultFile>('many-files-frame-cost');
   const huge = await loadResult<HugeResult>('huge');
   const uploadTrace = await loadResult<UploadResult>('upload-trace');
@@ -296,6 +302,8 @@ export async function writeReport(): Promise<string> {
     manyFilesGrowth && { name: 'a batch joining a list', machine: manyFilesGrowth.machine, seconds: manyFilesGrowth.seconds },
     frameCost && { name: 'one frame of a long list', machine: frameCost.machine, seconds: frameCost.seconds },
     manyFilesPreviews && { name: 'many photos with previews', machine: manyFilesPreviews.machine, seconds: manyFilesPreviews.seconds },
+    leadIn && { name: 'lead-in', machine: leadIn.machine, seconds: leadIn.seconds },
+    folderDrop && { name: 'a folder of 50,000 files', machine: folderDrop.machine, seconds: folderDrop.seconds },
     huge && { name: 'file over 5 GiB', machine: huge.machine, seconds: huge.seconds },
     uploadTrace && { name: 'traced uploads', machine: uploadTrace.machine, seconds: uploadTrace.seconds },
     uploadCpu && { name: 'client CPU per GiB', machine: uploadCpu.machine, seconds: uploadCpu.seconds },
@@ -319,6 +327,8 @@ export async function writeReport(): Promise<string> {
   if (frameCost) frameCostSection(frameCost, add);
   beforeAfterSection(uploadBeforeAfter, manyFilesBeforeAfter, add);
   if (manyFilesPreviews) manyFilesPreviewsSection(manyFilesPreviews, add);
+  if (leadIn) leadInSection(leadIn, add);
+  if (folderDrop) folderDropSection(folderDrop, add);
   if (uploadCpu) uploadCpuSection(uploadCpu, add);
   if (huge) hugeSection(huge, add, headline);
   const targets: string[] = [];

@@ -29,6 +29,7 @@ export type BenchName =
   | 'many-files-growth'
   | 'many-files-previews'
   | 'many-files-frame-cost'
+  | 'many-files-folder'
   | 'persist-scale'
   | 'prepare-batch'
   | 'lead-in'

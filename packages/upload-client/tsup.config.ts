@@ -1,3 +1,4 @@
+import { build } from 'esbuild';
 import { libraryConfig } from '../../tsup.base';
 
 export default libraryConfig({
@@ -16,4 +17,19 @@ export default libraryConfig({
     'src/preview.ts',
     'src/preview-worker.ts',
   ],
+  // The background uploads' service worker, `dist/service-worker.js` (`./service-worker.js` in `exports`): one
+  // plain script with nothing to import, that an app serves as it is (or loads with `importScripts()`). Built
+  // after the library, whose `clean` would remove it.
+  onSuccess: async () => {
+    await build({
+      entryPoints: ['src/background/service-worker.ts'],
+      outfile: 'dist/service-worker.js',
+      bundle: true,
+      format: 'iife',
+      target: 'es2022',
+      minify: true,
+      sourcemap: true,
+      legalComments: 'none',
+    });
+  },
 });

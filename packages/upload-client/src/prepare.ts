@@ -26,6 +26,23 @@ const valueAt = (answer: unknown, path: string): unknown =>
   path.split('.').reduce<unknown>((value, name) => (value as Record<string, unknown> | null | undefined)?.[name], answer);
 
 /**
+ * The JSON body of a call of the preparation endpoint: the `endpoint.body` fields, `route`, `tags`, `filename`,
+ * `filetype`, `filesize` and the `_upload` marker (the background service worker's completion report too).
+ */
+export function endpointBody({ file, filetype, options }: UploadContext, marker: UploadMarker): UploadRequestBody {
+  return {
+    ...options.endpoint?.body,
+    ...(options.route === undefined ? {} : { route: options.route }),
+    // Signed into a presigned PUT by the server (which must allow them); set after upload with a token.
+    ...(options.tags === undefined ? {} : { tags: options.tags }),
+    filename: options.filename ?? file.name,
+    filetype,
+    filesize: file.size,
+    _upload: marker,
+  };
+}
+
+/**
  * POSTs `{ filename, filetype, filesize, _upload: marker, route?, ...body }` to the preparation endpoint and checks
  * that its answer has `fields`, so that a wrong answer fails here with a clear message, not later. A network
  * error or a 408, 429, 500, 502, 503 or 504 answer is retried (`upload.options.maxAttempts` attempts in all,
@@ -39,21 +56,12 @@ const valueAt = (answer: unknown, path: string): unknown =>
  *   missing fields.
  */
 export function postToEndpoint<T>(upload: UploadContext, call: EndpointCall): Promise<T> {
-  const { file, options } = upload;
+  const { options } = upload;
   const { endpoint } = options;
   const { fields = [] } = call;
   const signal = 'signal' in call ? call.signal : options.signal;
   const url = endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT;
-  const body: UploadRequestBody = {
-    ...endpoint?.body,
-    ...(options.route === undefined ? {} : { route: options.route }),
-    // Signed into a presigned PUT by the server (which must allow them); set after upload with a token.
-    ...(options.tags === undefined ? {} : { tags: options.tags }),
-    filename: options.filename ?? file.name,
-    filetype: upload.filetype,
-    filesize: file.size,
-    _upload: call.marker,
-  };
+  const body = endpointBody(upload, call.marker);
   const onRetry: RetryListener = (event) => {
     options.onRetry?.(event);
     call.onRetry?.(event);

@@ -50,6 +50,12 @@ export interface TrackedFile<ServerData = unknown> {
    * `'unavailable'`; see {@link Persistence}); unset until known, and without `persist`.
    */
   persistence?: Persistence;
+  /**
+   * With `background` (see `UploadTrackerOptions.background`): the file was handed to the browser's Background
+   * Fetch, which sends it even after the page is closed: `'running'`, then `'done'` (stored, the completion report
+   * sent by the service worker) or `'failed'`. Unset for a file sent in the page.
+   */
+  background?: 'running' | 'done' | 'failed';
 }
 
 /** A file and the path it had inside a dropped or picked folder (sent as `filename`, see {@link TrackedFile.path}). */

@@ -42,6 +42,8 @@ export interface TrackerShared {
    * (`refusesTheRoute`): the tracker fails its queued files of the route with `error`, without asking.
    */
   refuseQueued(route: string | undefined, error: unknown): void;
+  /** With `background`: the uploader of file `id` (Background Fetch), or `undefined` to send it in the page. */
+  uploaderFor?: ((id: string, options: UploadOptions) => Promise<Uploader | undefined>) | undefined;
 }
 
 /** The promise of `upload(file)`, settled by the file's first attempt. */
@@ -106,7 +108,7 @@ export class TrackedUpload {
   queue(): void {
     const { signal } = this.options();
     if (signal?.aborted) {
-      this.end({ status: 'aborted', error: error ?? createAbortError() });
+      this.end({ status: 'aborted', error: createAbortError() });
       return;
     }
     this.#shared.queue.add(this.id, () => this.#start());
@@ -147,7 +149,7 @@ export class TrackedUpload {
     }
     if (!this.#shared.queue.drop(this.id)) return;
     const tracked = this.#shared.get(this.id)!;
-    this.end({ status: 'aborted', error: createAbortError() });
+    this.end({ status: 'aborted', error: error ?? createAbortError() });
     // With `persist`: a kept multipart upload (restored, or left by a failed attempt) is aborted on storage.
     const options = this.options();
     this.#persist((persistence) => persistence.abortKept(tracked, options));
@@ -204,10 +206,11 @@ export class TrackedUpload {
     this.#running = running;
     this.#shared.update(this.id, { status: 'uploading' });
     this.#shared.started();
-    const upload = this.#shared.defaults().uploader ?? uploadFile;
     const { resume } = this.#shared;
     let file = this.file;
     try {
+      const { uploaderFor } = this.#shared;
+      const upload = this.#shared.defaults().uploader ?? (uploaderFor && (await uploaderFor(this.id, merged))) ?? uploadFile;
       // Transformed here, once (a cancel meanwhile aborts its signal): the list shows the size and the
       // multipart of the file sent, and the uploader gets it without `transform`.
       if (merged.transform) {

@@ -13,6 +13,13 @@ export interface UploadSummary extends UploadProgress {
   secondsLeft: number | undefined;
   /** Files per status. */
   count: Record<TrackedFileStatus, number>;
+  /**
+   * With the tracker's `background` option: `'available'` when its files are handed to the browser's Background
+   * Fetch (they go on after the tab closes), `'unavailable'` when they are sent in the page (no Background Fetch:
+   * Firefox, Safari; no secure context; the service worker not served; a strategy other than `presigned-post`).
+   * Absent without the option.
+   */
+  background?: 'available' | 'unavailable';
 }
 
 /** The fields of a tracked file the summary reads. */

@@ -14,6 +14,8 @@ import type { PersistOptions } from './persisted-queue';
 import { summaryOf, type UploadSummary } from './upload-summary';
 import type { FileWithPath, TrackedFile } from './tracked-file';
 import { type Settle, type TrackerShared, TrackedUpload, type Uploader } from './tracked-upload';
+import type { BackgroundList, BackgroundOptions, BackgroundUploads } from './background/background-uploads';
+import { hasBackgroundFetch } from './background/background-fetch';
 
 export type { Uploader } from './tracked-upload';
 
@@ -53,6 +55,24 @@ export interface UploadTrackerOptions extends UploadOptions {
    * @default false
    */
   persist?: boolean | PersistOptions;
+  /**
+   * Uploads that go on after the tab closes: in a browser with Background Fetch (Chromium: Chrome, Edge, Opera)
+   * and with `strategy: 'presigned-post'`, each file is prepared in the page and handed to the browser, which
+   * sends the POST even once the page is gone and shows it in its downloads-style UI; the package's service worker
+   * (`@upbeam/upload-client/service-worker.js`, served by the app at `serviceWorker`) then sends the completion
+   * report, so the server's `onUploadComplete` runs with no page. Such a file shows `background: 'running'`, then
+   * `'done'` or `'failed'`; a cancel calls the browser's `abort()` (too late once stored: it ends `done`). When
+   * the page opens again, the tracker lists the background uploads of its endpoint that ran meanwhile (running,
+   * done, failed: `restored: true`, `file` an empty stand-in with the name and type) when it gets its first
+   * listener. Elsewhere (Firefox, Safari, no secure context, the worker not served, another strategy) files are
+   * sent in the page as without it: {@link UploadSummary} `background` says `'unavailable'`.
+   * The endpoint's `headers` of a handed-over file are kept in IndexedDB until its completion report is sent.
+   * Read when the tracker is made. See the guide "Background uploads".
+   * @default false
+   * @example
+   * new UploadTracker({ strategy: 'presigned-post', background: { serviceWorker: '/upbeam-sw.js' } });
+   */
+  background?: boolean | BackgroundOptions;
 }
 
 /**
@@ -82,6 +102,10 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   readonly #persistence: Promise<UploadPersistence> | undefined;
   /** With `persist`: the `resume` of every upload (`persist` itself: `true`, or its `scope` is the journal's). */
   readonly #resume: true | ResumeOptions | undefined;
+  /** With `background`: the background uploads, loaded with `import()` when the tracker is made. */
+  readonly #background: Promise<BackgroundUploads> | undefined;
+  /** With `background`: the service worker could not be registered. */
+  #backgroundFailed = false;
   /** What every file's owner shares with the tracker (and the other files). */
   readonly #shared: TrackerShared;
 
@@ -103,7 +127,14 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
         ({ TrackerPersistence }) => new TrackerPersistence(persist, this.#persistedList()),
       );
     }
+    const { background } = options;
+    if (background) {
+      this.#background = import('./background/background-uploads').then(
+        ({ BackgroundUploads }) => new BackgroundUploads(background, this.#backgroundList()),
+      );
+    }
     this.#shared = {
+      uploaderFor: this.#background && ((id, merged) => this.#background!.then((uploads) => uploads.uploaderFor(id, merged))),
       defaults: () => this.#options,
       resume: this.#resume,
       persistence: this.#persistence,
@@ -146,6 +177,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   subscribe = (listener: () => void): (() => void) => {
     // With `persist`: the kept files come back on the first listener (the restore runs once).
     this.#persist((persistence) => persistence.restore());
+    void this.#background?.then((uploads) => uploads.restore());
     return this.#notifier.subscribe(listener);
   };
 
@@ -188,7 +220,8 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   getIds = (): readonly string[] => this.#files.ids();
 
   /** Totals of the list, speed and time left: the same object until something changes. */
-  getSummary = (): UploadSummary => (this.#summary ??= summaryOf(this.#files.totals(), this.#rate.bytesPerSecond()));
+  getSummary = (): UploadSummary =>
+    (this.#summary ??= { ...summaryOf(this.#files.totals(), this.#rate.bytesPerSecond()), ...this.#backgroundState() });
 
   /**
    * Tracks the files (status `queued`, progress 0, before any network call) and uploads them, at most
@@ -320,6 +353,33 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
   #counted(): number {
     const { count } = this.#files.totals();
     return count.queued + count.uploading + count.paused;
+  }
+
+  /** With `background`: the list as the background uploads reach it. */
+  #backgroundList(): BackgroundList {
+    return {
+      endpoint: () => this.#options.endpoint?.url,
+      has: (id) => this.#uploads.has(id),
+      update: (id, change) => this.#update(id, change),
+      handedOver: (id) => this.#persist((persistence) => persistence.forget(id)),
+      unavailable: () => {
+        this.#backgroundFailed = true;
+        this.#changed();
+      },
+      restore: (files) => {
+        const uploads = files.map(({ id, file, change, queue }) => ({ upload: new TrackedUpload(id, file, undefined, {}, this.#shared), change, queue }));
+        this.#files.append(uploads.map(({ upload, change }) => this.#track(upload, change)));
+        this.#changed();
+        for (const { upload, queue } of uploads) if (queue) upload.queue();
+      },
+    };
+  }
+
+  /** With `background`: whether files are handed to Background Fetch (`UploadSummary.background`); without, nothing. */
+  #backgroundState(): Pick<UploadSummary, 'background'> {
+    if (!this.#options.background) return {};
+    const available = !this.#backgroundFailed && hasBackgroundFetch() && this.#options.strategy === 'presigned-post';
+    return { background: available ? 'available' : 'unavailable' };
   }
 
   /** Replaces file `id` with a copy holding `change` (the other files keep their objects). */

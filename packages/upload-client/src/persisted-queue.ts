@@ -7,7 +7,8 @@
  * Loaded with `import()` (with `tracker-persistence.ts`) by a tracker with `persist` only. Never throws:
  * without IndexedDB nothing is kept.
  */
-import { inStore } from './browser-database';
+import { inStore, readInPages, request } from './browser-database';
+import { nextTask } from './next-task';
 import type { UploadOptions } from './types';
 import { tryLock, waitForLock, type ReleaseLock } from './web-lock';
 
@@ -112,6 +113,20 @@ export function scopeOfKey(key: IDBValidKey): string | undefined {
   return typeof queue === 'string' ? undefined : queue[0];
 }
 
+/**
+ * Most changes (files kept or forgotten) one transaction writes: the page's thread clones each kept record when
+ * it is put, ~10 µs a file in chromium, so a transaction holds it a few milliseconds.
+ */
+const MOST_PER_TRANSACTION = 500;
+
+/** A change waiting for the next write: a file to keep (`record`), or one to forget. */
+interface Change {
+  id: string;
+  record?: PersistedFile;
+  /** Told the outcome once the transaction that holds the change ends (`undefined` for a forget). */
+  settle(persistence: Persistence | undefined): void;
+}
+
 /** The kept queue of one name and scope; see the module's comment. */
 export class PersistedQueue {
   /** Where the queue's keys start (see {@link QueueKey}). */
@@ -120,10 +135,19 @@ export class PersistedQueue {
   readonly #maxBytes: number;
   /** The scope given (see {@link PersistOptions.scope}). */
   readonly scope: string | undefined;
-  /** The locks this tab holds, per file id. */
-  readonly #held = new Map<string, ReleaseLock>();
-  /** Writes go one after another, in order: a file's removal never runs before its keeping. */
+  /** The files this tab holds (their lock), per id, with their size (what forgetting one frees of the budget). */
+  readonly #held = new Map<string, { release: ReleaseLock; size: number }>();
+  /** Changes not written yet, in the order asked: a file's removal never runs before its keeping. */
+  #changes: Change[] = [];
+  /** The next write, once one is due. */
+  #due: Promise<void> | undefined;
+  /** Writes go one after another. */
   #writes: Promise<unknown> = Promise.resolve();
+  /**
+   * The queue's records and their bytes (every tab's) as this tab last read or wrote them; a write reads them
+   * again when the store's count says another tab changed the queue meanwhile.
+   */
+  #known: { count: number; bytes: number } | undefined;
 
   constructor(settings: true | PersistOptions) {
     const { name = 'default', maxBytes = DEFAULT_PERSIST_MAX_BYTES, scope } = settings === true ? {} : settings;
@@ -146,77 +170,149 @@ export class PersistedQueue {
     return `upbeam-queue:${this.#name}:${id}`;
   }
 
-  #inOrder<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Keeps a file just added (its lock taken first), unless the queue's files would pass the byte budget. Written
+   * with the other changes of the same moment, in one transaction, in a task after the caller's: never on the
+   * path that starts an upload.
+   */
+  keep(id: string, file: File, path: string | undefined, options: UploadOptions): Promise<Persistence> {
+    const record: PersistedFile = {
+      id,
+      file,
+      path,
+      options: keptOptions(options),
+      addedAt: Date.now(),
+      ...(options.transform ? { transformed: true } : {}),
+    };
+    return new Promise((resolve) => this.#change({ id, record, settle: (persistence) => resolve(persistence ?? 'unavailable') }));
+  }
+
+  /** Removes a file from the queue (done, failed, cancelled, removed) and gives its lock back; written as {@link keep} is. */
+  forget(id: string): Promise<void> {
+    return new Promise((resolve) => this.#change({ id, settle: () => resolve() }));
+  }
+
+  #change(change: Change): void {
+    this.#changes.push(change);
+    this.#schedule();
+  }
+
+  /** The next write, in a task of its own after the last one: at most {@link MOST_PER_TRANSACTION} changes each. */
+  #schedule(): void {
+    this.#due ??= this.#inOrder(async () => {
+      await nextTask();
+      this.#due = undefined;
+      const batch = this.#changes.splice(0, MOST_PER_TRANSACTION);
+      if (this.#changes.length > 0) this.#schedule();
+      await this.#write(batch);
+    });
+  }
+
+  #inOrder(work: () => Promise<void>): Promise<void> {
     const done = this.#writes.then(work);
     this.#writes = done.catch(() => {});
     return done;
   }
 
-  /** Keeps a file just added (its lock taken first), unless the queue's files would pass the byte budget. */
-  keep(id: string, file: File, path: string | undefined, options: UploadOptions): Promise<Persistence> {
-    return this.#inOrder(async () => {
-      const release = await tryLock(this.#lockName(id));
-      if (!release) return 'unavailable';
-      const record: PersistedFile = {
-        id,
-        file,
-        path,
-        options: keptOptions(options),
-        addedAt: Date.now(),
-        ...(options.transform ? { transformed: true } : {}),
-      };
-      const put = await inStore('queue', 'readwrite', (store) => this.#putWithinBudget(store, record));
-      if (put === 'kept') this.#held.set(id, release);
-      else release();
-      return put ?? 'unavailable';
-    });
+  /** Writes a batch of changes in one transaction (locks of the files to keep taken first), and settles each. */
+  async #write(batch: Change[]): Promise<void> {
+    // The last change of a file decides (a file kept then forgotten at once is never written).
+    const last = new Map<string, Change>();
+    for (const change of batch) last.set(change.id, change);
+    const taken = new Map(
+      await Promise.all(
+        [...last.values()].map(async ({ id, record }) => [id, record && !this.#held.has(id) ? await tryLock(this.#lockName(id)) : undefined] as const),
+      ),
+    );
+    const outcome = new Map<string, Persistence | 'forgotten'>();
+    const written = await inStore('queue', 'readwrite', (store) => this.#apply(store, last, taken, outcome));
+    for (const [id, persistence] of outcome) {
+      if (written && persistence === 'kept') this.#held.set(id, { release: (this.#held.get(id)?.release ?? taken.get(id))!, size: last.get(id)!.record!.file.size });
+      // A forgotten file's lock goes once its record is gone (committed): another tab never takes over a file done here.
+      if (written && persistence === 'forgotten') this.#release(id);
+    }
+    for (const [id, release] of taken) if (release && !(written && outcome.get(id) === 'kept')) release();
+    // The store failed: what this tab knew of it may be wrong.
+    if (!written) this.#known = undefined;
+    for (const change of batch) {
+      const decided = last.get(change.id) === change && written ? outcome.get(change.id) : undefined;
+      change.settle(change.record ? (decided === 'forgotten' ? undefined : decided) : undefined);
+    }
   }
 
-  /** In one transaction: the sizes of the kept files, then the record if it fits. */
-  #putWithinBudget(store: IDBObjectStore, record: PersistedFile): Promise<Persistence> {
+  /** In one transaction: the queue's count (its bytes read again if another tab changed it), then each change. */
+  async #apply(
+    store: IDBObjectStore,
+    last: Map<string, Change>,
+    taken: Map<string, ReleaseLock | undefined>,
+    outcome: Map<string, Persistence | 'forgotten'>,
+  ): Promise<true> {
     const done = committed(store.transaction);
     done.catch(() => {});
-    return new Promise<Persistence>((resolve, reject) => {
-      const listing = store.getAll(this.#range());
-      listing.onerror = () => reject(listing.error);
-      listing.onsuccess = () => {
-        const used = (listing.result as PersistedFile[]).reduce((sum, kept) => sum + kept.file.size, 0);
-        if (used + record.file.size > this.#maxBytes) return resolve('over-budget');
-        try {
-          store.put(record, this.#key(record.id));
-        } catch (error) {
-          // DataCloneError where the engine cannot store the File: the caller reports `unavailable`.
-          return reject(error);
-        }
-        resolve(done.then(() => 'kept' as const));
-      };
-    });
-  }
-
-  /** Removes a file from the queue (done, failed, cancelled, removed) and gives its lock back. */
-  forget(id: string): Promise<void> {
-    return this.#inOrder(async () => {
-      if (!this.#held.has(id)) return;
-      await inStore('queue', 'readwrite', (store) => store.delete(this.#key(id)));
-      this.#release(id);
-    });
+    const count = await request(store.count(this.#range()));
+    if (this.#known?.count !== count) {
+      const read = { count: 0, bytes: 0 };
+      await readInPages<PersistedFile>(store, this.#range(), (records) => {
+        read.count += records.length;
+        for (const kept of records) read.bytes += kept.file.size;
+      });
+      this.#known = read;
+    }
+    const known = this.#known;
+    for (const { id, record } of last.values()) {
+      const held = this.#held.get(id);
+      if (!record) {
+        if (!held) continue;
+        store.delete(this.#key(id));
+        known.count -= 1;
+        known.bytes -= held.size;
+        outcome.set(id, 'forgotten');
+        continue;
+      }
+      if (!held && !taken.get(id)) {
+        outcome.set(id, 'unavailable');
+        continue;
+      }
+      const freed = held?.size ?? 0;
+      if (known.bytes - freed + record.file.size > this.#maxBytes) {
+        outcome.set(id, 'over-budget');
+        continue;
+      }
+      try {
+        store.put(record, this.#key(id));
+      } catch (error) {
+        // DataCloneError where the engine cannot store the File: nothing of this transaction is written.
+        store.transaction.abort();
+        throw error;
+      }
+      if (!held) known.count += 1;
+      known.bytes += record.file.size - freed;
+      outcome.set(id, 'kept');
+    }
+    return done;
   }
 
   #release(id: string): void {
-    this.#held.get(id)?.();
+    this.#held.get(id)?.release();
     this.#held.delete(id);
   }
 
-  /** The kept files, oldest first. */
+  /** The kept files, oldest first (read in pages: no long task at tens of thousands). */
   async list(): Promise<PersistedFile[]> {
-    const files = (await inStore('queue', 'readonly', (store) => store.getAll(this.#range()) as IDBRequest<PersistedFile[]>)) ?? [];
+    const files: PersistedFile[] = [];
+    const read = await inStore('queue', 'readonly', async (store) => {
+      await readInPages<PersistedFile>(store, this.#range(), (records) => files.push(...records));
+      return true;
+    });
+    if (!read) return [];
+    this.#known = { count: files.length, bytes: files.reduce((sum, kept) => sum + kept.file.size, 0) };
     return files.sort((a, b) => a.addedAt - b.addedAt);
   }
 
   /** Takes the lock of a kept file if no tab holds it; `false` when one does (it runs there). */
-  async claim(id: string): Promise<boolean> {
-    const release = await tryLock(this.#lockName(id));
-    if (release) this.#held.set(id, release);
+  async claim(kept: PersistedFile): Promise<boolean> {
+    const release = await tryLock(this.#lockName(kept.id));
+    if (release) this.#held.set(kept.id, { release, size: kept.file.size });
     return release !== undefined;
   }
 
@@ -231,7 +327,7 @@ export class PersistedQueue {
       release();
       return undefined;
     }
-    this.#held.set(id, release);
+    this.#held.set(id, { release, size: kept.file.size });
     return kept;
   }
 

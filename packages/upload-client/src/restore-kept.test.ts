@@ -19,7 +19,7 @@ function standInQueue(files: PersistedFile[], heldElsewhere: string[] = []) {
   const letGo: string[] = [];
   const queue = {
     list: async () => files,
-    claim: async (id: string) => !heldElsewhere.includes(id),
+    claim: async (file: PersistedFile) => !heldElsewhere.includes(file.id),
     takeOver: (id: string) => new Promise<PersistedFile | undefined>((resolve) => waiting.set(id, resolve)),
     letGo: (id: string) => void letGo.push(id),
   } as unknown as PersistedQueue;

@@ -6,18 +6,32 @@
  * tracker with `persist` only.
  */
 import { UploadClientError } from './errors';
+import { nextTask } from './next-task';
 import { storedBytes } from './part-math';
 import type { PersistedFile, PersistedQueue } from './persisted-queue';
 import { openResumeJournal, resumeJournalId } from './resume-journal';
 import type { PersistedList } from './persistence';
 
+/**
+ * Restored files put on the list per task: the tracker makes each one's owner and first snapshot, a few
+ * microseconds a file, so that a queue of tens of thousands comes back without a long task.
+ */
+const ADDED_PER_TASK = 1000;
+
 /** Restores the kept files of `queue` that `list` does not track yet (see the module's comment). */
 export async function restoreKept(queue: PersistedQueue, list: PersistedList): Promise<void> {
   const kept = (await queue.list()).filter((file) => !list.getFile(file.id));
-  const claimed = await Promise.all(kept.map((file) => queue.claim(file.id)));
   if (kept.length === 0) return;
-  list.add(kept.map((file, index) => ({ kept: file, status: claimed[index] ? 'queued' : 'elsewhere' })));
-  for (const file of kept) void showStoredParts(queue, list, file.id);
+  const claimed = await Promise.all(kept.map((file) => queue.claim(file)));
+  for (let at = 0; at < kept.length; at += ADDED_PER_TASK) {
+    if (at > 0) await nextTask();
+    const added = kept
+      .slice(at, at + ADDED_PER_TASK)
+      .map((file, index) => ({ kept: file, status: claimed[at + index] ? ('queued' as const) : ('elsewhere' as const) }))
+      .filter(({ kept: file }) => !list.getFile(file.id));
+    list.add(added);
+    for (const { kept: file } of added) void showStoredParts(queue, list, file.id);
+  }
   for (const [index, file] of kept.entries()) {
     if (claimed[index]) await resend(list, file);
     else void takeOver(queue, list, file.id);

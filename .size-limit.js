@@ -65,7 +65,8 @@ export default [
     // 8,495 B (2026-11-29) + ~30 B: the tracker (paced scheduler, file ends, TrackedUpload, a limit's hold), send loop, routes, list views; issue 46: the route's algorithm remembered, 412 (the checksum flow, its refusal and hash ahead lazy). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     // Issue 48 (8,601 B, 2026-11-29) + ~30 B: the tracker runs `transform` (loaded with import(): transform-file), the list shows the file sent, +~105 B.
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '8.76 kB',
+    // Issue 47 (2026-11-29) + ~200 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '8.96 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload, presigned multipart path (initial chunk + multipart chunks)',
@@ -77,7 +78,8 @@ export default [
     // 12,752 B (2026-11-29) + ~30 B: the initial chunk, MultipartUpload and its parts (scheduled, signed ahead, each with its checksum; a refused checksum hashed again).
     // Issue 48 (12,869 B, 2026-11-29) + ~30 B: the tracker's `transform`, +~105 B.
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '13.02 kB',
+    // Issue 47 (2026-11-29) + ~150 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '13.17 kB',
   },
   {
     // The token chunks (strategy, part engine, SigV4 signer, token session) hold at most 12 KiB (12.29 kB)
@@ -92,7 +94,8 @@ export default [
     // 21,485 B (2026-11-29) + ~30 B: the token chunks 12,990 B beyond the 8,495 B initial chunk: OVER 12 KiB by ~0.7 kB since issue 46 (part checksums in the shared part engine, the PutObject's hashing and If-None-Match, the part engine's checksum code; the session's S3 checksum names lazy: checksum-s3, -41 B).
     // Issue 48 (21,602 B, 2026-11-29) + ~30 B: the tracker's `transform`, +~105 B.
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '21.76 kB',
+    // Issue 47 (2026-11-29) + ~190 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '21.95 kB',
   },
   {
     name: '@upbeam/upload-client: uploadFile, initial chunk',
@@ -103,7 +106,8 @@ export default [
     // 3,963 B (2026-11-29) + ~30 B: one upload, no tracker; the token PUT's early credentials and a limit's refusal; issue 46: the route's algorithm remembered, CHECKSUM_REQUIRED handed over, 412 (+453 B over 3,451 B; the checksum flow and refusal lazy). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     // Issue 48 (4,005 B, 2026-11-29) + ~30 B: `transform` (its run loaded with import(): transform-file), +~42 B.
     // Issue 45 (2026-11-29) + ~117 B: the presigned-post dispatch and preload, a `presigned` answer with `fields` handed over.
-    limit: '4.16 kB',
+    // Issue 47 (2026-11-29) + ~200 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '4.36 kB',
   },
   {
     name: '@upbeam/upload-client: uploadFile with presigned-post (initial chunk + the POST chunk)',
@@ -112,7 +116,8 @@ export default [
     modifyEsbuildConfig: including(POST_CHUNK, esm(TOKEN_CHUNK, MULTIPART_CHUNK, CHECKSUM_CHUNK)),
     gzip: true,
     // 5,860 B (2026-11-29, issue 45) + ~30 B: the POST chunk ~1.7 kB (the form, its honest progress, refusals, expiry).
-    limit: '5.89 kB',
+    // Issue 47 (2026-11-29) + ~200 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '6.09 kB',
   },
   {
     // The checksum chunk, loaded only with a checksum, with the single-PUT initial chunk: what the page's
@@ -125,7 +130,8 @@ export default [
     // 6,517 B (2026-11-29) + ~30 B: the checksum chunks ~2.5 kB (the single PUT's checksum flow and refusal, worker client, CRC combine, composite values). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     // Issue 48 (6,575 B, 2026-11-29) + ~30 B: `transform`, +~42 B.
     // Issue 45 (2026-11-29) + ~147 B: as the initial chunk, and the checksum flow's `fields` answer handed over.
-    limit: '6.76 kB',
+    // Issue 47 (2026-11-29) + ~210 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '6.97 kB',
   },
   {
     // Where no worker can start: the above and hash-wasm's four hashers on the page's thread, with the BYOB
@@ -138,7 +144,8 @@ export default [
     // 18,427 B (2026-11-29) + ~30 B: hash-wasm's four hashers ~11.5 kB, as in the worker, and the single PUT's checksum flow. Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     // Issue 48 (18,474 B, 2026-11-29) + ~30 B: `transform`, +~42 B.
     // Issue 45 (2026-11-29) + ~147 B: as the checksum measure above.
-    limit: '18.66 kB',
+    // Issue 47 (2026-11-29) + ~210 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '18.87 kB',
   },
   {
     // The hash worker's file as an app's bundler emits it (hash-wasm inlined: CRC32C, CRC64NVME, SHA-256 and
@@ -190,7 +197,8 @@ export default [
     // 7,603 B (2026-11-29) + ~30 B: the tracker React's hook has (paced scheduler, file ends), Vue external; issue 46's checksums (their flow lazy). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     // Issue 48 (7,706 B, 2026-11-29) + ~30 B: the tracker's `transform`, +~105 B.
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '7.86 kB',
+    // Issue 47 (2026-11-29) + ~210 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '8.07 kB',
   },
   {
     name: '@upbeam/upload-vue: useS3Upload and useDropZone, initial chunk',
@@ -202,7 +210,8 @@ export default [
     // 9,192 B (2026-11-29) + ~30 B: the above and DropZoneController. Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     // Issue 48 (9,291 B, 2026-11-29) + ~30 B: the tracker's `transform`, +~100 B.
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '9.45 kB',
+    // Issue 47 (2026-11-29) + ~220 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '9.67 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload, initial chunk (all a presigned single PUT needs)',
@@ -214,7 +223,8 @@ export default [
     // 7,521 B (2026-11-29) + ~30 B: the tracker React's hook has (paced scheduler, file ends), Svelte external; issue 46's checksums (their flow lazy). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     // Issue 48 (7,626 B, 2026-11-29) + ~30 B: the tracker's `transform`, +~105 B.
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '7.78 kB',
+    // Issue 47 (2026-11-29) + ~210 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '7.99 kB',
   },
   {
     name: '@upbeam/upload-svelte: createS3Upload and createDropZone, initial chunk',
@@ -226,7 +236,8 @@ export default [
     // 9,074 B (2026-11-29) + ~30 B: the above and DropZoneController. Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     // Issue 48 (9,176 B, 2026-11-29) + ~30 B: the tracker's `transform`, +~100 B.
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '9.33 kB',
+    // Issue 47 (2026-11-29) + ~210 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '9.54 kB',
   },
   {
     name: '@upbeam/upload-solid: createS3Upload, initial chunk (all a presigned single PUT needs)',
@@ -237,7 +248,8 @@ export default [
     gzip: true,
     // 7,795 B (2026-11-29) + ~30 B: Svelte's createS3Upload (7,678 B, measured beside it) and Solid's signal and cleanup; solid-js external.
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '7.95 kB',
+    // Issue 47 (2026-11-29) + ~210 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '8.16 kB',
   },
   {
     name: '@upbeam/upload-solid: createS3Upload and createDropZone, initial chunk',
@@ -248,7 +260,8 @@ export default [
     gzip: true,
     // 9,789 B (2026-11-29) + ~30 B: the above, DropZoneController, and a route's rules from the endpoint's GET (fetchRouteRules, as React's useDropZone).
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '9.94 kB',
+    // Issue 47 (2026-11-29) + ~220 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '10.16 kB',
   },
   {
     name: '@upbeam/upload-angular: injectS3Upload, initial chunk (all a presigned single PUT needs)',
@@ -259,7 +272,8 @@ export default [
     gzip: true,
     // 7,694 B (2026-11-29) + ~30 B: Svelte's createS3Upload (7,626 B) and signals, DestroyRef; Angular external.
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '7.85 kB',
+    // Issue 47 (2026-11-29) + ~220 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '8.07 kB',
   },
   {
     name: '@upbeam/upload-angular: injectS3Upload and the drop zone directives, initial chunk',
@@ -271,7 +285,8 @@ export default [
     // 9,995 B (2026-11-29) + ~30 B: the above, DropZoneController and the directives' partial declarations
     // (an app's Angular linker rewrites them; their class metadata is dropped from a production build).
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '10.15 kB',
+    // Issue 47 (2026-11-29) + ~220 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '10.37 kB',
   },
   {
     name: '@upbeam/upload-react: useS3Upload and useDropZone, initial chunk',
@@ -283,7 +298,8 @@ export default [
     // 10,513 B (2026-11-29) + ~30 B: the hook's initial chunk, the drop zone (DropZoneController) and a route's rules. Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     // Issue 48 (10,618 B, 2026-11-29) + ~30 B: the tracker's `transform`, +~105 B.
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '10.77 kB',
+    // Issue 47 (2026-11-29) + ~230 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '11 kB',
   },
   {
     // The typed hooks of a server's routes: the factory hands out both hooks, so an app using it ships the
@@ -297,7 +313,8 @@ export default [
     // 10,534 B (2026-11-29) + ~30 B: both hooks, as above, and the factory's few bytes. Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B).
     // Issue 48 (10,642 B, 2026-11-29) + ~30 B: the tracker's `transform`, +~105 B.
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '10.80 kB',
+    // Issue 47 (2026-11-29) + ~230 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '11.03 kB',
   },
   // Issue #20: the ready-made components (`@upbeam/upload-react/components`), a subpath of their own, so the hook's
   // budgets above do not move. Measured with all four components (the hook, the drop zone and the tracker
@@ -312,7 +329,8 @@ export default [
     // 14,760 B (2026-11-29) + ~30 B: the hook with its drop zone and the four components (TanStack Virtual lazy). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B). Issue 48 locales: +346 B (the same tree built with and without: rejections worded by code with their sizes, error words by code, percent and separator labels, lang and dir). Issue 48 previews: +69 B (the same tree with and without: the thumbnail's lazy drawPreview and clearing on an emptied list).
     // Issue 48 (15,320 B, 2026-11-29) + ~30 B: the tracker's `transform` and the drop zone leaving maxFileSize to the server with one, +~110 B.
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '15.47 kB',
+    // Issue 47 (2026-11-29) + ~210 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '15.68 kB',
   },
   {
     // Issue 20 item 5: from 100 files UploadList mounts only the rows in view, with TanStack Virtual in a chunk
@@ -326,7 +344,8 @@ export default [
     // 25,958 B (2026-11-29) + ~30 B: the above and the virtual-rows chunk (TanStack Virtual, ~11 kB). Issue 46 tidy (2026-11-29): one 412 rule shared (attemptWatch, +~60 B). Issue 48 locales: +354 B (as above). Issue 48 previews: +69 B (as above).
     // Issue 48 (26,514 B, 2026-11-29) + ~30 B: the tracker's `transform`, the drop zone's maxFileSize with one, +~110 B.
     // Issue 45 (2026-11-29) + ~117 B: uploadFile's presigned-post dispatch and preload.
-    limit: '26.67 kB',
+    // Issue 47 (2026-11-29) + ~220 B: the multipart create sent while the multipart chunk loads (createAhead: the lead-in).
+    limit: '26.89 kB',
   },
   {
     // Issue 48: what the components' first image or video row loads (`drawPreview`: the cache, the decode queue,

@@ -13,10 +13,14 @@
  * first byte of any of the page's requests to storage (the CORS preflight, OPTIONS, for every client here), and
  * the first byte of the upload's own PUT (the single PUT, or the first UploadPart).
  *
+ * The delay is in front of the handler (the endpoints: `/api/*`); `40+files` delays the page's files too (the
+ * scripts and the lazy chunks, as from an app server that serves them itself, over HTTP/1.1's six connections).
+ *
  * A fresh page per upload (the lazy chunks not yet loaded, as at a page's first upload). The modes take turns in
- * a new order every round; `LEAD_IN_ROUNDS` (default 21) rounds of every mode at both delays;
- * `LEAD_IN_DELAYS=0,40` the delays. Run under `flock /tmp/h45/bench.lock`; `LEAD_IN_SAVE_AS=lead-in-before`
- * saves the run apart (the report's "before" table).
+ * a new order every round; `LEAD_IN_ROUNDS` (default 21) rounds of every mode at every delay;
+ * `LEAD_IN_DELAYS=0,40,40+files` the delays. With `BENCH_BEFORE_ROOT=<another checkout, its browser packages
+ * built>` (`lib/before-build.ts`) Upbeam's modes also run on a page built against that checkout (`*-before`), in
+ * the same rounds. Run under `flock /tmp/h45/bench.lock`.
  */
 import '../lib/loopback-guard';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -26,6 +30,7 @@ import { join, normalize } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createUploadHandler } from '@upbeam/upload-server';
+import { beforeBuildsOf, beforeRoot, beforeRunOf, beforeVitePlugin, type BeforeRun } from '../lib/before-build';
 import { launchCdpBrowser, type CdpBrowser, type CdpPage } from '../lib/cdp-browser';
 import { startChild, type Child } from '../lib/child';
 import { envList } from '../lib/env-list';
@@ -53,9 +58,12 @@ const MULTIPART_THRESHOLD = 8 * MiB;
 const FLOOR_PARTS = { partSize: 5 * MiB, queueSize: 4 };
 
 export interface LeadInModeSpec {
-  id: 'floor-put' | 'upbeam-put' | 'floor-multipart' | 'upbeam-multipart';
+  /** `floor-put`, `upbeam-put`, `floor-multipart`, `upbeam-multipart`, and `upbeam-*-before` (the other build). */
+  id: string;
   shape: 'put' | 'multipart';
   mode: LeadInMode;
+  /** On the page built against `BENCH_BEFORE_ROOT` (served at `/before/`). */
+  before?: boolean;
 }
 
 export const LEAD_IN_MODES: LeadInModeSpec[] = [
@@ -67,8 +75,9 @@ export const LEAD_IN_MODES: LeadInModeSpec[] = [
 
 export interface LeadInSample {
   round: number;
-  delayMs: number;
-  mode: LeadInModeSpec['id'];
+  /** `0`, `40` (the endpoints), `40+files` (the page's files too). */
+  delay: string;
+  mode: string;
   /** ms from the pick to the first byte of the page's first request on storage's socket (the CORS preflight). */
   firstByteMs?: number;
   /** ms from the pick to the first byte of the upload's first PUT (the single PUT, or UploadPart 1) on the socket. */
@@ -85,12 +94,14 @@ export interface LeadInResultFile extends ResultMeta {
   command: string;
   settings: string;
   rounds: number;
-  delays: number[];
+  delays: string[];
+  /** With `BENCH_BEFORE_ROOT`: the other checkout, its commit, and the command that ran. */
+  before?: BeforeRun;
   samples: LeadInSample[];
 }
 
-/** The app server: the built page and the two endpoints, every request answered `delay()` ms late. */
-function startAppServer(delay: () => number, handlers: { upbeam: () => ReturnType<typeof getRequestListener>; floor: () => Target }): Promise<Server> {
+/** The app server: the built page and the two endpoints, each request answered `delay(path)` ms late. */
+function startAppServer(delay: (path: string) => number, handlers: { upbeam: () => ReturnType<typeof getRequestListener>; floor: () => Target }): Promise<Server> {
   const answer = (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     if (path === '/api/upbeam') return void handlers.upbeam()(request, response);
@@ -108,7 +119,7 @@ function startAppServer(delay: () => number, handlers: { upbeam: () => ReturnTyp
     );
   };
   const server = createServer((request, response) => {
-    const ms = delay();
+    const ms = delay(new URL(request.url ?? '/', 'http://127.0.0.1').pathname);
     if (ms > 0) setTimeout(() => answer(request, response), ms);
     else answer(request, response);
   });
@@ -129,11 +140,15 @@ const round1 = (value: number) => Math.round(value * 10) / 10;
 export async function runLeadInBench(): Promise<LeadInResultFile> {
   const started = performance.now();
   const rounds = Number(process.env.LEAD_IN_ROUNDS) || 21;
-  const delays = envList('LEAD_IN_DELAYS')?.map(Number) ?? [0, 40];
+  const delays = envList('LEAD_IN_DELAYS') ?? ['0', '40', '40+files'];
   const saveAs = (process.env.LEAD_IN_SAVE_AS ?? 'lead-in') as BenchName;
+  const otherRoot = beforeRoot();
+  const modes = otherRoot
+    ? LEAD_IN_MODES.flatMap((spec) => (spec.mode.client === 'upbeam' ? [spec, { ...spec, id: `${spec.id}-before`, before: true }] : [spec]))
+    : LEAD_IN_MODES;
   const fileDir = await mkdtemp(join('/dev/shm', 'upbeam-bench-lead-in-'));
   const storageDir = await mkdtemp(join('/dev/shm', 'upbeam-bench-lead-in-s3-'));
-  let delayMs = 0;
+  let delay = '0';
   let app: Server | undefined;
   let storage: Child | undefined;
   let proxy: StorageProxy | undefined;
@@ -141,10 +156,13 @@ export async function runLeadInBench(): Promise<LeadInResultFile> {
   let admin: S3Client | undefined;
   const samples: LeadInSample[] = [];
   try {
-    await buildPageWithVite({ entry: join(BENCH_DIR, 'src', 'lead-in', 'page.tsx'), outDir: PAGE_DIR });
+    const entry = join(BENCH_DIR, 'src', 'lead-in', 'page.tsx');
+    await buildPageWithVite({ entry, outDir: PAGE_DIR });
+    if (otherRoot) await buildPageWithVite({ entry, outDir: join(PAGE_DIR, 'before'), base: '/before/', plugins: [beforeVitePlugin(beforeBuildsOf(otherRoot))] });
     let upbeam: ReturnType<typeof getRequestListener> | undefined;
     let floorTarget: Target | undefined;
-    app = await startAppServer(() => delayMs, { upbeam: () => upbeam!, floor: () => floorTarget! });
+    // `40`: the endpoints only; `40+files`: every request.
+    app = await startAppServer((path) => (delay.endsWith('+files') || path.startsWith('/api/') ? Number.parseInt(delay, 10) : 0), { upbeam: () => upbeam!, floor: () => floorTarget! });
     const address = app.address();
     const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     storage = await startChild(join(BENCH_DIR, 'src', 'upload', 's3rver-process.ts'), [storageDir, origin]);
@@ -171,8 +189,8 @@ export async function runLeadInBench(): Promise<LeadInResultFile> {
 
     const one = async (spec: LeadInModeSpec, round: number): Promise<LeadInSample> => {
       const load = round1(os.loadavg()[0]!);
-      const base = { round, delayMs, mode: spec.id, load };
-      const page = await browser!.newPage(`${origin}/`);
+      const base = { round, delay, mode: spec.id, load };
+      const page = await browser!.newPage(`${origin}${spec.before ? '/before/' : '/'}`);
       try {
         await waitForPage(page);
         await page.evaluate(`window.leadInArm(${JSON.stringify(spec.mode)})`);
@@ -201,17 +219,17 @@ export async function runLeadInBench(): Promise<LeadInResultFile> {
     };
 
     // Uncounted: one upload of every mode at each delay (storage's first objects, chromium's connections).
-    for (const delay of delays) {
-      delayMs = delay;
-      for (const spec of LEAD_IN_MODES) {
+    for (const each of delays) {
+      delay = each;
+      for (const spec of modes) {
         const sample = await one(spec, -1);
         console.log(`[lead-in] warm-up ${delay} ms ${spec.id}: ${sample.error ?? `${sample.firstPutMs} ms`}`);
       }
     }
     for (let round = 0; round < rounds; round++) {
-      for (const delay of delays) {
-        delayMs = delay;
-        for (const spec of roundOrder(LEAD_IN_MODES, round * 1000 + delay)) {
+      for (const [index, each] of delays.entries()) {
+        delay = each;
+        for (const spec of roundOrder(modes, round * 10 + index)) {
           await waitForQuietMachine({ timeoutMs: 2_000 });
           const sample = await one(spec, round);
           samples.push(sample);
@@ -225,16 +243,19 @@ export async function runLeadInBench(): Promise<LeadInResultFile> {
     const result: LeadInResultFile = {
       machine: describeMachine([], { chromium: browser.version, '@20minutes/s3rver': packageVersion('@20minutes/s3rver', join(BENCH_DIR, '..', 'packages', 'local-s3')) }),
       seconds: (performance.now() - started) / 1000,
-      command: `pnpm run build && flock /tmp/h45/bench.lock pnpm --filter @upbeam/bench bench:lead-in`,
+      command: otherRoot
+        ? `pnpm run build && flock /tmp/h45/bench.lock env ${beforeRunOf(otherRoot, 'bench:lead-in', 'LEAD_IN_').command}`
+        : `pnpm run build && flock /tmp/h45/bench.lock pnpm --filter @upbeam/bench bench:lead-in`,
       settings:
         'headless Debian chromium over a bare DevTools pipe, a fresh page per upload (the lazy chunks not loaded yet), built with Vite; ' +
         `files in /dev/shm set on the input (its change event starts the upload): ${PUT_BYTES / MiB} MiB for one PUT, ${MULTIPART_BYTES / MiB} MiB for multipart ` +
         `(Upbeam: useS3Upload's uploadToS3 with multipartThreshold ${MULTIPART_THRESHOLD / MiB} MiB; the bare multipart: ${FLOOR_PARTS.partSize / MiB} MiB parts, ${FLOOR_PARTS.queueSize} at once, every part presigned by its create); ` +
         'presigned strategy, @upbeam/local-s3 in a process of its own behind a TCP proxy that notes when each request of the page reaches the socket; ' +
-        'the app server (page, chunks, endpoints) answers each request the delay late; ' +
+        'the delay: the app server answers each endpoint request (`40`), or every request with the page\'s scripts and lazy chunks (`40+files`, HTTP/1.1), that many ms late; ' +
         `the modes in a new order every round; load average (1 min) ${Math.min(...loads)} to ${Math.max(...loads)}`,
       rounds,
       delays,
+      ...(otherRoot && { before: beforeRunOf(otherRoot, 'bench:lead-in', 'LEAD_IN_') }),
       samples,
     };
     await saveResult(saveAs, result);

@@ -2,7 +2,7 @@
  * When a file goes multipart. Apart from the part math so that the initial chunk, which decides whether
  * to load the multipart engine, carries only this.
  */
-import { MAX_SINGLE_PUT_SIZE } from '@upbeam/upload-protocol';
+import { MAX_PARTS, MAX_SINGLE_PUT_SIZE, MIN_PART_SIZE } from '@upbeam/upload-protocol';
 
 /**
  * Default `multipartThreshold`, in bytes (100 MiB). Below it one PUT sends at the browser's own speed and a
@@ -18,3 +18,12 @@ export const DEFAULT_MULTIPART_THRESHOLD = 100 * 1024 * 1024;
 export function usesMultipart(size: number, threshold: number = DEFAULT_MULTIPART_THRESHOLD): boolean {
   return size > MAX_SINGLE_PUT_SIZE || (size > 0 && size >= threshold);
 }
+
+const MiB = 1024 * 1024;
+
+/**
+ * The part size of a file of `size` bytes when the caller sets none: 5 MiB, raised to the smallest whole
+ * number of MiB that fits the file in 10000 parts (525 MiB for 5 TiB). Here, not in the part math, for the
+ * `create` that `uploadFile` sends while the multipart chunk loads (`createAhead`).
+ */
+export const defaultPartSize = (size: number): number => Math.max(MIN_PART_SIZE, Math.ceil(size / MAX_PARTS / MiB) * MiB);

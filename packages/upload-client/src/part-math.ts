@@ -5,7 +5,7 @@
  */
 import { MAX_OBJECT_SIZE, MAX_PART_SIZE, MAX_PARTS, MIN_PART_SIZE, type CompletedPart, type StoredPart } from '@upbeam/upload-protocol';
 import { UploadClientError } from './errors';
-import { DEFAULT_MULTIPART_THRESHOLD } from './multipart-threshold';
+import { DEFAULT_MULTIPART_THRESHOLD, defaultPartSize } from './multipart-threshold';
 import type { MultipartOptions } from './types';
 
 /**
@@ -19,8 +19,6 @@ export const DEFAULT_PART_SIZE = MIN_PART_SIZE;
  * host; 4 leaves room for the page's other requests.
  */
 export const DEFAULT_QUEUE_SIZE = 4;
-
-const MiB = 1024 * 1024;
 
 /** The bytes of one part: `[start, end)` of the file. */
 export interface PartRange {
@@ -64,7 +62,7 @@ export function choosePartSize(size: number, partSize?: number): number {
     throw invalid(`The file is ${size} bytes: S3 stores objects of at most ${MAX_OBJECT_SIZE} bytes (5 TiB).`);
   }
   if (partSize === undefined) {
-    return Math.max(DEFAULT_PART_SIZE, Math.ceil(size / MAX_PARTS / MiB) * MiB);
+    return defaultPartSize(size);
   }
   if (!Number.isInteger(partSize) || partSize < MIN_PART_SIZE || partSize > MAX_PART_SIZE) {
     throw invalid(

@@ -1,6 +1,7 @@
 import { FALLBACK_CONTENT_TYPE, type AnyRoutes, type RouteName, type UploadResult } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
 import { usesMultipart } from './multipart-threshold';
+import { createAhead } from './presigned/create-ahead';
 import { uploadPresigned } from './presigned/presigned-put';
 import { loadPresignedPost } from './presigned-post-chunk';
 import { knownChecksum } from './route-checksum';
@@ -105,7 +106,10 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
     const [prepared, token] = await Promise.all([singlePut ? prepareToken(upload) : undefined, import('./temporary-token/temporary-token')]);
     result = await token.uploadWithTemporaryToken(upload, prepared);
   } else if (usesMultipart(file.size, options.multipartThreshold)) {
-    result = await (await import('./presigned/presigned-multipart')).uploadPresignedMultipart(upload);
+    // The endpoint creates the upload while the multipart chunk loads (the first part waits for one round trip,
+    // not for the chunk and then the round trip): sent before the chunk is asked for.
+    const ahead = createAhead(upload);
+    result = await (await import('./presigned/presigned-multipart')).uploadPresignedMultipart(upload, ahead);
   } else {
     result = await uploadPresigned(upload);
   }

@@ -21,13 +21,11 @@ import { completionWatch, type MultipartBackend, type PartHeaders, type SignedPa
 import type { MultipartStarter, OpenedUpload } from '../multipart-upload';
 import { postToEndpoint, type EndpointCall } from '../prepare';
 import { partRanges } from '../part-math';
+import { askCreate } from './create-ahead';
 import { presignedUrlExpiry } from '../put-object';
 import { learnChecksum, routeChecksum } from '../route-checksum';
 import type { ResumeRecord } from '../resume-journal';
 import type { UploadContext } from '../types';
-
-/** Fields of the `create` answer that the engine reads (`uploadId` and `ticket` too, unless `alreadyStored`). */
-const CREATE_FIELDS = ['key', 'bucket'];
 
 /**
  * Thrown by `create` when the route is content-addressed and storage already holds the file's bytes (the answer
@@ -97,23 +95,23 @@ export function presignedBackend(upload: UploadContext, ticket: string, complete
   };
 }
 
-/** How the presigned strategy creates and reopens a multipart upload; `completed` as {@link presignedBackend}'s. */
-export function presignedStarter(upload: UploadContext, completed: CompletionAnswer): MultipartStarter {
+/**
+ * How the presigned strategy creates and reopens a multipart upload; `completed` as {@link presignedBackend}'s.
+ * `ahead`: the answer of the `create` that `uploadFile` sent while this chunk loaded (`createAhead`), taken by the
+ * first `create` in place of its own request.
+ */
+export function presignedStarter(upload: UploadContext, completed: CompletionAnswer, ahead?: Promise<MultipartUploadResponse>): MultipartStarter {
   return {
     strategy: 'presigned',
     async create(partSize) {
-      const ask = (checksum: ChecksumRequest | false | undefined) =>
-        postToEndpoint<MultipartUploadResponse>(upload, {
-          marker: { strategy: 'presigned', multipart: { action: 'create', partSize }, ...(checksum && { checksum }) },
-          fields: CREATE_FIELDS,
-          // Not cancelled in flight: see MultipartStarter.create.
-          signal: undefined,
-        });
+      const ask = (checksum: ChecksumRequest | false | undefined) => askCreate(upload, partSize, checksum);
       // The option's algorithm; else the answer says the route's (and the upload is created with it).
       const algorithm = upload.options.checksum;
+      const sent = ahead;
+      ahead = undefined;
       let created: MultipartUploadResponse;
       try {
-        created = await ask(algorithm && { algorithm });
+        created = await (sent ?? ask(algorithm && { algorithm }));
       } catch (error) {
         // A content-addressed route names the key from the whole upload's checksum (composite, `-N`): every part
         // is hashed first (and again as it is sent), then asked again, once.

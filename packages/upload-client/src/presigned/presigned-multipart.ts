@@ -2,7 +2,7 @@
  * The presigned strategy for files at or above `multipartThreshold`: loaded with `import()` only then, so
  * that the single PUT path stays small.
  */
-import type { UploadResult } from '@upbeam/upload-protocol';
+import type { MultipartUploadResponse, UploadResult } from '@upbeam/upload-protocol';
 import { reportCompletion } from '../complete-upload';
 import { MultipartUpload } from '../multipart-upload';
 import { objectUrl } from '../object-url';
@@ -14,17 +14,18 @@ import type { UploadContext } from '../types';
 export { presignedStarter };
 
 /**
- * Sends the file as a presigned multipart upload (see `MultipartUpload`).
+ * Sends the file as a presigned multipart upload (see `MultipartUpload`); `ahead`: the answer of its `create`,
+ * sent by `uploadFile` while this chunk loaded (`createAhead`), when it was.
  * @returns `{ url, bucket, key, checksum?, serverData? }`: `url` is a part URL without its query string, the object's
  *   address as the single PUT's URL gives it; `serverData` what the server's completion hook answered in
  *   the `complete` request.
  * @throws as `uploadFile`.
  */
-export async function uploadPresignedMultipart(upload: UploadContext): Promise<UploadResult> {
+export async function uploadPresignedMultipart(upload: UploadContext, ahead?: Promise<MultipartUploadResponse>): Promise<UploadResult> {
   const settings = resolveMultipartSettings(upload.file.size, upload.options);
   const completed: CompletionAnswer = {};
   try {
-    const { record, checksum } = await new MultipartUpload(upload, settings, presignedStarter(upload, completed)).start();
+    const { record, checksum } = await new MultipartUpload(upload, settings, presignedStarter(upload, completed, ahead)).start();
     const { url = '', bucket, key } = record;
     return { url, bucket, key, ...(checksum && { checksum }), ...completed };
   } catch (error) {

@@ -9,6 +9,7 @@ export { uploadActions, type RouteTrackerOptions, type UploadActions } from './u
 export type { FileWithPath, TrackedFile, TrackedFileStatus } from './tracked-file';
 export type { UploadSummary } from './upload-summary';
 export type { Persistence, PersistOptions } from './persisted-queue';
+export type { BackgroundOptions } from './background/background-uploads';
 export { clearKeptUploads } from './clear-kept-uploads';
 export { DEFAULT_CONCURRENCY } from './upload-queue';
 export { PauseController } from './pause';

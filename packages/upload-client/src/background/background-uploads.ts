@@ -27,7 +27,13 @@ import { uploadFile } from '../upload-file';
 import { BACKGROUND_MESSAGE, hasBackgroundFetch, type BackgroundFetchManagerLike, type BackgroundFetchRegistrationLike } from './background-fetch';
 import { deleteRecord, readRecord, readRecords, writeRecord, type BackgroundOutcome, type BackgroundRecord } from './background-records';
 
-/** Where the app serves the service worker (see `UploadTrackerOptions.background`). */
+/**
+ * Where the app serves the background uploads' service worker (see `UploadTrackerOptions.background`): the file
+ * `@upbeam/upload-client/service-worker.js`, copied into the app's public folder or served by its server.
+ * @example
+ * // Vite or Next.js: public/upbeam-sw.js is a copy of node_modules/@upbeam/upload-client/dist/service-worker.js
+ * new UploadTracker({ strategy: 'presigned-post', background: { serviceWorker: '/upbeam-sw.js' } });
+ */
 export interface BackgroundOptions {
   /** URL of `@upbeam/upload-client/service-worker.js` as the app serves it, on the page's origin. @default '/upbeam-sw.js' */
   serviceWorker?: string;

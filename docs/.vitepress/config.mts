@@ -26,6 +26,7 @@ const guides: [string, string][] = [
   ['Angular', 'angular'],
   ['Solid', 'solid'],
   ['Persistence', 'persistence'],
+  ['Background uploads', 'background-uploads'],
   ['The completion hook and reconcile', 'completion-hook'],
   ['Running on many servers', 'many-servers'],
   ['Telemetry', 'telemetry'],

@@ -106,4 +106,28 @@ export function leadInSection(result: LeadInResultFile, add: (...text: string[])
     add(`| ${delayLabel(delay)} | ${requestTimes(samples, 'upbeam-multipart', delay)}${before} | ${requestTimes(samples, 'floor-multipart', delay)} |`);
   }
   add('');
+  if (!result.profiles?.length) return;
+  add(
+    'The page\'s main thread from the pick to the first PUT on storage\'s socket (DevTools CPU profile, 1 ms samples; uncounted uploads after the rounds, ' +
+      '`LEAD_IN_PROFILE`): ms busy of the profile\'s wall ms (medians), and the functions with the most self time in the profile of median busy time ' +
+      '(`(program)`: V8 and Blink outside JavaScript, e.g. compiling and linking the loaded modules).',
+    '',
+    '| delay to the app server | client | busy / wall, ms | most self time, ms |',
+    '| --- | --- | ---: | --- |',
+  );
+  for (const delay of result.delays) {
+    for (const mode of [...new Set(result.profiles.map((entry) => entry.mode))]) {
+      const profiles = result.profiles.filter((entry) => entry.mode === mode && entry.delay === delay).sort((a, b) => a.profile.busyMs - b.profile.busyMs);
+      if (profiles.length === 0) continue;
+      const middle = profiles[(profiles.length - 1) >> 1]!.profile;
+      const wall = medianInterval(profiles.map((entry) => entry.profile.wallMs))!.median;
+      const top = middle.top
+        .filter((entry) => entry.frame !== '(idle)')
+        .slice(0, 5)
+        .map((entry) => `${entry.frame.replace(/\|/g, '/')} ${entry.ms}`)
+        .join(', ');
+      add(`| ${delayLabel(delay)} | ${mode} | ${fmt(middle.busyMs)} / ${fmt(wall)} | ${top} |`);
+    }
+  }
+  add('');
 }

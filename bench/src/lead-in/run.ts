@@ -20,7 +20,8 @@
  * a new order every round; `LEAD_IN_ROUNDS` (default 21) rounds of every mode at every delay;
  * `LEAD_IN_DELAYS=0,40,40+files` the delays. With `BENCH_BEFORE_ROOT=<another checkout, its browser packages
  * built>` (`lib/before-build.ts`) Upbeam's modes also run on a page built against that checkout (`*-before`), in
- * the same rounds. Run under `flock /tmp/h45/bench.lock`.
+ * the same rounds. `LEAD_IN_PROFILE=<mode ids>` profiles the page's main thread from the pick to the first PUT
+ * (uncounted uploads after the rounds). Run under `flock /tmp/h45/bench.lock`.
  */
 import '../lib/loopback-guard';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -42,6 +43,7 @@ import { roundOrder } from '../lib/round-order';
 import { writeReport } from '../report';
 import { floorMultipartApi } from '../upload/floor-multipart-api';
 import { buildPageWithVite } from '../upload/page-build-vite';
+import { startProfile, stopProfile, type ProfileSummary } from '../upload/page-profile';
 import { makeFile } from '../upload/run';
 import type { Target } from '../upload/targets';
 import type { LeadInMode, LeadInResult } from './page';
@@ -97,8 +99,21 @@ export interface LeadInResultFile extends ResultMeta {
   delays: string[];
   /** With `BENCH_BEFORE_ROOT`: the other checkout, its commit, and the command that ran. */
   before?: BeforeRun;
+  /** With `LEAD_IN_PROFILE`: the profiled uploads. */
+  profiles?: LeadInProfile[];
   samples: LeadInSample[];
 }
+
+/** One upload profiled from the pick to its first PUT on storage's socket. */
+export interface LeadInProfile {
+  mode: string;
+  delay: string;
+  firstPutMs?: number;
+  profile: ProfileSummary;
+}
+
+/** Profiled uploads per mode and delay (`LEAD_IN_PROFILE`). */
+const PROFILED_UPLOADS = 3;
 
 /** The app server: the built page and the two endpoints, each request answered `delay(path)` ms late. */
 function startAppServer(delay: (path: string) => number, handlers: { upbeam: () => ReturnType<typeof getRequestListener>; floor: () => Target }): Promise<Server> {
@@ -187,14 +202,24 @@ export async function runLeadInBench(): Promise<LeadInResultFile> {
     await makeFile(files.put, PUT_BYTES);
     await makeFile(files.multipart, MULTIPART_BYTES);
 
-    const one = async (spec: LeadInModeSpec, round: number): Promise<LeadInSample> => {
+    const one = async (spec: LeadInModeSpec, round: number, profileName?: string): Promise<LeadInSample & { profile?: ProfileSummary }> => {
       const load = round1(os.loadavg()[0]!);
       const base = { round, delay, mode: spec.id, load };
       const page = await browser!.newPage(`${origin}${spec.before ? '/before/' : '/'}`);
       try {
         await waitForPage(page);
         await page.evaluate(`window.leadInArm(${JSON.stringify(spec.mode)})`);
+        const since = performance.timeOrigin + performance.now();
+        if (profileName) await startProfile(page);
         await page.setInputFile('#file', files[spec.shape]);
+        // Profiled: the profile ends as the upload's first PUT reaches storage's socket (a ms or two after).
+        let profile: ProfileSummary | undefined;
+        if (profileName) {
+          for (let waited = 0; waited < 5_000 && !proxy!.requestsSince(since).some((request) => request.fromPage && request.method === 'PUT'); waited++) {
+            await new Promise((resolve) => setTimeout(resolve, 1));
+          }
+          profile = await stopProfile(page, profileName);
+        }
         // The change event fires as the file is set; its upload's promise is awaited here.
         const result = await page.evaluate<LeadInResult | null>('window.leadInResult ?? null');
         if (!result) throw new Error('the change event did not start an upload');
@@ -204,6 +229,7 @@ export async function runLeadInBench(): Promise<LeadInResultFile> {
         const firstPut = requests.find((request) => request.method === 'PUT');
         return {
           ...base,
+          ...(profile && { profile }),
           ...(requests[0] && { firstByteMs: round1(requests[0].at - result.pickedAt) }),
           ...(firstPut && { firstPutMs: round1(firstPut.at - result.pickedAt) }),
           totalMs: round1(result.resolvedAt! - result.pickedAt),
@@ -239,6 +265,20 @@ export async function runLeadInBench(): Promise<LeadInResultFile> {
         }
       }
     }
+    // LEAD_IN_PROFILE=<mode ids>: uncounted uploads of those modes at each delay, the page's main thread profiled
+    // from just before the pick to the first PUT on storage's socket (page-profile.ts).
+    const profiles: LeadInProfile[] = [];
+    for (const id of envList('LEAD_IN_PROFILE') ?? []) {
+      const spec = modes.find((mode) => mode.id === id);
+      if (!spec) continue;
+      for (const each of delays) {
+        delay = each;
+        for (let index = 0; index < PROFILED_UPLOADS; index++) {
+          const sample = await one(spec, -1, `lead-in-${id}-${each}-${index}`);
+          if (sample.profile) profiles.push({ mode: id, delay: each, firstPutMs: sample.firstPutMs, profile: sample.profile });
+        }
+      }
+    }
     const loads = samples.map((sample) => sample.load);
     const result: LeadInResultFile = {
       machine: describeMachine([], { chromium: browser.version, '@20minutes/s3rver': packageVersion('@20minutes/s3rver', join(BENCH_DIR, '..', 'packages', 'local-s3')) }),
@@ -256,6 +296,7 @@ export async function runLeadInBench(): Promise<LeadInResultFile> {
       rounds,
       delays,
       ...(otherRoot && { before: beforeRunOf(otherRoot, 'bench:lead-in', 'LEAD_IN_') }),
+      ...(profiles.length > 0 && { profiles }),
       samples,
     };
     await saveResult(saveAs, result);

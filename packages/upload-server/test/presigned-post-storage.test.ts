@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { CreateBucketCommand, GetObjectAclCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectAclCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createTestBucket } from '@upbeam/ceph-rgw';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { diagnoseUploadConfig } from '../src/doctor/index';
 import { createUploadHandler, type UploadHandlerConfig } from '../src/index';
 
 // The presigned-post strategy against real storage on 127.0.0.1 (local-s3, Ceph radosgw 16.2): a POST of the
@@ -119,6 +120,13 @@ describe.each(storages)('presigned POST against $name', ({ name, start }) => {
     );
     expect(head).toBe(404);
   });
+
+  it("the doctor's post-object check: ok (a POST taken, one over its range refused), nothing left behind", async () => {
+    const findings = await diagnoseUploadConfig({ ...storage.handlerSettings, keyPrefix: 'doctor-post/', env: {} });
+    expect(findings.find((finding) => finding.check === 'post-object')).toMatchObject({ status: 'ok' });
+    const { Contents = [] } = await reader.send(new ListObjectsV2Command({ Bucket: storage.bucket, Prefix: 'doctor-post/' }));
+    expect(Contents.map((object) => object.Key)).toEqual([]);
+  });
 });
 
 // Issue 45 item 3, measured on radosgw 16.2 without the copy-refusing bucket policy (where the unsigned-header
@@ -198,7 +206,7 @@ describe.skipIf(!radosgw)('presigned POST on radosgw without the bucket policy (
     expect(head.TagCount).toBeUndefined();
     const acl = await admin.send(new GetObjectAclCommand({ Bucket: form.bucket, Key: form.key }));
     expect(acl.Grants?.some((grant) => grant.Grantee?.URI === ALL_USERS)).toBe(false);
-    for (const added of [{ 'x-amz-meta-evil': '1' }, { acl: 'public-read' }, { tagging: '<Tagging><TagSet/></Tagging>' }]) {
+    for (const added of [{ 'x-amz-meta-evil': '1' }, { acl: 'public-read' }, { tagging: '<Tagging><TagSet/></Tagging>' }] as Record<string, string>[]) {
       const other = (await (await prepareOn({}, 'presigned-post')).json()) as PostAnswer;
       expect((await send(other, added)).status).toBe(403);
     }

@@ -6,7 +6,7 @@ export type FindingStatus = 'ok' | 'warn' | 'fail' | 'skipped';
 
 /** What one check found, and how to fix it. */
 export interface Finding {
-  /** Which check: `bucket`, `clock`, `cors`, `lifecycle`, `temporary-token`, `presigned-headers`, `sts-roles`, `object-lock`, `checksum`, `conditional-writes`. */
+  /** Which check: `bucket`, `clock`, `cors`, `lifecycle`, `temporary-token`, `presigned-headers`, `sts-roles`, `object-lock`, `checksum`, `conditional-writes`, `post-object`. */
   check: string;
   status: FindingStatus;
   /** One or two sentences for a person. */

@@ -16,6 +16,7 @@ import { checkCors } from './cors';
 import type { CheckContext, Finding, SeenHeaders } from './finding';
 import { checkLifecycle } from './lifecycle';
 import { checkObjectLock } from './object-lock';
+import { checkPostObject } from './post-object';
 import { checkPresignedHeaders } from './presigned-headers';
 import { checkStsRoles } from './sts-roles';
 import { checkTemporaryToken } from './temporary-token';
@@ -47,14 +48,16 @@ export interface DoctorOptions {
  * (on a bucket with object lock, can an upload token make its object undeletable?), `checksum` (does storage
  * refuse a PUT whose checksum does not match, for each algorithm? is the `checksum` setting one it verifies?),
  * `conditional-writes` (does storage answer 412 to a PutObject and a CompleteMultipartUpload with
- * `If-None-Match: *` on a key that holds an object?).
+ * `If-None-Match: *` on a key that holds an object?), `post-object` (does storage take a presigned POST and refuse a
+ * file outside its policy's size range? skipped for a provider without POST Object).
  * Never throws for a storage answer: a wrong setting is a `fail` finding. When the bucket check fails the
  * others are `skipped`. Takes one HeadBucket, GetBucketCors and GetBucketLifecycleConfiguration; a small
  * PutObject, two presigned PUTs and a DeleteObject, plus a HEAD and a DeleteObject for each PUT storage took
  * (presigned-headers); plus (token check) one STS call and two 1-byte PutObject/DeleteObject, and (roles) one IAM ListRoles page per 100 roles, one STS call
  * and one AssumeRole per role; one GetObjectLockConfiguration, and on a bucket with object lock (token check)
  * one STS call and a PutObject with a legal hold (removed when storage took it); 8 small PUTs and up to 4 DELETEs
- * (checksum); 2 PUTs, a one-part multipart upload (create, part, complete, abort) and a DELETE (conditional writes).
+ * (checksum); 2 PUTs, a one-part multipart upload (create, part, complete, abort) and a DELETE (conditional writes);
+ * 2 POSTs of at most 5 bytes, a HEAD and up to 2 DELETEs (post-object).
  *
  * @example
  * const findings = await diagnoseUploadConfig({ ...handlerConfig, origin: 'https://app.example.com' });
@@ -78,7 +81,7 @@ export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorO
     const wantsToken = config.temporaryToken ?? roleArn !== undefined;
     if (bucket.status === 'fail') {
       const skipped = (check: string): Finding => ({ check, status: 'skipped', message: 'Skipped: the bucket is not reachable.' });
-      const rest = ['cors', 'lifecycle', 'temporary-token', 'presigned-headers', 'sts-roles', 'object-lock', 'checksum', 'conditional-writes'];
+      const rest = ['cors', 'lifecycle', 'temporary-token', 'presigned-headers', 'sts-roles', 'object-lock', 'checksum', 'conditional-writes', 'post-object'];
       return [bucket, clock, ...rest.map(skipped)];
     }
     const keyPrefix = config.keyPrefix ?? DEFAULT_KEY_PREFIX;
@@ -114,7 +117,8 @@ export async function diagnoseUploadConfig(config: UploadHandlerConfig & DoctorO
     });
     const checksum = await checkChecksums(context, keyPrefix);
     const conditionalWrites = await checkConditionalWrites(context, keyPrefix);
-    return [bucket, clock, cors, lifecycle, token, presignedHeaders, stsRoles, objectLock, checksum, conditionalWrites];
+    const postObject = await checkPostObject(context, keyPrefix, provider);
+    return [bucket, clock, cors, lifecycle, token, presignedHeaders, stsRoles, objectLock, checksum, conditionalWrites, postObject];
   } finally {
     app.destroy();
   }

@@ -161,4 +161,31 @@ describe('createUploadHandler: presigned-post', () => {
     );
     expect(response.status).toBe(400);
   });
+
+  it('with a bytes limit: reserves the declared size and binds exactly it, with a receipt; past the quota 429 before anything is signed', async () => {
+    const handler = createUploadHandler({
+      accessKeyId: 'AKID',
+      secretAccessKey: 'SECRET',
+      bucket: 'my-bucket',
+      region: 'eu-west-1',
+      // No storage at that port (presigning is local); the unsigned-header check runs in the integration suites.
+      endpoint: 'http://127.0.0.1:9',
+      forcePathStyle: true,
+      checkUnsignedHeaders: false,
+      checksum: false,
+      limits: { bytes: { max: 250, windowSeconds: 86_400 } },
+      onBeforeUpload: () => ({ subject: 'user-1' }),
+    });
+    const prepare = (filesize: number) =>
+      handler(new Request('http://127.0.0.1/api/s3-upload', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, filesize }) }));
+    const granted = await prepare(200);
+    expect(granted.status).toBe(200);
+    const answer = await granted.json();
+    expect(answer.url).toBe('http://127.0.0.1:9/my-bucket');
+    expect(typeof answer.receipt).toBe('string');
+    expect(policyOf(answer.fields).conditions).toContainEqual(['content-length-range', 200, 200]);
+    const refused = await prepare(51);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ code: 'QUOTA_EXCEEDED', limit: 'bytes' });
+  });
 });

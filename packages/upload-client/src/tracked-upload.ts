@@ -147,9 +147,27 @@ export class TrackedUpload {
       this.#running.abort.abort();
       return;
     }
-    if (!this.#shared.queue.drop(this.id)) return;
-    const tracked = this.#shared.get(this.id)!;
-    this.end({ status: 'aborted', error: error ?? createAbortError() });
+    if (this.#dropped()) this.cancelDropped(error ?? createAbortError());
+  }
+
+  /**
+   * Takes it off the upload queue if it waits there; true when it was waiting, or was already taken off by a cancel of
+   * every file and not yet ended (still `queued` on the list: those end in slices, `UploadTracker.cancel`).
+   */
+  #dropped(): boolean {
+    return this.#shared.queue.drop(this.id) || this.#shared.get(this.id)?.status === 'queued';
+  }
+
+  /**
+   * Ends it `aborted` with `error` once the queue no longer holds it (it never starts): a queued file cancelled, or
+   * one of those a cancel of every file took off the queue at once (`UploadQueue.dropAll`).
+   */
+  cancelDropped(error: DOMException): void {
+    const tracked = this.#shared.get(this.id);
+    // Ended meanwhile (cancelled on its own before its slice came).
+    if (tracked && tracked.status !== 'queued') return;
+    this.end({ status: 'aborted', error });
+    if (!tracked) return;
     // With `persist`: a kept multipart upload (restored, or left by a failed attempt) is aborted on storage.
     const options = this.options();
     this.#persist((persistence) => persistence.abortKept(tracked, options));
@@ -178,7 +196,7 @@ export class TrackedUpload {
   untrack(): void {
     this.#stopSignal?.();
     this.#stopSignal = undefined;
-    if (this.#running || !this.#shared.queue.drop(this.id)) return;
+    if (this.#running || !this.#dropped()) return;
     this.#settle?.reject(createAbortError());
     this.#persist((persistence) => persistence.forget(this.id));
   }

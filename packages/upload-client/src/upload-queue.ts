@@ -50,6 +50,13 @@ export class UploadQueue {
     return this.#waiting.delete(id);
   }
 
+  /** Drops every job that has not started, at once; returns their ids in the order added. */
+  dropAll(): string[] {
+    const ids = [...this.#waiting.keys()];
+    this.#waiting.clear();
+    return ids;
+  }
+
   /**
    * Starts no job before `time` (ms since the epoch; a later time than the one held extends the hold), then
    * starts the waiting ones as places are free. Running jobs go on. The tracker holds its queue while the

@@ -208,6 +208,32 @@ describe('UploadTracker queue', () => {
     expect(tracker.getSummary()).toMatchObject({ size: 0, uploaded: 0, count: { aborted: 0, done: 0 } });
   });
 
+  it('cancel all of 20,000 queued files: none starts after it, each ends aborted (in slices) and is told once; a reset meanwhile still settles upload(file)', async () => {
+    const { uploader, calls } = standInUploader();
+    const tracker = new UploadTracker({ uploader, concurrency: 3 });
+    const ended: string[] = [];
+    tracker.onFileEnd((f) => ended.push(f.id));
+    tracker.add(Array.from({ length: 20_000 }, (_, index) => file(`f${index}`)));
+    const last = tracker.upload(file('last'));
+    last.catch(() => {});
+    tracker.cancel();
+    tracker.cancel(tracker.getIds()[19_999]!);
+    await vi.waitFor(() => expect(tracker.getSummary().count).toMatchObject({ queued: 0, aborted: 20_001 }), { timeout: 10_000 });
+    await tick();
+    expect(calls).toHaveLength(3);
+    expect(new Set(ended).size).toBe(ended.length);
+    expect(ended).toHaveLength(20_001);
+    await expect(last).rejects.toMatchObject({ name: 'AbortError' });
+
+    const again = new UploadTracker({ uploader: standInUploader().uploader, concurrency: 1 });
+    again.add(Array.from({ length: 20_000 }, (_, index) => file(`g${index}`)));
+    const queued = again.upload(file('queued'));
+    again.cancel();
+    again.reset();
+    await expect(queued).rejects.toMatchObject({ name: 'AbortError' });
+    expect(again.getSnapshot()).toEqual([]);
+  });
+
   it('reports speed and time left while sending, none once everything is stored', async () => {
     const { uploader, calls } = standInUploader();
     const tracker = new UploadTracker({ uploader });

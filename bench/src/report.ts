@@ -19,6 +19,9 @@ import { coldStartRoutesSection, coldStartSection } from './report-cold-start';
 import { coldStartTelemetrySection } from './report-cold-start-telemetry';
 import { prepareRecordSection } from './report-prepare-record';
 import { limitsSection } from './report-limits';
+import { persistScaleSection, prepareBatchSection } from './report-persist';
+import type { PersistScaleResult } from './many-files/persist-scale';
+import type { PrepareBatchResult } from './prepare/batch';
 import { checksumFloorsSection, checksumsSection } from './report-checksums';
 import type { ChecksumsResult } from './checksums/run';
 import { hashingSection } from './report-hashing';
@@ -278,6 +281,8 @@ export async function writeReport(): Promise<string> {
   const folderDrop = await loadResult<FolderDropResultFile>('many-files-folder');
   const frameCost = await loadResult<FrameCostResultFile>('many-files-frame-cost');
   const huge = await loadResult<HugeResult>('huge');
+  const persistScale = await loadResult<PersistScaleResult>('persist-scale');
+  const prepareBatch = await loadResult<PrepareBatchResult>('prepare-batch');
   const uploadTrace = await loadResult<UploadResult>('upload-trace');
   const uploadCpu = await loadResult<UploadResult>('upload-cpu');
   const uploadBeforeAfter = await loadResult<UploadResult>('upload-before-after');
@@ -321,6 +326,7 @@ export async function writeReport(): Promise<string> {
   if (checksums) checksumsSection(checksums, add);
   if (checksumFloors) checksumFloorsSection(checksumFloors, add);
   if (hashing) hashingSection(hashing, add);
+  if (prepareBatch) prepareBatchSection(prepareBatch, add);
   if (upload) uploadSection(upload, add, headline);
   if (manyFiles) manyFilesSection(manyFiles, add, headline);
   if (manyFilesGrowth) manyFilesGrowthSection(manyFilesGrowth, add);
@@ -329,6 +335,7 @@ export async function writeReport(): Promise<string> {
   if (manyFilesPreviews) manyFilesPreviewsSection(manyFilesPreviews, add);
   if (leadIn) leadInSection(leadIn, add);
   if (folderDrop) folderDropSection(folderDrop, add);
+  if (persistScale) persistScaleSection(persistScale, add);
   if (uploadCpu) uploadCpuSection(uploadCpu, add);
   if (huge) hugeSection(huge, add, headline);
   const targets: string[] = [];

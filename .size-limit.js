@@ -35,10 +35,12 @@ const TRANSFORM_CHUNK = './transform-file-*';
 //   the first upload with `strategy: 'presigned-post'` or a `presigned` answer with `fields`: external in every
 //   measure but its own.
 const POST_CHUNK = './presigned-post-*';
+// Loaded with import() by a tracker given `background` only (issue 45).
+const BACKGROUND_CHUNK = './background-uploads-*';
 const esm = (...external) => (config) => ({
   ...config,
   format: 'esm',
-  external: [...(config.external ?? []), PERSIST_CHUNK, RESUME_CHUNK, TRANSFORM_CHUNK, POST_CHUNK, ...external],
+  external: [...(config.external ?? []), PERSIST_CHUNK, RESUME_CHUNK, TRANSFORM_CHUNK, POST_CHUNK, BACKGROUND_CHUNK, ...external],
 });
 /** A measure's config with `chunk` bundled in (no longer external). */
 const including = (chunk, modify) => (config) => {

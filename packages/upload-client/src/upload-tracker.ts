@@ -131,7 +131,7 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     const { background } = options;
     if (background) {
       this.#background = import('./background/background-uploads').then(
-        ({ BackgroundUploads }) => new BackgroundUploads(background, this.#backgroundList()),
+        ({ BackgroundUploads }) => new BackgroundUploads(background, this.#shared, this.#backgroundList()),
       );
     }
     this.#shared = {
@@ -361,22 +361,16 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
     return count.queued + count.uploading + count.paused;
   }
 
-  /** With `background`: the list as the background uploads reach it. */
+  /** With `background`: what the background uploads reach of the list beside the files' shared part. */
   #backgroundList(): BackgroundList {
     return {
-      endpoint: () => this.#options.endpoint?.url,
-      has: (id) => this.#uploads.has(id),
-      update: (id, change) => this.#update(id, change),
-      handedOver: (id) => this.#persist((persistence) => persistence.forget(id)),
+      add: (uploads) => {
+        this.#files.append(uploads.map(({ upload, change }) => this.#track(upload, change)));
+        this.#changed();
+      },
       unavailable: () => {
         this.#backgroundFailed = true;
         this.#changed();
-      },
-      restore: (files) => {
-        const uploads = files.map(({ id, file, change, queue }) => ({ upload: new TrackedUpload(id, file, undefined, {}, this.#shared), change, queue }));
-        this.#files.append(uploads.map(({ upload, change }) => this.#track(upload, change)));
-        this.#changed();
-        for (const { upload, queue } of uploads) if (queue) upload.queue();
       },
     };
   }

@@ -21,7 +21,7 @@ import { resolveRetrySettings } from '../retry';
 import { knownChecksum, learnChecksum, routeChecksum } from '../route-checksum';
 import { singlePutChecksum } from '../single-put-checksum';
 import type { TrackedFile } from '../tracked-file';
-import type { Uploader } from '../tracked-upload';
+import { TrackedUpload, type TrackerShared, type Uploader } from '../tracked-upload';
 import type { UploadContext, UploadOptions } from '../types';
 import { uploadFile } from '../upload-file';
 import { BACKGROUND_MESSAGE, hasBackgroundFetch, type BackgroundFetchManagerLike, type BackgroundFetchRegistrationLike } from './background-fetch';
@@ -49,17 +49,10 @@ export interface BackgroundOptions {
 /** The default path of the service worker. */
 export const DEFAULT_SERVICE_WORKER = '/upbeam-sw.js';
 
-/** What the background uploads reach of their tracker. */
+/** What the background uploads reach of their tracker's list (beside what its files share, `TrackerShared`). */
 export interface BackgroundList {
-  /** The tracker's endpoint URL (its options now). */
-  endpoint(): string | undefined;
-  /** Adds files found again on a visit: ended ones as they ended, running ones queued with `queue` (their uploader follows them). */
-  restore(files: readonly { id: string; file: File; change: Partial<TrackedFile>; queue: boolean }[]): void;
-  /** Whether file `id` is on the list. */
-  has(id: string): boolean;
-  update(id: string, change: Partial<TrackedFile>): void;
-  /** File `id` is now the browser's: with `persist`, the kept queue forgets it (it is not sent again after a reload). */
-  handedOver(id: string): void;
+  /** Adds files found again on a visit (their owners and first changes). */
+  add(uploads: readonly { upload: TrackedUpload; change: Partial<TrackedFile> }[]): void;
   /** The worker could not be registered: uploads run in the page (`background: 'unavailable'`). */
   unavailable(): void;
 }
@@ -122,6 +115,7 @@ const activated = (worker: ServiceWorker) =>
  */
 export class BackgroundUploads {
   readonly #list: BackgroundList;
+  readonly #shared: TrackerShared;
   /** Background Fetch of the worker's registration; `undefined` when unavailable. */
   readonly #manager: Promise<BackgroundFetchManagerLike | undefined>;
   /** Uploaders of the files found running on a visit: they follow the browser's upload. */
@@ -130,8 +124,9 @@ export class BackgroundUploads {
   readonly #waiting = new Map<string, (outcome: BackgroundOutcome) => void>();
   #restoring: Promise<void> | undefined;
 
-  constructor(options: true | BackgroundOptions, list: BackgroundList) {
+  constructor(options: true | BackgroundOptions, shared: TrackerShared, list: BackgroundList) {
     this.#list = list;
+    this.#shared = shared;
     const settings = options === true ? {} : options;
     this.#manager = hasBackgroundFetch() ? this.#register(settings) : Promise.resolve(undefined);
   }
@@ -214,8 +209,9 @@ export class BackgroundUploads {
       console.warn('Upbeam: Background Fetch refused the upload; it runs in the page.', error);
       return uploadFile(file, options);
     }
-    this.#list.update(id, { background: 'running' });
-    this.#list.handedOver(id);
+    this.#shared.update(id, { background: 'running' });
+    // With `persist`: it leaves the kept queue (the browser sends it, not a reloaded page).
+    void this.#shared.persistence?.then((persistence) => persistence.forget(id));
     return this.#follow(registration, file.size, options);
   }
 
@@ -237,10 +233,10 @@ export class BackgroundUploads {
         this.#waiting.delete(recordId);
         void deleteRecord(recordId).catch(() => undefined);
         if (outcome.status === 'done') {
-          this.#list.update(recordId, { background: 'done' });
+          this.#shared.update(recordId, { background: 'done' });
           resolve(outcome.result);
         } else if (outcome.status === 'failed') {
-          this.#list.update(recordId, { background: 'failed' });
+          this.#shared.update(recordId, { background: 'failed' });
           reject(failure(outcome));
         } else reject(createAbortError());
       };
@@ -286,12 +282,12 @@ export class BackgroundUploads {
   async #restore(): Promise<void> {
     const manager = await this.#manager;
     if (!manager) return;
-    const endpoint = absolute(this.#list.endpoint() ?? DEFAULT_UPLOAD_ENDPOINT);
+    const endpoint = absolute(this.#shared.defaults().endpoint?.url ?? DEFAULT_UPLOAD_ENDPOINT);
     const [records, ids] = await Promise.all([readRecords().catch(() => []), manager.getIds().catch((): string[] => [])]);
     const files: { id: string; file: File; change: Partial<TrackedFile>; queue: boolean }[] = [];
     for (const record of records) {
       const { id, outcome } = record;
-      if (record.endpoint !== endpoint || this.#list.has(id)) continue;
+      if (record.endpoint !== endpoint || this.#shared.get(id)) continue;
       const file = new File([], record.name, { type: record.type });
       const change: Partial<TrackedFile> = { size: record.size, restored: true };
       if (outcome) {
@@ -313,7 +309,10 @@ export class BackgroundUploads {
       });
       files.push({ id, file, queue: true, change: { ...change, background: 'running' } });
     }
-    if (files.length > 0) this.#list.restore(files);
+    if (files.length === 0) return;
+    const uploads = files.map(({ id, file, change, queue }) => ({ upload: new TrackedUpload(id, file, undefined, {}, this.#shared), change, queue }));
+    this.#list.add(uploads);
+    for (const { upload, queue } of uploads) if (queue) upload.queue();
   }
 }
 

@@ -95,7 +95,7 @@ describe.each(storages)('two routes on $name', ({ start }) => {
     const response = await handler(new Request('http://127.0.0.1/api/s3-upload'));
     expect(await response.json()).toEqual({
       routes: {
-        avatar: { allowedContentTypes: ['image/*'], maxFileSize: 1000, maxFiles: 1, strategies: ['presigned', 'temporary-token'] },
+        avatar: { allowedContentTypes: ['image/*'], maxFileSize: 1000, maxFiles: 1, strategies: ['presigned', 'temporary-token', 'presigned-post'] },
         documents: { allowedContentTypes: ['application/pdf'], maxFileSize: 5000, maxFiles: 20, strategies: ['presigned'] },
       },
     });

@@ -189,6 +189,21 @@ describe.runIf(ENGINES.includes('chromium'))('background uploads in chromium (Ba
     await third.close();
   });
 
+  it('with the page open: progress from the browser, done with the hook answer, the completion sent once by the worker', async () => {
+    useHandler();
+    const size = 8 * MiB + 3;
+    const page = await openPage(browser);
+    throttle.setBytesPerSecond(4 * MiB);
+    await page.evaluate(([n, s]) => upbeam.add(n, s), ['open.bin', size] as const);
+    // Progress while the browser sends it (the last byte held until the worker reports it stored).
+    await expect.poll(async () => (await fileNamed(page, 'open.bin'))?.uploaded ?? 0).toBeGreaterThan(0);
+    const key = keys.get('open.bin')!;
+    await expect.poll(() => fileNamed(page, 'open.bin'), { timeout: 30_000 }).toMatchObject({ status: 'done', background: 'done', uploaded: size, serverData: { seen: key } });
+    expect(completed).toEqual([key]);
+    expect(sha256((await stored(key))!)).toBe(sha256(pattern(size)));
+    await page.close();
+  });
+
   it('a POST storage refuses (the file over the signed range) is listed failed on return', async () => {
     // The page lies about the size (1 MiB declared, 8 MiB sent): the policy's content-length-range is the route's
     // 4 MiB, which storage enforces.

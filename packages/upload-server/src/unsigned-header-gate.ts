@@ -20,7 +20,9 @@ export function unsignedHeaderMessage(bucket: string, verdict: UnsignedHeaderVer
     verdict.locks ? 'applied an added, unsigned x-amz-object-lock-legal-hold to a presigned PUT (any browser could make its object undeletable; radosgw 16.2 does so whatever the bucket policy: upload into a bucket without object lock)' : '',
   ].filter(Boolean);
   return (
-    `Upbeam: storage ${did.join(', and ')} on bucket "${bucket}". Presigned URLs (single PUT and multipart parts) are refused ` +
+    `Upbeam: storage ${did.join(', and ')} on bucket "${bucket}". Presigned PUT URLs (single PUT and multipart parts) are not ` +
+    'handed out (a single upload of Upbeam\'s client is answered with a presigned POST instead, where storage takes POST Object; ' +
+    'multipart uploads are refused) ' +
     'until storage refuses such requests: apply the bucket policy of unsignedHeaderBucketPolicy(bucket) from ' +
     '@upbeam/upload-server/doctor (`npx @upbeam/upload-server doctor` prints it), or use the temporary-token strategy. ' +
     `Storage is asked again ${UNSIGNED_HEADER_RECHECK_MS / 1000} s after each refusal.`
@@ -30,7 +32,8 @@ export function unsignedHeaderMessage(bucket: string, verdict: UnsignedHeaderVer
 /**
  * The presigned strategy's guard: before the first presigned URL (a PUT or an UploadPart) is handed out, the
  * handler makes the browser's attack once ({@link probeUnsignedHeaders}) and refuses every presigned URL while
- * storage would copy another object or apply an object-lock header that the URL did not sign.
+ * storage would copy another object or apply an object-lock header that the URL did not sign (a single upload is
+ * then answered with a presigned POST instead: `postInsteadOfPut` in `operations/prepare-post.ts`).
  *
  * Runs once per process for each endpoint, bucket and access key (concurrent first requests share it), lazily
  * on the first presigned preparation; a refusal is asked again after {@link UNSIGNED_HEADER_RECHECK_MS}; a

@@ -4,7 +4,7 @@ import { createTestBucket } from '@upbeam/ceph-rgw';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { diagnoseUploadConfig } from '../src/doctor/index';
-import { createUploadHandler, type UploadHandlerConfig } from '../src/index';
+import { createUploadHandler, reconcileUploads, type UploadHandlerConfig } from '../src/index';
 
 // The presigned-post strategy against real storage on 127.0.0.1 (local-s3, Ceph radosgw 16.2): a POST of the
 // answer's form (fields in order, then `file`, as `postForm` of @upbeam/upload-client builds it) stores the
@@ -119,6 +119,24 @@ describe.each(storages)('presigned POST against $name', ({ name, start }) => {
       (error: { $metadata?: { httpStatusCode?: number } }) => error.$metadata?.httpStatusCode,
     );
     expect(head).toBe(404);
+  });
+
+  it('reconcile runs the hook of a POST upload that was never reported, once (its record, as a presigned PUT)', async () => {
+    const completed: string[] = [];
+    const config: UploadHandlerConfig = {
+      ...storage.handlerSettings,
+      keyPrefix: `reconcile-post-${Math.random().toString(36).slice(2, 8)}/`,
+      onUploadComplete: ({ key }) => void completed.push(key),
+      onError: () => {},
+    };
+    const bytes = randomBytes(100);
+    const answer = await prepare(createUploadHandler(config), { name: 'b.png', type: 'image/png', size: bytes.length });
+    expect((await fetch(answer.url, { method: 'POST', body: postForm(answer.fields, new Blob([bytes])) })).status).toBe(201);
+    const applied = await reconcileUploads(config, { olderThanSeconds: 0, dryRun: false });
+    expect(applied).toMatchObject({ finished: true });
+    expect(completed).toEqual([answer.key]);
+    await reconcileUploads(config, { olderThanSeconds: 0, dryRun: false });
+    expect(completed).toEqual([answer.key]);
   });
 
   it("the doctor's post-object check: ok (a POST taken, one over its range refused), nothing left behind", async () => {

@@ -11,12 +11,16 @@ export function isAbortError(value: unknown): boolean {
   return (value as { name?: unknown } | null)?.name === 'AbortError';
 }
 
+const noSignal = (): void => {};
+
 /**
  * Calls `listener` once when `signal` aborts, at once if it already has.
  * @returns a function that removes the listener: call it when the work it would cancel is over.
  */
 export function onAbort(signal: AbortSignal | undefined, listener: () => void): () => void {
-  if (signal?.aborted) listener();
+  // No signal: one shared no-op, not a function per call (the tracker asks for every file it adds).
+  if (!signal) return noSignal;
+  if (signal.aborted) listener();
   else signal?.addEventListener('abort', listener, { once: true });
   return () => signal?.removeEventListener('abort', listener);
 }

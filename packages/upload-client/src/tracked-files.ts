@@ -3,7 +3,9 @@ import { countFile, noTotals, type SummaryTotals } from './upload-summary';
 
 /** Whether `change` sets a field of `file` to another value (an absent field and `undefined` are the same). */
 function changes(file: TrackedFile, change: Partial<TrackedFile>): boolean {
-  return Object.entries(change).some(([key, value]) => !Object.is(file[key as keyof TrackedFile], value));
+  // A loop, not `Object.entries`: it runs for every progress event of every file (50,000 files: no arrays made).
+  for (const key in change) if (!Object.is(file[key as keyof TrackedFile], change[key as keyof TrackedFile])) return true;
+  return false;
 }
 
 /**
@@ -14,11 +16,13 @@ function changes(file: TrackedFile, change: Partial<TrackedFile>): boolean {
  */
 export class TrackedFiles {
   readonly #byId = new Map<string, TrackedFile>();
-  #snapshot: readonly TrackedFile[] = [];
-  #stale = false;
-  #ids: readonly string[] = [];
-  /** Whether a file was added or removed since `#ids` was made (a file's change leaves the ids as they are). */
-  #idsStale = false;
+  /**
+   * The last snapshot, `undefined` once something changed (made again on its next read): the list never holds the
+   * files' previous objects after a change (50,000 of them, after a cancel of every file).
+   */
+  #snapshot: readonly TrackedFile[] | undefined = [];
+  /** The ids, `undefined` once a file was added or removed (a file's change leaves the ids as they are). */
+  #ids: readonly string[] | undefined = [];
   /** The summary's totals, kept file by file (a change counts the old file out and the new one in). */
   #totals = noTotals();
 
@@ -43,8 +47,8 @@ export class TrackedFiles {
       this.#byId.set(file.id, file);
       countFile(this.#totals, file, 1);
     }
-    this.#stale = true;
-    this.#idsStale = true;
+    this.#snapshot = undefined;
+    this.#ids = undefined;
   }
 
   /**
@@ -59,7 +63,7 @@ export class TrackedFiles {
     this.#byId.set(id, changed);
     countFile(this.#totals, current, -1);
     countFile(this.#totals, changed, 1);
-    this.#stale = true;
+    this.#snapshot = undefined;
     return true;
   }
 
@@ -69,8 +73,8 @@ export class TrackedFiles {
     const deleted = this.#byId.delete(id);
     if (current) countFile(this.#totals, current, -1);
     if (deleted) {
-      this.#stale = true;
-      this.#idsStale = true;
+      this.#snapshot = undefined;
+      this.#ids = undefined;
     }
     return deleted;
   }
@@ -81,25 +85,15 @@ export class TrackedFiles {
     this.#totals = noTotals();
     this.#snapshot = [];
     this.#ids = [];
-    this.#stale = false;
-    this.#idsStale = false;
   }
 
   /** The files in the order added: the same array until something changes. */
   snapshot(): readonly TrackedFile[] {
-    if (this.#stale) {
-      this.#snapshot = [...this.#byId.values()];
-      this.#stale = false;
-    }
-    return this.#snapshot;
+    return (this.#snapshot ??= [...this.#byId.values()]);
   }
 
   /** The files' ids in the order added: the same array until a file is added or removed (not when one changes). */
   ids(): readonly string[] {
-    if (this.#idsStale) {
-      this.#ids = [...this.#byId.keys()];
-      this.#idsStale = false;
-    }
-    return this.#ids;
+    return (this.#ids ??= [...this.#byId.keys()]);
   }
 }

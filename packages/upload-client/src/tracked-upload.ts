@@ -95,6 +95,11 @@ export class TrackedUpload {
       size: file.size,
       multipart: usesMultipart(file.size, this.options().multipartThreshold),
       status: 'queued',
+      // Set now, to `undefined`, so that the file's later copies (`{ ...file, ...change }` at its end) keep its
+      // shape: a copy adding a property was a dictionary of ~450 bytes against ~100 (50,000 files cancelled).
+      url: undefined,
+      result: undefined,
+      error: undefined,
       ...change,
     };
   }
@@ -111,7 +116,7 @@ export class TrackedUpload {
       this.end({ status: 'aborted', error: createAbortError() });
       return;
     }
-    this.#shared.queue.add(this.id, () => this.#start());
+    this.#shared.queue.add(this.id, this);
     this.#stopSignal = onAbort(signal, () => this.cancel());
   }
 
@@ -215,7 +220,11 @@ export class TrackedUpload {
     else settle?.reject(change.error);
   }
 
-  /** Uploads it: the job the queue starts when a place is free. */
+  /** Uploads it: the job the queue starts when a place is free (`UploadQueue`'s `Job`). */
+  run(): Promise<void> {
+    return this.#start();
+  }
+
   async #start(): Promise<void> {
     const tracked = this.#shared.get(this.id);
     if (!tracked) return;
@@ -260,7 +269,7 @@ export class TrackedUpload {
     } catch (error) {
       this.#running = undefined;
       // The server's uploads in flight are full and files of this tracker hold places: it waits for one to end.
-      if (inFlightFull(error) && this.#shared.queue.yieldPlace(this.id, () => this.#start())) {
+      if (inFlightFull(error) && this.#shared.queue.yieldPlace(this.id, this)) {
         this.#shared.update(this.id, { status: 'queued', progress: 0, uploaded: 0 });
         return;
       }

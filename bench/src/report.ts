@@ -41,6 +41,7 @@ import type { ManyFilesResultFile } from './many-files/run';
 import { hugeSection, uploadSection } from './report-upload';
 import { sendLoopTargetsSection } from './report-send-loop';
 import { cpuTargetsRow, uploadCpuSection } from './report-upload-cpu';
+import { loadPostResult, postSection } from './report-post';
 import { targetsSection } from './report-targets';
 import type { UploadResult } from './upload/run';
 
@@ -337,6 +338,8 @@ export async function writeReport(): Promise<string> {
   if (folderDrop) folderDropSection(folderDrop, add);
   if (persistScale) persistScaleSection(persistScale, add);
   if (uploadCpu) uploadCpuSection(uploadCpu, add);
+  const post = await loadPostResult();
+  if (post) postSection(post, add);
   if (huge) hugeSection(huge, add, headline);
   const targets: string[] = [];
   targetsSection(bundle, upload, huge, (...text) => targets.push(...text));

@@ -2,7 +2,7 @@
  * When a file goes multipart. Apart from the part math so that the initial chunk, which decides whether
  * to load the multipart engine, carries only this.
  */
-import { MAX_PARTS, MAX_SINGLE_PUT_SIZE, MIN_PART_SIZE } from '@upbeam/upload-protocol';
+import { MAX_PARTS, MAX_SINGLE_PUT_SIZE, MIN_PART_SIZE, type UploadStrategy } from '@upbeam/upload-protocol';
 
 /**
  * Default `multipartThreshold`, in bytes (100 MiB). Below it one PUT sends at the browser's own speed and a
@@ -27,3 +27,10 @@ const MiB = 1024 * 1024;
  * `create` that `uploadFile` sends while the multipart chunk loads (`createAhead`).
  */
 export const defaultPartSize = (size: number): number => Math.max(MIN_PART_SIZE, Math.ceil(size / MAX_PARTS / MiB) * MiB);
+
+/**
+ * Whether an upload with `options` sends a file of `size` bytes multipart: never with `presigned-post` (one form
+ * POST, one object), else {@link usesMultipart}.
+ */
+export const goesMultipart = (size: number, options: { strategy?: UploadStrategy | undefined; multipartThreshold?: number | undefined }): boolean =>
+  options.strategy !== 'presigned-post' && usesMultipart(size, options.multipartThreshold);

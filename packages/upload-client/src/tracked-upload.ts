@@ -1,7 +1,7 @@
 import type { UploadResult } from '@upbeam/upload-protocol';
 import { createAbortError, isAbortError, onAbort } from './abort';
 import { inFlightFull, limitRefusal, refusesTheRoute } from './limit-refusal';
-import { usesMultipart } from './multipart-threshold';
+import { goesMultipart } from './multipart-threshold';
 import { PauseController } from './pause';
 import type { UploadPersistence } from './persistence';
 import type { TrackedFile } from './tracked-file';
@@ -93,7 +93,7 @@ export class TrackedUpload {
       progress: 0,
       uploaded: 0,
       size: file.size,
-      multipart: usesMultipart(file.size, this.options().multipartThreshold),
+      multipart: goesMultipart(file.size, this.options()),
       status: 'queued',
       // Set now, to `undefined`, so that the file's later copies (`{ ...file, ...change }` at its end) keep its
       // shape: a copy adding a property was a dictionary of ~450 bytes against ~100 (50,000 files cancelled).

@@ -1,5 +1,5 @@
 import { createAbortError, onAbort } from './abort';
-import { usesMultipart } from './multipart-threshold';
+import { goesMultipart } from './multipart-threshold';
 import type { TrackedFile } from './tracked-file';
 import type { FileTransform, UploadOptions } from './types';
 
@@ -40,5 +40,5 @@ export async function transformed(file: File, options: UploadOptions): Promise<{
 
 /** What a tracked file shows once its transform has made `file`: that file, its size and whether it goes multipart. */
 export function sentFile(file: File, options: UploadOptions): Pick<TrackedFile, 'file' | 'size' | 'multipart'> {
-  return { file, size: file.size, multipart: usesMultipart(file.size, options.multipartThreshold) };
+  return { file, size: file.size, multipart: goesMultipart(file.size, options) };
 }

@@ -137,8 +137,10 @@ export interface MultipartOptions {
 export interface UploadOptions extends MultipartOptions, RetryOptions {
   /**
    * How the server prepares the upload: `presigned` (signed URLs: one PUT, or the parts of a multipart
-   * upload) or `temporary-token` (temporary credentials for one object key, with which the browser signs
-   * its own requests; loaded on first use only).
+   * upload), `temporary-token` (temporary credentials for one object key, with which the browser signs
+   * its own requests; loaded on first use only) or `presigned-post` (one form POST whose signed policy storage
+   * enforces: key, type, size range; one object of at most 5 GiB, `multipartThreshold` unread; loaded on first
+   * use only).
    * @default 'presigned'
    */
   strategy?: UploadStrategy;

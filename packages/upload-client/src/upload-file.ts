@@ -1,6 +1,6 @@
 import { FALLBACK_CONTENT_TYPE, type AnyRoutes, type RouteName, type UploadResult } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
-import { usesMultipart } from './multipart-threshold';
+import { goesMultipart, usesMultipart } from './multipart-threshold';
 import { createAhead } from './presigned/create-ahead';
 import { uploadPresigned } from './presigned/presigned-put';
 import { loadPresignedPost } from './presigned-post-chunk';
@@ -31,7 +31,7 @@ export function preloadStrategy(options: Pick<UploadOptions, 'strategy'>): void 
 export function hashAheadFor(file: File, options: UploadOptions): void {
   const algorithm = knownChecksum({ options });
   // A transformed file is not known before its transform: its upload hashes it.
-  if (!algorithm || options.transform || usesMultipart(file.size, options.multipartThreshold)) return;
+  if (!algorithm || options.transform || goesMultipart(file.size, options)) return;
   // A failed load is ignored here: the upload hashes the file itself and throws its error.
   import('./checksum-ahead').then(({ hashAhead }) => hashAhead(file, algorithm), () => undefined);
 }

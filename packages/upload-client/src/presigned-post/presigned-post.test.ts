@@ -2,6 +2,7 @@ import { MAX_SINGLE_PUT_SIZE } from '@upbeam/upload-protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UploadClientError } from '../errors';
 import type { UploadProgress } from '../progress';
+import { goesMultipart } from '../multipart-threshold';
 import { recoveryOf } from '../recovery';
 import type { RetryEvent } from '../retry';
 import { uploadFile } from '../upload-file';
@@ -204,6 +205,12 @@ describe('uploadFile, strategy presigned-post', () => {
     await uploadFile(file, { ...options, multipartThreshold: 1 });
     expect(markers).toEqual([{ strategy: 'presigned-post' }]);
     expect(forms).toHaveLength(1);
+  });
+
+  it('a tracked file of presigned-post is never multipart (no pause), whatever its size', () => {
+    expect(goesMultipart(200 * 1024 * 1024, { strategy: 'presigned-post' })).toBe(false);
+    expect(goesMultipart(200 * 1024 * 1024, { strategy: 'presigned' })).toBe(true);
+    expect(goesMultipart(200 * 1024 * 1024, {})).toBe(true);
   });
 
   it('a file over 5 GiB is refused before any request, naming the strategies that can send it', async () => {

@@ -221,8 +221,9 @@ describe.runIf(ENGINES.includes('chromium'))('background uploads in chromium (Ba
   });
 });
 
-// Its own browser: Debian's chromium 156 (headless) exits about a second after `abort()` of a running upload Background
-// Fetch (measured here, with or without the worker's `backgroundfetchabort` listener); nothing is stored.
+// Its own browser: in this test, Debian's chromium 156 (headless) exits about a second after `abort()` of the running
+// upload Background Fetch (with or without the worker's `backgroundfetchabort` listener; a one-off script with the same
+// steps kept it running: not explained). Nothing is stored either way.
 describe.runIf(ENGINES.includes('chromium'))('a background upload cancelled in chromium', () => {
   let browser: TestBrowser;
 

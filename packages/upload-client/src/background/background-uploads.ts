@@ -14,6 +14,7 @@ import {
 } from '@upbeam/upload-protocol';
 import { createAbortError, onAbort } from '../abort';
 import { isUploadClientError, UploadClientError } from '../errors';
+import { keyPath } from '../object-url';
 import { endpointBody, postToEndpoint } from '../prepare';
 import { postForm } from '../presigned-post/post-form';
 import { throttledProgress } from '../progress';
@@ -62,13 +63,8 @@ const OUTCOME_POLL_MS = 250;
 
 const absolute = (url: string) => new URL(url, location.href).href;
 
-/** RFC 3986 encoding of one key segment, as S3 writes keys in URLs. */
-const encodeSegment = (segment: string) =>
-  encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-
-/** The stored object's address: the POST URL (the bucket's) and the key. */
-const objectUrl = ({ url, key }: Pick<PresignedPostUploadResponse, 'url' | 'key'>) =>
-  `${url.replace(/\/+$/, '')}/${key.split('/').map(encodeSegment).join('/')}`;
+/** The stored object's address, as the in-page POST gives it: the POST URL (the bucket's) and the key. */
+const objectUrl = ({ url, key }: Pick<PresignedPostUploadResponse, 'url' | 'key'>) => `${url.replace(/\/+$/, '')}/${keyPath(key)}`;
 
 /**
  * Asks the endpoint for the presigned POST, with the file's checksum when the route wants one (known before asking,

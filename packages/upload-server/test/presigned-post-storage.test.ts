@@ -21,6 +21,16 @@ const storages: { name: string; start(): Promise<Storage> }[] = [
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
+/** CRC-32C (Castagnoli), bitwise: a test's few hundred bytes. */
+function crc32c(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
 /** What `postForm` sends: every field in its order, then the file, named `file`. */
 function postForm(fields: Record<string, string>, file: Blob): FormData {
   const form = new FormData();
@@ -44,9 +54,12 @@ function request(body: unknown): Request {
 
 /**
  * What each storage keeps of the form, measured: radosgw 16.2 stores the tags but not the `Cache-Control` field
- * (the policy binds it; the object has none); local-s3 (s3rver) the reverse.
+ * (the policy binds it; the object has none) and ignores an `x-amz-checksum-*` field; local-s3 (s3rver) the reverse.
  */
-const KEEPS: Record<string, { cacheControl: boolean; tags: boolean }> = { 'local-s3': { cacheControl: true, tags: false }, radosgw: { cacheControl: false, tags: true } };
+const KEEPS: Record<string, { cacheControl: boolean; tags: boolean; verifiesChecksumField: boolean }> = {
+  'local-s3': { cacheControl: true, tags: false, verifiesChecksumField: true },
+  radosgw: { cacheControl: false, tags: true, verifiesChecksumField: false },
+};
 
 describe.each(storages)('presigned POST against $name', ({ name, start }) => {
   let storage: Storage;
@@ -119,6 +132,38 @@ describe.each(storages)('presigned POST against $name', ({ name, start }) => {
       (error: { $metadata?: { httpStatusCode?: number } }) => error.$metadata?.httpStatusCode,
     );
     expect(head).toBe(404);
+  });
+
+  it('a CRC-32C checksum: bound as its field and in the receipt; other bytes refused by storage (400) or at completion (409) where storage verifies it', async () => {
+    const handler = createUploadHandler({ ...storage.handlerSettings, checksum: 'crc32c', onError: () => {} });
+    const digest = (bytes: Uint8Array) => Buffer.from(crc32c(bytes).toString(16).padStart(8, '0'), 'hex').toString('base64');
+    const send = async (declared: Uint8Array, sent: Uint8Array<ArrayBuffer>) => {
+      const answer = await prepare(handler, { name: 'c.bin', type: 'application/octet-stream', size: declared.length }, {
+        _upload: { strategy: 'presigned-post', checksum: { algorithm: 'crc32c', value: digest(declared) } },
+      });
+      expect(answer).toMatchObject({ checksum: 'crc32c' });
+      expect(answer.fields['x-amz-checksum-crc32c']).toBe(digest(declared));
+      const posted = await fetch(answer.url, { method: 'POST', body: postForm(answer.fields, new Blob([sent])) });
+      const report = await handler(request({ filename: 'c.bin', filetype: 'application/octet-stream', _upload: { strategy: 'presigned-post', complete: { key: answer.key, receipt: answer.receipt } } }));
+      return { posted: posted.status, report: report.status };
+    };
+    const bytes = randomBytes(300);
+    expect(await send(bytes, bytes)).toEqual({ posted: 201, report: 200 });
+    const refused = await send(bytes, randomBytes(300));
+    // radosgw 16.2 ignores x-amz-checksum-* (as on a PUT: Checksums guide): nothing binds the bytes there.
+    if (KEEPS[name]!.verifiesChecksumField) expect(refused.posted === 400 || refused.report === 409).toBe(true);
+    else expect(refused).toEqual({ posted: 201, report: 200 });
+  });
+
+  it('an MD5 checksum binds nothing on a POST (no Content-MD5 field): the answer names no checksum', async () => {
+    const handler = createUploadHandler({ ...storage.handlerSettings, checksum: 'md5', onError: () => {} });
+    const bytes = randomBytes(10);
+    const answer = await prepare(handler, { name: 'c.bin', type: 'application/octet-stream', size: bytes.length }, {
+      _upload: { strategy: 'presigned-post', checksum: { algorithm: 'md5', value: createHash('md5').update(bytes).digest('base64') } },
+    });
+    expect(answer).not.toHaveProperty('checksum');
+    expect(Object.keys(answer.fields).filter((field) => /md5|checksum/i.test(field))).toEqual([]);
+    expect((await fetch(answer.url, { method: 'POST', body: postForm(answer.fields, new Blob([bytes])) })).status).toBe(201);
   });
 
   it('reconcile runs the hook of a POST upload that was never reported, once (its record, as a presigned PUT)', async () => {

@@ -56,7 +56,9 @@ export async function postInsteadOfPut({ services }: RouteContext): Promise<bool
  * presigned PUT is not safe: `prepare-presigned.ts`): the policy binds the key, type, size range, disposition,
  * metadata, tags (the route's, and the request's with `allowObjectTagging`), the ACL and expiry; with
  * `onUploadComplete` or `limits` (or a checksum value, which the completion checks), a receipt and, with the
- * hook, the upload's record, exactly as a presigned single PUT. A content-addressed key storage already holds
+ * hook, the upload's record, exactly as a presigned single PUT. A checksum value is bound as its
+ * `x-amz-checksum-*` field (and into the receipt) but for MD5, which a POST cannot carry: not bound, and the
+ * answer names no checksum. A content-addressed key storage already holds
  * answers `alreadyStored`.
  * @throws {@link UploadError} `FILE_TOO_LARGE_FOR_POST` (400) over 5 GiB; `NOT_SUPPORTED` (501) on storage
  *   without POST Object (the provider preset's `postObject`) or an access-point ARN bucket.
@@ -68,7 +70,9 @@ export async function preparePost(route: RouteContext, object: DecidedObject, bo
   const resolved = services.settings();
   const stored = await alreadyStored(route, object);
   if (stored) return stored;
-  const checksum = object.checksum?.value === undefined ? undefined : { algorithm: object.checksum.algorithm, value: object.checksum.value };
+  // A POST has no Content-MD5: MD5 binds nothing there (storage computes none to compare), so it is left out.
+  const asked = object.checksum;
+  const checksum = asked?.value === undefined || asked.algorithm === 'md5' ? undefined : { algorithm: asked.algorithm, value: asked.value };
   const tagging = objectTagging(config.tags, body, config.allowObjectTagging);
   const { limits } = services;
   const receiptEnd = Math.floor(Date.now() / 1000) + RECEIPT_TTL_SECONDS;

@@ -14,7 +14,12 @@ const MAX_FILE_SIZE = 5 * 1024 * MiB;
  * resume on files of modest size: from 32 MiB with presigned URLs (a photo still goes in one PUT), from 5 MiB
  * (one part) with the temporary token, as its label says.
  */
-const MULTIPART_THRESHOLD: Record<UploadStrategy, number> = { presigned: 32 * MiB, 'temporary-token': 5 * MiB };
+const MULTIPART_THRESHOLD: Record<UploadStrategy, number> = {
+  presigned: 32 * MiB,
+  'temporary-token': 5 * MiB,
+  // Unread: a presigned POST is one object (not offered by this page's radios).
+  'presigned-post': 32 * MiB,
+};
 
 const STRATEGIES: { value: UploadStrategy; label: string }[] = [
   { value: 'presigned', label: 'Presigned URL (one PUT)' },

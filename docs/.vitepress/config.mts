@@ -14,7 +14,7 @@ const apiSidebar = JSON.parse(readFileSync(join(import.meta.dirname, '../referen
 
 const guides: [string, string][] = [
   ['Getting started', 'getting-started'],
-  ['The two strategies', 'strategies'],
+  ['The three strategies', 'strategies'],
   ['Routes', 'routes'],
   ['Large files and resume', 'large-files'],
   ['Checksums and no overwrites', 'checksums'],

@@ -140,8 +140,10 @@ describe('createUploadHandler: presigned-post', () => {
     expect(Date.parse(answer.expiresAt) - Date.now()).toBeGreaterThan(3500_000);
   });
 
-  it('refuses a file over 5 GiB with 400 FILE_TOO_LARGE_FOR_POST naming the other strategies', async () => {
-    const response = await post({ ...body, filesize: MAX_SINGLE_PUT_SIZE + 1 });
+  it('refuses a file over 5 GiB with 400 FILE_TOO_LARGE_FOR_POST naming the other strategies, before onBeforeUpload runs', async () => {
+    let hookRan = false;
+    const response = await post({ ...body, filesize: MAX_SINGLE_PUT_SIZE + 1 }, { onBeforeUpload: () => void (hookRan = true) });
+    expect(hookRan).toBe(false);
     expect(response.status).toBe(400);
     const error = await response.json();
     expect(error.code).toBe('FILE_TOO_LARGE_FOR_POST');

@@ -6,7 +6,7 @@ import type { RequestSource } from './incoming-request';
 import { ok, type JsonAnswer } from './json-answer';
 import { complete } from './operations/complete';
 import { runMultipart } from './operations/multipart';
-import { preparePost } from './operations/prepare-post';
+import { assertPostSize, preparePost } from './operations/prepare-post';
 import { preparePresigned } from './operations/prepare-presigned';
 import { prepareToken } from './operations/prepare-token';
 import { renew } from './operations/renew';
@@ -48,6 +48,8 @@ export function createRouteEndpoint({ name: route, config, services }: AppRoute)
     if (marker.complete) return ok(await complete(context, marker.complete, source));
     if (marker.multipart) return ok(await runMultipart(context, marker.multipart, body, source));
     if (marker.renew) return ok(await renew(context, marker.renew, body, source));
+    // A file one POST cannot store is refused before onBeforeUpload runs.
+    if (marker.strategy === 'presigned-post') assertPostSize(body.filesize);
     const object = await decideObject(context, body, source);
     if (marker.strategy === 'presigned') return ok(await preparePresigned(context, object, body));
     if (marker.strategy === 'presigned-post') return ok(await preparePost(context, object, body));

@@ -35,8 +35,9 @@ entries=$(node -e '
   const out = [];
   for (const dir of fs.readdirSync("node_modules/@upbeam")) {
     const pkg = JSON.parse(fs.readFileSync(`node_modules/@upbeam/${dir}/package.json`, "utf8"));
-    // Stylesheets are checked apart (they resolve to a file; nothing to import in Node).
-    for (const sub of Object.keys(pkg.exports)) if (sub !== "./package.json" && !sub.endsWith(".css")) out.push(pkg.name + sub.slice(1));
+    // Files served as they are (stylesheets, the service worker of background uploads) are checked apart: nothing to
+    // import in Node (the worker would run there).
+    for (const sub of Object.keys(pkg.exports)) if (sub !== "./package.json" && !/\.(css|js)$/.test(sub)) out.push(pkg.name + sub.slice(1));
   }
   console.log(out.join(" "));
 ')
@@ -49,12 +50,12 @@ for entry in $entries; do
   echo "ok: $entry imports under ESM and CJS"
 done
 
-# Each stylesheet an export map names is in the tarball.
+# Each stylesheet (and served script) an export map names is in the tarball.
 node -e '
   const fs = require("fs");
   for (const dir of fs.readdirSync("node_modules/@upbeam")) {
     const pkg = JSON.parse(fs.readFileSync(`node_modules/@upbeam/${dir}/package.json`, "utf8"));
-    for (const sub of Object.keys(pkg.exports).filter((sub) => sub.endsWith(".css"))) {
+    for (const sub of Object.keys(pkg.exports).filter((sub) => /\.(css|js)$/.test(sub))) {
       const entry = pkg.name + sub.slice(1);
       if (fs.statSync(require.resolve(entry)).size === 0) throw new Error(`${entry} is empty`);
       console.log(`ok: ${entry} is in the tarball`);

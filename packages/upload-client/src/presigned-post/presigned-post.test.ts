@@ -271,6 +271,27 @@ describe('uploadFile, strategy presigned-post', () => {
   });
 });
 
+describe('presigned POST: checksums', () => {
+  it('the route wants one: hashed, asked again with its value; the result has it only when the form carries it', async () => {
+    endpointAnswers.push(
+      () => Response.json({ error: 'This route wants a checksum.', code: 'CHECKSUM_REQUIRED', checksum: 'crc32c' }, { status: 400 }),
+      () => Response.json(postAnswer(1, { extra: { checksum: 'crc32c' } })),
+    );
+    const { options } = collect();
+    const result = await uploadFile(file, { ...options, route: 'hashed' });
+    expect(markers[0]).toEqual({ strategy: 'presigned-post' });
+    expect(markers[1]).toMatchObject({ strategy: 'presigned-post', checksum: { algorithm: 'crc32c', value: expect.any(String) } });
+    expect(result.checksum).toMatchObject({ algorithm: 'crc32c' });
+  });
+
+  it('MD5 asked: the server leaves it out of a POST (no field), so the result claims none', async () => {
+    const { options } = collect();
+    const result = await uploadFile(file, { ...options, checksum: 'md5' });
+    expect(markers[0]).toMatchObject({ checksum: { algorithm: 'md5' } });
+    expect(result.checksum).toBeUndefined();
+  });
+});
+
 describe('uploadFile, presigned: an answer with fields is a POST', () => {
   it('the form is POSTed (no PUT) and completion is reported as presigned', async () => {
     endpointAnswers.push(

@@ -49,8 +49,10 @@ export interface HandedPost {
  *   policy is prepared again, at once; a file outside the signed size range (400 `EntityTooLarge` /
  *   `EntityTooSmall`) and any other refusal are final (`postRefusal`).
  * - Checksum: as a presigned single PUT's: the algorithm known before asking is hashed first and its value sent
- *   (the server signs it into the form); a route that wants one answers `CHECKSUM_REQUIRED`: hashed, asked again
- *   once. `alreadyStored` (a content-addressed route): nothing sent, `deduplicated: true`.
+ *   (the server signs it into the form as its `x-amz-checksum-*` field); a route that wants one answers
+ *   `CHECKSUM_REQUIRED`: hashed, asked again once. The result's `checksum` only when the answer names it (a POST
+ *   has no MD5 field: the server leaves MD5 out). `alreadyStored` (a content-addressed route): nothing sent,
+ *   `deduplicated: true`.
  * `multipartThreshold` is not read: one object always.
  * @returns the stored object: the bucket URL and the key as an object's address, bucket, key, `checksum` when one
  *   was sent, `deduplicated`, and `serverData` when the server's hook returned some.
@@ -109,7 +111,8 @@ export async function uploadPresignedPost(upload: UploadContext, handed?: Handed
     );
   }
   const { bucket, key, receipt, region, endpoint } = prepared!;
-  const checksum = hashed?.checksum;
+  // Only a checksum the form carries (the answer names it) is one storage verified: a POST has no MD5 field.
+  const checksum = prepared!.checksum && prepared!.checksum === algorithm ? hashed?.checksum : undefined;
   // The bucket's POST URL (path-style or virtual-hosted) and the key: the object's address, as a PUT URL gives it.
   // Nothing sent (already stored): the address as a URL would give it.
   const url = signed ? `${signed.url.replace(/\/+$/, '')}/${keyPath(key)}` : objectUrl({ bucket, key, region, endpoint, forcePathStyle: !!endpoint });

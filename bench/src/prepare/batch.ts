@@ -106,9 +106,11 @@ async function runPrepareBatchBench(): Promise<PrepareBatchResult> {
     if (url.pathname === '/api/upbeam') return handler(request);
     // The prototype's batch endpoint: each file prepared by the handler as a request of its own.
     const { files } = (await request.json()) as { files: unknown[] };
+    const headers = new Headers(request.headers);
+    headers.delete('content-length');
     const answers = await Promise.all(
       files.map(async (body) => {
-        const one = await handler(new Request(new URL('/api/upbeam', url), { method: 'POST', headers: request.headers, body: JSON.stringify(body) }));
+        const one = await handler(new Request(new URL('/api/upbeam', url), { method: 'POST', headers, body: JSON.stringify(body) }));
         if (!one.ok) throw new Error(`a batched preparation answered ${one.status}: ${await one.text()}`);
         return one.json();
       }),

@@ -162,9 +162,12 @@ export class UploadTracker<R extends AnyRoutes = AnyRoutes, N extends RouteName<
    */
   setOptions(options: UploadTrackerOptions): void {
     // The hook calls this on every render: only a strategy that changed asks for its chunk.
-    if (options.strategy !== this.#options.strategy) preloadStrategy(options);
+    const strategyChanged = options.strategy !== this.#options.strategy;
+    if (strategyChanged) preloadStrategy(options);
     this.#options = options;
     this.#queue.setLimit(options.concurrency ?? DEFAULT_CONCURRENCY);
+    // With `background`: whether files go to Background Fetch depends on the strategy (the summary says it).
+    if (strategyChanged && options.background) this.#changed();
   }
 
   /**

@@ -20,7 +20,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // file's bytes only and reaches 100 % on storage's 201 alone; a cancel and a reset fall back to 0; a reset is
 // sent again and stored byte-identical; the route's hook runs and its answer comes back as `serverData`; a route
 // binds the content type; a file larger than the policy's size range is refused by storage itself (400
-// EntityTooLarge) once, with a clear error.
+// EntityTooLarge) once, with a clear error. On radosgw without the copy-refusing bucket policy, a `presigned`
+// single upload is answered with a POST form (an answer with `fields`) and the client POSTs it.
 
 const CLIENT_PACKAGE = fileURLToPath(new URL('../../../packages/upload-client', import.meta.url));
 const connection = inject('radosgw');
@@ -64,6 +65,8 @@ interface Storage {
   handler: UploadHandler;
   /** The key the endpoint gave each `filename`, the last one asked for. */
   keys: Map<string, string>;
+  /** The `filename`s the endpoint answered with a POST form (`fields`). */
+  posted: Set<string>;
   close(): Promise<void>;
 }
 
@@ -73,10 +76,17 @@ let local: LocalS3 | undefined;
 const storages = new Map<string, Storage>();
 
 /** Puts `target` behind the fault proxy and the throttle, with a handler of {@link routes} signing for the throttle. */
-async function behindProxies(name: string, target: string, settings: Record<string, unknown> & { bucket: string }, admin: S3Client): Promise<Storage> {
+async function behindProxies(
+  name: string,
+  target: string,
+  settings: Record<string, unknown> & { bucket: string },
+  admin: S3Client,
+  checkUnsignedHeaders = false,
+): Promise<Storage> {
   const faults = await startFaultProxy({ target });
   const throttle = await startThrottleProxy(faults.url, Infinity);
-  const handler = createUploadHandler({ ...settings, endpoint: throttle.url, routes, checkUnsignedHeaders: false });
+  // The check of unsigned headers (its probe PUTs) only where a test needs it: it would pass the proxies.
+  const handler = createUploadHandler({ ...settings, endpoint: throttle.url, routes, checkUnsignedHeaders });
   return {
     name,
     bucket: settings.bucket,
@@ -85,6 +95,7 @@ async function behindProxies(name: string, target: string, settings: Record<stri
     throttle,
     handler,
     keys: new Map(),
+    posted: new Set(),
     close: async () => {
       admin.destroy();
       await throttle.close();
@@ -104,8 +115,9 @@ beforeAll(async () => {
     if (body.route === 'small' && !body._upload?.complete) body.filesize = 1000;
     const request = new Request(c.req.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const response = await storage.handler(request);
-    const { key } = (await response.clone().json()) as { key?: string };
+    const { key, fields } = (await response.clone().json()) as { key?: string; fields?: unknown };
     if (response.ok && key && body.filename && !body._upload?.complete) storage.keys.set(body.filename, key);
+    if (response.ok && fields && body.filename) storage.posted.add(body.filename);
     return response;
   });
   app.get('/client/:name', (c) => {
@@ -122,6 +134,10 @@ beforeAll(async () => {
   if (connection) {
     const bucket = await createTestBucket(connection, 'post-e2e', { allowedOrigins: [origin] });
     storages.set('radosgw', await behindProxies('radosgw', connection.endpoint, bucket.handlerSettings, bucket.createClient()));
+    // Without the copy-refusing bucket policy radosgw applies unsigned headers to a presigned PUT: the handler's
+    // check refuses PUTs there and answers a `presigned` single upload with a POST form (issue 45 item 3).
+    const open = await createTestBucket(connection, 'post-e2e-open', { allowedOrigins: [origin], refuseCopies: false });
+    storages.set('radosgw-open', await behindProxies('radosgw-open', connection.endpoint, open.handlerSettings, open.createClient(), true));
   }
 }, 60_000);
 
@@ -150,9 +166,15 @@ interface PageRun {
  * Starts `uploadFile` in the page with `strategy: 'presigned-post'` of a file of `size` bytes named `name` (a new
  * `Blob` of {@link bytesOf}), to `storage`'s endpoint; the run is read with {@link runOf}, cancelled with {@link cancel}.
  */
-async function start(page: TestPage, storage: string, name: string, size: number, options: { route: string; type?: string }): Promise<void> {
+async function start(
+  page: TestPage,
+  storage: string,
+  name: string,
+  size: number,
+  options: { route: string; type?: string; strategy?: 'presigned' | 'presigned-post' },
+): Promise<void> {
   await page.evaluate(
-    ([storage, name, size, { route, type }]) => {
+    ([storage, name, size, { route, type, strategy }]) => {
       type Run = { progress: number[]; retries: string[]; result?: unknown; failure?: unknown; done?: boolean };
       type Client = { uploadFile(file: File, options: object): Promise<unknown> };
       const w = window as unknown as { upbeam: Client; runs?: Record<string, Run>; cancels?: Record<string, () => void> };
@@ -164,7 +186,7 @@ async function start(page: TestPage, storage: string, name: string, size: number
       (w.cancels ??= {})[name] = () => controller.abort();
       w.upbeam
         .uploadFile(file, {
-          strategy: 'presigned-post',
+          strategy: strategy ?? 'presigned-post',
           route,
           endpoint: { url: `/api/s3-upload/${storage}` },
           signal: controller.signal,
@@ -319,6 +341,18 @@ describe.each(CASES)('presigned POST from %s to %s', (engine, storageName) => {
     // Storage may take a moment to drop the cut-off body: it never stores it.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await isStored(storage, storage.keys.get(name)!)).toBe(false);
+  });
+
+  it.runIf(storageName === 'radosgw')('radosgw without the bucket policy: a presigned single upload is answered with a POST form and POSTed', async () => {
+    const open = storages.get('radosgw-open')!;
+    const name = fresh();
+    await start(page, 'radosgw-open', name, 300_000, { route: 'files', strategy: 'presigned' });
+    const run = await runOf(page, name);
+    expect(run.failure).toBeUndefined();
+    expect(open.posted.has(name)).toBe(true);
+    expect(open.faults.requests().filter((request) => request.method === 'PUT' && request.path.endsWith(`/${name}`))).toHaveLength(0);
+    expect(sha256(await storedBytes(open, run.result!.key))).toBe(sha256(bytesOf(300_000)));
+    expect(run.result!.serverData).toEqual({ stored: run.result!.key, size: 300_000 });
   });
 
   it('a connection reset mid-body is sent again: progress falls back to 0, the retry stores the same bytes', async () => {

@@ -6,6 +6,7 @@ import { goesMultipart } from '../multipart-threshold';
 import { recoveryOf } from '../recovery';
 import type { RetryEvent } from '../retry';
 import { uploadFile } from '../upload-file';
+import { UploadTracker } from '../upload-tracker';
 import { fileBytesSent, formOverheadBound } from './form-progress';
 import { policyExpiry, postRefusal } from './post-refusal';
 import { POST_TOO_LARGE_MESSAGE } from './presigned-post';
@@ -268,6 +269,17 @@ describe('uploadFile, strategy presigned-post', () => {
     const result = await uploadFile(file, options);
     expect(markers).toEqual([{ strategy: 'presigned-post' }, { strategy: 'presigned-post', complete: { key: KEY, receipt: 'r-1' } }]);
     expect(result.serverData).toEqual({ id: 7 });
+  });
+});
+
+describe('UploadTracker, strategy presigned-post', () => {
+  it('a file above multipartThreshold is tracked as one POST (not multipart) and ends done with the stored key', async () => {
+    const tracker = new UploadTracker({ strategy: 'presigned-post', multipartThreshold: 1 });
+    const [added] = tracker.add([file]);
+    expect(added).toMatchObject({ multipart: false, status: 'queued' });
+    await vi.waitFor(() => expect(tracker.getSnapshot()[0]).toMatchObject({ status: 'done', progress: 100 }));
+    expect(markers).toEqual([{ strategy: 'presigned-post' }]);
+    expect(forms).toHaveLength(1);
   });
 });
 

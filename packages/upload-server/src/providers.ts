@@ -109,7 +109,8 @@ const ALL_CHECKSUMS: readonly ChecksumAlgorithm[] = ['crc32c', 'crc64nvme', 'sha
  *
  * `postObject` (does storage take a presigned POST, S3's POST Object with a policy?), documentation read 2026-11-29,
  * or measured here: `aws` yes (Amazon S3 API reference, "PostObject"; "Browser-based uploads using POST"); `r2` no
- * (Cloudflare R2 "S3 API compatibility": PostObject is not implemented); `b2` no (its "S3 Compatible API" list of
+ * (Cloudflare R2 "S3 API compatibility" lists no POST Object among its operations, and POST policy uploads are
+ * reported refused: outline/outline#4480, TimMikeladze/next-upload#53); `b2` no (its "S3 Compatible API" list of
  * supported calls has no POST Object); `minio` yes (MinIO "PostPolicy", `PresignedPostPolicy` in its SDKs);
  * `ceph` yes (radosgw's POST Object, measured on radosgw 16.2: `presigned-post-storage.test.ts`,
  * bench/notes/presigned-post.md); `digitalocean`, `wasabi`: nothing found either way (not refused).

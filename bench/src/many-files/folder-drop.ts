@@ -51,6 +51,7 @@ export interface FolderDropSample {
   firstRowMs?: number;
   allFoundMs?: number;
   longTasks?: FolderDropStop['longTasks'];
+  longest?: FolderDropStop['longest'];
   cancelTaskMs?: number;
   cancelFrameMs?: number;
   clearTaskMs?: number;
@@ -154,6 +155,7 @@ async function runOnce(
       firstRowMs: after.firstRowMs,
       allFoundMs: after.allFoundMs,
       longTasks: stop.longTasks,
+      longest: stop.longest,
       cancelTaskMs: stop.cancelTaskMs,
       cancelFrameMs: stop.cancelFrameMs,
       ...clear,
@@ -178,7 +180,7 @@ export function describeFolderDropSample(sample: FolderDropSample): string {
   if (sample.error) return `FAILED ${sample.error}`;
   return (
     `${sample.filesPerSecond!.toFixed(1)} files/s (${sample.done} stored in ${sample.seconds!.toFixed(1)} s), first row ${ms(sample.firstRowMs)}, ` +
-    `all ${sample.allFoundMs === undefined ? 'not' : ''} held ${ms(sample.allFoundMs)}, long tasks ${sample.longTasks!.count} (max ${sample.longTasks!.maxMs} ms), ` +
+    `all ${sample.allFoundMs === undefined ? 'not' : ''} held ${ms(sample.allFoundMs)}, long tasks ${sample.longTasks!.count} (max ${sample.longTasks!.maxMs} ms; at+ms ${(sample.longest ?? []).map((task) => `${task.at}+${task.ms}`).join(' ')}), ` +
     `cancel all ${ms(sample.cancelTaskMs)} (frame ${ms(sample.cancelFrameMs)}), clear ${ms(sample.clearTaskMs)} (frame ${ms(sample.clearFrameMs)}), ` +
     `heap ${(sample.heapBeforeBytes! / MB).toFixed(1)} -> ${(sample.heapHeldBytes! / MB).toFixed(1)} -> ${(sample.heapClearedBytes! / MB).toFixed(1)} MB, ` +
     `client CPU ${sample.clientCpuSeconds!.toFixed(1)} s, load ${sample.load}`

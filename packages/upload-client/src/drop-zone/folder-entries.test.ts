@@ -55,7 +55,9 @@ describe('filesOfEntry (a dropped folder)', () => {
     const tree = fakeDirectoryEntry('/big', names.map(fakeFileEntry), 100);
     const batches: string[][] = [];
     await walkEntries([tree], (batch) => batches.push(batch.map(({ path }) => path!)));
-    expect(batches[0]).toHaveLength(100);
+    // The first files found are handed on at once (the first rows drawn while the rest is read).
+    expect(batches[0]!.length).toBeGreaterThan(0);
+    expect(batches[0]!.length).toBeLessThanOrEqual(100);
     expect(Math.max(...batches.map((batch) => batch.length))).toBeLessThanOrEqual(1000);
     expect(batches.flat()).toEqual(names.map((name) => name.slice(1)));
   });

@@ -57,10 +57,17 @@ const BATCH_MS = 100;
 const BATCH_FILES = 1000;
 
 /**
+ * `file()` calls in flight at once. Each answer makes a `File` on the page's thread, and Chromium delivers answers
+ * that arrive together in one task: 100 at once (a `readEntries` batch) held the page 200-380 ms on 2 busy cores,
+ * 10 at once never 50 ms, reading as fast (2,000 files in 0.74 s; one at a time 1.0-1.2 s; bench/notes/lists-at-scale.md).
+ */
+const FILES_AT_ONCE = 10;
+
+/**
  * Walks the entries of a drop (`roots`, in order) depth first, in the order the browser lists them, without
  * recursion (a deep tree holds no stack of promises), and hands the files found to `found` in batches as they
- * come (see BATCH_MS): the first rows of a folder of thousands show while the rest is still read. The `file()`
- * of one `readEntries` batch's files are asked for at once. Resolves once every file has been handed on; rejects
+ * come (see BATCH_MS): the first rows of a folder of thousands show while the rest is still read. The files'
+ * `file()` are asked for FILES_AT_ONCE at a time. Resolves once every file has been handed on; rejects
  * with the browser's error when an entry cannot be read (the files handed on before stay handed on).
  */
 export async function walkEntries(roots: readonly (FileSystemEntry | File)[], found: (batch: DroppedFile[]) => void): Promise<void> {
@@ -109,9 +116,9 @@ export async function walkEntries(roots: readonly (FileSystemEntry | File)[], fo
       stack.push({ reader: (next as FileSystemDirectoryEntry).createReader(), pending: [] });
       continue;
     }
-    // The files up to the next folder, read at once (in order).
+    // The files up to the next folder, FILES_AT_ONCE of them read at once (in order).
     let end = 0;
-    while (end < level.pending.length && !(level.pending[end] instanceof Blob) && (level.pending[end] as FileSystemEntry).isFile) end += 1;
+    while (end < Math.min(level.pending.length, FILES_AT_ONCE) && !(level.pending[end] instanceof Blob) && (level.pending[end] as FileSystemEntry).isFile) end += 1;
     const files = level.pending.splice(0, Math.max(end, 1)) as FileSystemEntry[];
     const read = await Promise.all(files.filter((entry) => entry.isFile).map((entry) => droppedFile(entry as FileSystemFileEntry)));
     for (const file of read) buffered.push(file);

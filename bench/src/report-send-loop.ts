@@ -27,7 +27,7 @@ export function sendLoopTargetsSection(upload: UploadResult, trace: UploadResult
     '',
     ...(superseded
       ? [
-          '**Superseded** as the reading of the throughput targets by issue 47 (the next table and section 3g): a target is now read from',
+          '**Superseded** as the reading of the throughput targets by issue 47 (its targets table below, after this one\'s tables, and section 3g): a target is now read from',
           'client CPU seconds per GiB, paired, with an interval. The wall-clock ratios below stay as information (on these 2 cores a',
           "1-second upload's ratio moves by up to 0.08 between runs of the same code).",
           '',

@@ -10,7 +10,7 @@
 import { inStore, readInPages, request } from './browser-database';
 import { nextTask } from './next-task';
 import type { UploadOptions } from './types';
-import { tryLock, waitForLock, type ReleaseLock } from './web-lock';
+import { KeptLocks } from './kept-locks';
 
 /** Settings of `persist` (see `UploadTrackerOptions.persist`). */
 export interface PersistOptions {
@@ -70,6 +70,8 @@ export interface PersistedFile {
   options: UploadOptions;
   /** When it was added, in milliseconds since the epoch (restored files go in this order). */
   addedAt: number;
+  /** The Web Lock the tab that keeps it holds (`kept-locks.ts`); absent from an older version's records: the file's own. */
+  lock?: string;
   /**
    * It was added with a `transform` (which, a function, cannot be kept): restored by a tracker without one, it
    * fails rather than going up as picked (a photo with its GPS position).
@@ -131,12 +133,12 @@ interface Change {
 export class PersistedQueue {
   /** Where the queue's keys start (see {@link QueueKey}). */
   readonly #queue: QueueKey[0];
-  readonly #name: string;
   readonly #maxBytes: number;
   /** The scope given (see {@link PersistOptions.scope}). */
   readonly scope: string | undefined;
-  /** The files this tab holds (their lock), per id, with their size (what forgetting one frees of the budget). */
-  readonly #held = new Map<string, { release: ReleaseLock; size: number }>();
+  /** The files this tab holds, per id: the lock it holds them under, and their size (what forgetting one frees of the budget). */
+  readonly #held = new Map<string, { lock: string; size: number }>();
+  readonly #locks: KeptLocks;
   /** Changes not written yet, in the order asked: a file's removal never runs before its keeping. */
   #changes: Change[] = [];
   /** The next write, once one is due. */
@@ -152,7 +154,7 @@ export class PersistedQueue {
   constructor(settings: true | PersistOptions) {
     const { name = 'default', maxBytes = DEFAULT_PERSIST_MAX_BYTES, scope } = settings === true ? {} : settings;
     this.#queue = scope === undefined ? name : [scope, name];
-    this.#name = name;
+    this.#locks = new KeptLocks(`upbeam-queue:${name}`);
     this.#maxBytes = maxBytes;
     this.scope = scope;
   }
@@ -164,10 +166,6 @@ export class PersistedQueue {
   /** The queue's files are the keys from `[queue]` (shorter sorts first) to `[queue, []]` (an array sorts after every string). */
   #range(): IDBKeyRange {
     return IDBKeyRange.bound([this.#queue], [this.#queue, []]);
-  }
-
-  #lockName(id: string): string {
-    return `upbeam-queue:${this.#name}:${id}`;
   }
 
   /**
@@ -214,24 +212,28 @@ export class PersistedQueue {
     return done;
   }
 
-  /** Writes a batch of changes in one transaction (locks of the files to keep taken first), and settles each. */
+  /** Writes a batch of changes in one transaction (one new lock taken first for the files to keep), and settles each. */
   async #write(batch: Change[]): Promise<void> {
     // The last change of a file decides (a file kept then forgotten at once is never written).
     const last = new Map<string, Change>();
     for (const change of batch) last.set(change.id, change);
-    const taken = new Map(
-      await Promise.all(
-        [...last.values()].map(async ({ id, record }) => [id, record && !this.#held.has(id) ? await tryLock(this.#lockName(id)) : undefined] as const),
-      ),
-    );
+    const lock = [...last.values()].some(({ id, record }) => record && !this.#held.has(id)) ? await this.#locks.fresh() : undefined;
     const outcome = new Map<string, Persistence | 'forgotten'>();
-    const written = await inStore('queue', 'readwrite', (store) => this.#apply(store, last, taken, outcome));
+    const written = await inStore('queue', 'readwrite', (store) => this.#apply(store, last, lock, outcome));
     for (const [id, persistence] of outcome) {
-      if (written && persistence === 'kept') this.#held.set(id, { release: (this.#held.get(id)?.release ?? taken.get(id))!, size: last.get(id)!.record!.file.size });
+      if (!written) break;
+      if (persistence === 'kept' && !this.#held.has(id)) {
+        this.#held.set(id, { lock: lock!, size: last.get(id)!.record!.file.size });
+        this.#locks.hold(lock!);
+      }
       // A forgotten file's lock goes once its record is gone (committed): another tab never takes over a file done here.
-      if (written && persistence === 'forgotten') this.#release(id);
+      if (persistence === 'forgotten') this.#release(id);
     }
-    for (const [id, release] of taken) if (release && !(written && outcome.get(id) === 'kept')) release();
+    // A new lock that holds no file (none fitted, or the store failed) goes at once.
+    if (lock) {
+      this.#locks.hold(lock);
+      this.#locks.drop(lock);
+    }
     // The store failed: what this tab knew of it may be wrong.
     if (!written) this.#known = undefined;
     for (const change of batch) {
@@ -244,7 +246,7 @@ export class PersistedQueue {
   async #apply(
     store: IDBObjectStore,
     last: Map<string, Change>,
-    taken: Map<string, ReleaseLock | undefined>,
+    lock: string | undefined,
     outcome: Map<string, Persistence | 'forgotten'>,
   ): Promise<true> {
     const done = committed(store.transaction);
@@ -269,7 +271,8 @@ export class PersistedQueue {
         outcome.set(id, 'forgotten');
         continue;
       }
-      if (!held && !taken.get(id)) {
+      const under = held?.lock ?? lock;
+      if (!under) {
         outcome.set(id, 'unavailable');
         continue;
       }
@@ -279,7 +282,7 @@ export class PersistedQueue {
         continue;
       }
       try {
-        store.put(record, this.#key(id));
+        store.put({ ...record, lock: under }, this.#key(id));
       } catch (error) {
         // DataCloneError where the engine cannot store the File: nothing of this transaction is written.
         store.transaction.abort();
@@ -293,8 +296,10 @@ export class PersistedQueue {
   }
 
   #release(id: string): void {
-    this.#held.get(id)?.release();
+    const held = this.#held.get(id);
+    if (!held) return;
     this.#held.delete(id);
+    this.#locks.drop(held.lock);
   }
 
   /** The kept files, oldest first (read in pages: no long task at tens of thousands). */
@@ -309,26 +314,32 @@ export class PersistedQueue {
     return files.sort((a, b) => a.addedAt - b.addedAt);
   }
 
-  /** Takes the lock of a kept file if no tab holds it; `false` when one does (it runs there). */
+  /** The lock a kept file's tab holds it under. */
+  #lockOf(kept: PersistedFile): string {
+    return kept.lock ?? this.#locks.ofFile(kept.id);
+  }
+
+  /** Takes the lock of a kept file if no tab holds it (the files kept under one lock ask once); `false` when one does (it runs there). */
   async claim(kept: PersistedFile): Promise<boolean> {
-    const release = await tryLock(this.#lockName(kept.id));
-    if (release) this.#held.set(kept.id, { release, size: kept.file.size });
-    return release !== undefined;
+    const lock = this.#lockOf(kept);
+    if (!(await this.#locks.claim(lock))) return false;
+    this.#locks.hold(lock);
+    this.#held.set(kept.id, { lock, size: kept.file.size });
+    return true;
   }
 
   /**
    * Waits for the tab that holds a kept file to give it up, takes its lock, and reads it again.
    * @returns the file, or `undefined` when that tab finished it (it left the queue); its lock is then given back.
    */
-  async takeOver(id: string): Promise<PersistedFile | undefined> {
-    const release = await waitForLock(this.#lockName(id));
-    const kept = await inStore('queue', 'readonly', (store) => store.get(this.#key(id)) as IDBRequest<PersistedFile | undefined>);
-    if (!kept) {
-      release();
-      return undefined;
-    }
-    this.#held.set(id, { release, size: kept.file.size });
-    return kept;
+  async takeOver(kept: PersistedFile): Promise<PersistedFile | undefined> {
+    const lock = this.#lockOf(kept);
+    await this.#locks.wait(lock);
+    this.#locks.hold(lock);
+    this.#held.set(kept.id, { lock, size: kept.file.size });
+    const now = await inStore('queue', 'readonly', (store) => store.get(this.#key(kept.id)) as IDBRequest<PersistedFile | undefined>);
+    if (!now) this.#release(kept.id);
+    return now;
   }
 
   /** Gives back the lock of a file this tab no longer tracks (removed while it waited) without removing it. */

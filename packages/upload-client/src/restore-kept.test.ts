@@ -20,7 +20,7 @@ function standInQueue(files: PersistedFile[], heldElsewhere: string[] = []) {
   const queue = {
     list: async () => files,
     claim: async (file: PersistedFile) => !heldElsewhere.includes(file.id),
-    takeOver: (id: string) => new Promise<PersistedFile | undefined>((resolve) => waiting.set(id, resolve)),
+    takeOver: (file: PersistedFile) => new Promise<PersistedFile | undefined>((resolve) => waiting.set(file.id, resolve)),
     letGo: (id: string) => void letGo.push(id),
   } as unknown as PersistedQueue;
   const letGoElsewhere = (id: string, stillKept: boolean) => waiting.get(id)!(stillKept ? files.find((f) => f.id === id) : undefined);

@@ -34,7 +34,7 @@ export async function restoreKept(queue: PersistedQueue, list: PersistedList): P
   }
   for (const [index, file] of kept.entries()) {
     if (claimed[index]) await resend(list, file);
-    else void takeOver(queue, list, file.id);
+    else void takeOver(queue, list, file);
   }
 }
 
@@ -53,8 +53,9 @@ async function showStoredParts(queue: PersistedQueue, list: PersistedList, id: s
 }
 
 /** Waits until the tab that uploads kept file `id` gives it up, then uploads what is left of it here. */
-async function takeOver(queue: PersistedQueue, list: PersistedList, id: string): Promise<void> {
-  const file = await queue.takeOver(id);
+async function takeOver(queue: PersistedQueue, list: PersistedList, kept: PersistedFile): Promise<void> {
+  const { id } = kept;
+  const file = await queue.takeOver(kept);
   if (!list.getFile(id)) {
     // Removed from this tab's list while it waited.
     queue.letGo(id);

@@ -6,7 +6,6 @@
  * lock goes when the last file this tab holds under it leaves the queue. Records kept by an older version name no
  * lock: theirs is the file's own (`<queue>:<id>`), a lock of one file.
  */
-import { newFileId } from './file-id';
 import { tryLock, waitForLock, type ReleaseLock } from './web-lock';
 
 /** The locks of one kept queue that this tab holds, and how many of its kept files each holds. */
@@ -28,7 +27,9 @@ export class KeptLocks {
 
   /** A new lock for files about to be kept, held by this tab with no file yet; `undefined` if the browser refused it. */
   async fresh(): Promise<string | undefined> {
-    const name = `${this.#prefix}:w-${newFileId()}`;
+    // 64 random bits: unique among the origin's tabs (`getRandomValues`, there where `randomUUID` needs a secure context).
+    const [high, low] = crypto.getRandomValues(new Uint32Array(2));
+    const name = `${this.#prefix}:w-${high!.toString(36)}-${low!.toString(36)}`;
     const release = await tryLock(name);
     if (!release) return undefined;
     this.#held.set(name, { release, files: 0 });

@@ -34,8 +34,6 @@ import { frameCostSection, manyFilesGrowthSection, manyFilesSection } from './re
 import { manyFilesPreviewsSection } from './report-previews';
 import { leadInSection } from './report-lead-in';
 import type { LeadInResultFile } from './lead-in/run';
-import { leadInSection } from './report-lead-in';
-import type { LeadInResultFile } from './lead-in/run';
 import { folderDropSection } from './report-folder-drop';
 import type { FolderDropResultFile } from './many-files/folder-drop';
 import type { FrameCostResultFile } from './many-files/frame-cost';
@@ -281,7 +279,6 @@ export async function writeReport(): Promise<string> {
   const manyFilesGrowth = await loadResult<ManyFilesResultFile>('many-files-growth');
   const manyFilesPreviews = await loadResult<ManyFilesResultFile>('many-files-previews');
   const leadIn = await loadResult<LeadInResultFile>('lead-in');
-  const leadIn = await loadResult<LeadInResultFile>('lead-in');
   const folderDrop = await loadResult<FolderDropResultFile>('many-files-folder');
   const frameCost = await loadResult<FrameCostResultFile>('many-files-frame-cost');
   const huge = await loadResult<HugeResult>('huge');
@@ -312,7 +309,6 @@ export async function writeReport(): Promise<string> {
     frameCost && { name: 'one frame of a long list', machine: frameCost.machine, seconds: frameCost.seconds },
     manyFilesPreviews && { name: 'many photos with previews', machine: manyFilesPreviews.machine, seconds: manyFilesPreviews.seconds },
     leadIn && { name: 'lead-in', machine: leadIn.machine, seconds: leadIn.seconds },
-    leadIn && { name: 'lead-in', machine: leadIn.machine, seconds: leadIn.seconds },
     folderDrop && { name: 'a folder of 50,000 files', machine: folderDrop.machine, seconds: folderDrop.seconds },
     huge && { name: 'file over 5 GiB', machine: huge.machine, seconds: huge.seconds },
     uploadTrace && { name: 'traced uploads', machine: uploadTrace.machine, seconds: uploadTrace.seconds },
@@ -338,7 +334,6 @@ export async function writeReport(): Promise<string> {
   if (frameCost) frameCostSection(frameCost, add);
   beforeAfterSection(uploadBeforeAfter, manyFilesBeforeAfter, add);
   if (manyFilesPreviews) manyFilesPreviewsSection(manyFilesPreviews, add);
-  if (leadIn) leadInSection(leadIn, add);
   if (leadIn) leadInSection(leadIn, add);
   if (folderDrop) folderDropSection(folderDrop, add);
   if (persistScale) persistScaleSection(persistScale, add);

@@ -26,7 +26,7 @@ export function folderDropSection(result: FolderDropResultFile, add: (...text: s
   const floorByRound = new Map(good.filter((sample) => sample.mode === 'floor').map((sample) => [sample.round, sample]));
   const modes = [...new Set(result.samples.map((sample) => sample.mode))];
   add(
-    '## 3g. A folder of 50,000 files from one drop (issue 47)',
+    '## 3j. A folder of 50,000 files from one drop (issue 47)',
     '',
     `A folder of ${fmt(result.files)} files of ${fmt(result.fileBytes / KB)} KiB dropped as one folder onto each client, ${result.concurrency} at once`,
     '(`pnpm --filter @upbeam/bench bench:many-files-folder`, opt-in; `FOLDER_FILES`, `FOLDER_WINDOW_S`, `FOLDER_ROUNDS`, `FOLDER_MODES`).',

@@ -66,7 +66,7 @@ export function leadInSection(result: LeadInResultFile, add: (...text: string[])
   const failed = samples.filter((sample) => sample.error).length;
   const hasBefore = samples.some((sample) => sample.mode.endsWith('-before'));
   add(
-    `## 3j. Lead-in: the file picked to the first byte on storage's socket (issue 47) (${result.machine.date.slice(0, 16).replace('T', ' ')} UTC, commit ${result.machine.commit})`,
+    `## 3k. Lead-in: the file picked to the first byte on storage's socket (issue 47) (${result.machine.date.slice(0, 16).replace('T', ' ')} UTC, commit ${result.machine.commit})`,
     '',
     `\`${result.command}\`. ${result.settings}. ${result.rounds} rounds; ${fmt(result.seconds / 60, 1)} minutes; ${failed} of ${samples.length} uploads failed.` +
       (result.before ? ` Before: the browser packages of ${result.before.label ?? result.before.commit} (\`${result.before.root}\`), in the same rounds.` : ''),

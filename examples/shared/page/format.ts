@@ -27,7 +27,12 @@ const MiB = 1024 * 1024;
  * pause and resume on files of modest size: from 8 MiB with presigned URLs (sent in 5 MiB parts), from 5 MiB
  * (one part) with the temporary token.
  */
-export const MULTIPART_THRESHOLD = { presigned: 8 * MiB, 'temporary-token': 5 * MiB } as const;
+export const MULTIPART_THRESHOLD: Readonly<Record<UploadStrategy, number>> = {
+  presigned: 8 * MiB,
+  'temporary-token': 5 * MiB,
+  // Unread: a presigned POST is one object (not offered by this page's choices).
+  'presigned-post': 8 * MiB,
+};
 
 /** The page's strategy choices, in the order shown, with what each does here. */
 export const STRATEGIES: readonly { value: UploadStrategy; label: string }[] = [

@@ -10,7 +10,7 @@ import {
   type RouteTrackerOptions,
 } from '@upbeam/upload-client';
 import type { AnyRoutes, RouteName } from '@upbeam/upload-protocol';
-import { useEffect, useState, type ReactElement } from 'react';
+import { useEffect, useReducer, useRef, useState, type ReactElement } from 'react';
 import { createFileInput, type FileInputProps } from './file-input';
 import { useGrowingList } from './use-growing-list';
 import { useTransitionPacer } from './use-transition-pacer';
@@ -102,5 +102,22 @@ export function useS3Upload(options: UploadTrackerOptions = {}): UseS3Upload {
   const files = useGrowingList(view.files, schedule);
   const { summary } = view;
   const [{ FileInput, openFileDialog }] = useState(createFileInput);
+  useRenderAgainWhenEmptied(files.length === 0);
   return { ...uploadActions(tracker), files, tracker, summary, FileInput, openFileDialog };
+}
+
+/**
+ * React keeps two copies of a component (the fiber drawn last and its alternate, the one drawn before), each with
+ * the state and props of its render: once the list empties (`resetFiles`), the copy from the render before still
+ * holds the previous files, every `File` with them (and so do the children given them as props, such as
+ * `<Uploader upload={...}>`), until the component renders again. One more render, once the empty list is
+ * committed, lets them go (issue 47: ~230 B a file stayed after Clear list).
+ */
+function useRenderAgainWhenEmptied(empty: boolean): void {
+  const [, renderAgain] = useReducer((renders: number) => renders + 1, 0);
+  const hadFiles = useRef(false);
+  useEffect(() => {
+    if (empty && hadFiles.current) renderAgain();
+    hadFiles.current = !empty;
+  }, [empty]);
 }

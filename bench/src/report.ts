@@ -334,12 +334,13 @@ export async function writeReport(): Promise<string> {
   if (frameCost) frameCostSection(frameCost, add);
   beforeAfterSection(uploadBeforeAfter, manyFilesBeforeAfter, add);
   if (manyFilesPreviews) manyFilesPreviewsSection(manyFilesPreviews, add);
-  if (leadIn) leadInSection(leadIn, add);
-  if (folderDrop) folderDropSection(folderDrop, add);
-  if (persistScale) persistScaleSection(persistScale, add);
+  // Issues 45 and 47, in the order of their section letters (3g to 3k).
   if (uploadCpu) uploadCpuSection(uploadCpu, add);
   const post = await loadPostResult();
   if (post) postSection(post, add);
+  if (persistScale) persistScaleSection(persistScale, add);
+  if (folderDrop) folderDropSection(folderDrop, add);
+  if (leadIn) leadInSection(leadIn, add);
   if (huge) hugeSection(huge, add, headline);
   const targets: string[] = [];
   targetsSection(bundle, upload, huge, (...text) => targets.push(...text));

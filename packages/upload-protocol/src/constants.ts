@@ -31,5 +31,12 @@ export const FALLBACK_CONTENT_TYPE = 'application/octet-stream';
  */
 export const UPLOAD_STRATEGIES = ['presigned', 'temporary-token', 'presigned-post'] as const;
 
+/**
+ * The words of the refusal of a file over 5 GiB (`MAX_SINGLE_PUT_SIZE`, 5368709120 bytes) on the presigned-post
+ * strategy: the server's 400 `FILE_TOO_LARGE_FOR_POST` and the client's refusal before any request say the same.
+ */
+export const POST_TOO_LARGE_MESSAGE =
+  'A presigned POST stores one object of at most 5368709120 bytes (5 GiB) and has no multipart: upload larger files with the presigned or temporary-token strategy.';
+
 /** Body of every answer the endpoint gives to an unexpected failure (HTTP 500). */
 export const INTERNAL_ERROR_BODY = { error: 'Internal Server Error' } as const;

@@ -9,7 +9,7 @@ import { uploadFile } from '../upload-file';
 import { UploadTracker } from '../upload-tracker';
 import { fileBytesSent, formOverheadBound } from './form-progress';
 import { policyExpiry, postRefusal } from './post-refusal';
-import { POST_TOO_LARGE_MESSAGE } from './presigned-post';
+import { POST_TOO_LARGE_MESSAGE } from '@upbeam/upload-protocol';
 
 // The presigned POST's send, retries and progress without a network: `XMLHttpRequest` is a scripted stub (the
 // endpoint's JSON and storage's answers to the form). The browser suite (examples/react-vite/test/

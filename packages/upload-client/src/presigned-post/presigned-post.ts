@@ -6,6 +6,7 @@
  */
 import {
   MAX_SINGLE_PUT_SIZE,
+  POST_TOO_LARGE_MESSAGE,
   type ChecksumAlgorithm,
   type PresignedPostUploadResponse,
   type UploadMarker,
@@ -21,11 +22,6 @@ import { singlePutChecksum, type SinglePutChecksum } from '../single-put-checksu
 import type { UploadContext } from '../types';
 import { postObject, type SignedPost } from './post-object';
 import { policyExpiry } from './post-refusal';
-
-/**
- * The refusal of a file over 5 GiB, before any request: the words of the server's `FILE_TOO_LARGE_FOR_POST`.
- */
-export const POST_TOO_LARGE_MESSAGE = `A presigned POST stores one object of at most ${MAX_SINGLE_PUT_SIZE} bytes (5 GiB) and has no multipart: upload larger files with the presigned or temporary-token strategy.`;
 
 /** Fields of the POST answer that the engine reads (`url` too, and `fields`, unless `alreadyStored`). */
 const POST_FIELDS = ['key', 'bucket'];

@@ -1,4 +1,4 @@
-import { MAX_SINGLE_PUT_SIZE, type PresignedPostUploadResponse, type UploadRequestBody } from '@upbeam/upload-protocol';
+import { MAX_SINGLE_PUT_SIZE, POST_TOO_LARGE_MESSAGE, type PresignedPostUploadResponse, type UploadRequestBody } from '@upbeam/upload-protocol';
 import { UploadError } from '../errors';
 import { objectTagging } from '../object-tags';
 import { isUnsafePresignedPut } from '../unsigned-header-gate';
@@ -6,9 +6,6 @@ import { reserving } from '../upload-limits';
 import { RECEIPT_TTL_SECONDS } from '../upload-receipt';
 import { alreadyStored, type AlreadyStoredAnswer } from './already-stored';
 import { baseAnswer, recordUpload, type DecidedObject, type RouteContext } from './route-context';
-
-/** The words of a refused POST over 5 GiB, the server's and the client's. */
-export const POST_TOO_LARGE_MESSAGE = `A presigned POST stores one object of at most ${MAX_SINGLE_PUT_SIZE} bytes (5 GiB) and has no multipart: upload larger files with the presigned or temporary-token strategy.`;
 
 /**
  * Refuses a file a POST cannot store: over `MAX_SINGLE_PUT_SIZE` (5 GiB, S3's limit of one POST or PUT).

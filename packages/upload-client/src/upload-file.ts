@@ -1,7 +1,7 @@
 import { FALLBACK_CONTENT_TYPE, type AnyRoutes, type RouteName, type UploadResult } from '@upbeam/upload-protocol';
 import { createAbortError } from './abort';
 import { goesMultipart, usesMultipart } from './multipart-threshold';
-import { createAhead } from './presigned/create-ahead';
+import { createAhead, loadAfterCreate } from './presigned/create-ahead';
 import { uploadPresigned } from './presigned/presigned-put';
 import { loadPresignedPost } from './presigned-post-chunk';
 import { knownChecksum } from './route-checksum';
@@ -109,7 +109,8 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
     // The endpoint creates the upload while the multipart chunk loads (the first part waits for one round trip,
     // not for the chunk and then the round trip): sent before the chunk is asked for.
     const ahead = createAhead(upload);
-    result = await (await import('./presigned/presigned-multipart')).uploadPresignedMultipart(upload, ahead);
+    const multipart = await loadAfterCreate(upload, ahead, () => import('./presigned/presigned-multipart'));
+    result = await multipart.uploadPresignedMultipart(upload, ahead);
   } else {
     result = await uploadPresigned(upload);
   }

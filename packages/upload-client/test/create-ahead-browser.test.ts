@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { createUploadHandler } from '@upbeam/upload-server';
 import { launchChromiumContext, type ChromiumContext } from '@upbeam/test-browser';
@@ -38,6 +38,8 @@ let releaseChunk: () => void = () => {};
 let chunkRequested: Promise<void>;
 let chunkAskedFor: () => void = () => {};
 const expectChunk = () => (chunkRequested = new Promise((resolve) => (chunkAskedFor = resolve)));
+/** When set, the multipart chunk's request is answered 404 (a deploy that removed it) once the create arrived. */
+let failChunk = false;
 
 beforeAll(async () => {
   storage = await startLocalS3();
@@ -62,10 +64,12 @@ beforeAll(async () => {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', async () => {
         const body = Buffer.concat(chunks);
-        if ((JSON.parse(body.toString()) as { _upload?: { multipart?: { action?: string } } })._upload?.multipart?.action === 'create') {
+        const action = (JSON.parse(body.toString()) as { _upload?: { multipart?: { action?: string } } })._upload?.multipart?.action;
+        if (action === 'create') {
           events.push('create');
           releaseChunk();
         }
+        if (action === 'abort') events.push('abort');
         const answer = await handler(new Request(`${origin}/api/upload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
         response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
       });
@@ -90,7 +94,7 @@ beforeAll(async () => {
     });
     void Promise.race([released, new Promise((resolve) => setTimeout(resolve, HOLD_MS))]).then(() => {
       events.push('chunk released');
-      return send();
+      return failChunk ? void response.writeHead(404).end() : send();
     });
   });
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
@@ -148,6 +152,31 @@ describe('a presigned multipart upload in chromium', () => {
       expect(await outcome).toBe('INVALID_OPTIONS');
       expect(events).toEqual(['chunk requested', 'chunk released']);
     } finally {
+      await tab.close();
+    }
+  }, 60_000);
+
+  it('aborts the upload it created ahead when the multipart chunk fails to load: nothing left on storage', async () => {
+    events = [];
+    failChunk = true;
+    const tab = await browser.context.newPage();
+    try {
+      await tab.goto(`${origin}/`);
+      await tab.waitForFunction(() => typeof (window as unknown as { uploadFile?: unknown }).uploadFile === 'function');
+      const outcome = await tab.evaluate(async (bytes) => {
+        const file = new File([new Uint8Array(bytes)], 'chunk-gone.bin');
+        const { uploadFile } = window as unknown as { uploadFile: (file: File, options: object) => Promise<unknown> };
+        return uploadFile(file, { endpoint: { url: '/api/upload' }, multipartThreshold: 5 * 1024 * 1024 }).then(
+          () => 'stored',
+          () => 'failed',
+        );
+      }, 6 * MiB);
+      expect(outcome).toBe('failed');
+      expect(events.filter((event) => event !== 'chunk requested')).toEqual(['create', 'chunk released', 'abort']);
+      const { Uploads = [] } = await admin.send(new ListMultipartUploadsCommand({ Bucket: storage.bucket }));
+      expect(Uploads.filter((upload) => upload.Key?.includes('chunk-gone'))).toEqual([]);
+    } finally {
+      failChunk = false;
       await tab.close();
     }
   }, 60_000);

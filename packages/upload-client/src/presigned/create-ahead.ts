@@ -35,3 +35,20 @@ export function createAhead(upload: UploadContext): Promise<MultipartUploadRespo
   answer.catch(() => {});
   return answer;
 }
+
+/**
+ * Loads the multipart chunk for an upload whose `create` went `ahead`; when the chunk fails to load (a network
+ * error, a deploy that removed it), the upload created meanwhile is aborted, so that no orphaned upload stays
+ * on storage, and the load's error is thrown.
+ */
+export async function loadAfterCreate<Chunk>(upload: UploadContext, ahead: Promise<MultipartUploadResponse> | undefined, load: () => Promise<Chunk>): Promise<Chunk> {
+  try {
+    return await load();
+  } catch (error) {
+    const created = await ahead?.catch(() => undefined);
+    if (created?.ticket) {
+      await postToEndpoint(upload, { marker: { strategy: 'presigned', multipart: { action: 'abort', ticket: created.ticket } }, signal: undefined }).catch(() => {});
+    }
+    throw error;
+  }
+}

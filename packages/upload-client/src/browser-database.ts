@@ -1,10 +1,14 @@
 /**
- * The one IndexedDB database the client keeps in the browser, `upbeam-resume`, and its object stores:
+ * The IndexedDB database of resume and kept queues, `upbeam-resume` (background uploads have their own), and its stores:
  * `uploads` (the resume journal, one record per unfinished multipart upload) and `queue` (the files of a
  * tracker with `persist`, see `persisted-queue.ts`). Every access goes through {@link inStore}, which
  * never throws: a browser without IndexedDB (private mode of some browsers, a server render) or with a full
  * disk keeps nothing.
  */
+
+import { databaseOpener, request } from './indexed-db';
+
+export { request };
 
 const DATABASE = 'upbeam-resume';
 /** Version 1 held `uploads` only; version 2 adds `queue`. */
@@ -13,14 +17,6 @@ const VERSION = 2;
 /** The object stores of the database. */
 export type BrowserStore = 'uploads' | 'queue';
 const STORES: readonly BrowserStore[] = ['uploads', 'queue'];
-
-/** The result of an IndexedDB request, as a promise. */
-export function request<T>(pending: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    pending.onsuccess = () => resolve(pending.result);
-    pending.onerror = () => reject(pending.error);
-  });
-}
 
 /** Records a paged read takes per request: the page's thread reads (clones) them in one task, a few milliseconds. */
 const PAGE = 500;
@@ -47,26 +43,9 @@ export function readInPages<T>(store: IDBObjectStore, range: IDBKeyRange, each: 
   });
 }
 
-let database: Promise<IDBDatabase> | undefined;
-
-function openDatabase(): Promise<IDBDatabase> {
-  if (!database) {
-    const opening = indexedDB.open(DATABASE, VERSION);
-    opening.onupgradeneeded = () => {
-      for (const name of STORES) if (!opening.result.objectStoreNames.contains(name)) opening.result.createObjectStore(name);
-    };
-    database = request(opening).then((db) => {
-      // A tab with a newer version asks to upgrade: let it (this tab opens the database again when it next needs it).
-      db.onversionchange = () => {
-        db.close();
-        database = undefined;
-      };
-      return db;
-    });
-    database.catch(() => (database = undefined));
-  }
-  return database;
-}
+const openDatabase = databaseOpener(DATABASE, VERSION, (db) => {
+  for (const name of STORES) if (!db.objectStoreNames.contains(name)) db.createObjectStore(name);
+});
 
 /**
  * Runs `act` in a transaction on the store and returns what its request gives; `undefined` when IndexedDB

@@ -3,9 +3,10 @@
  * `upbeam-background`, store `uploads`, one per Background Fetch (its id is the tracked file's id). The page writes
  * one before it hands a file over; the service worker reads it to send the completion report and writes the
  * outcome into it; the page lists them when it opens again and deletes each once it has shown how it ended.
- * Read by the service worker's bundle too: this file imports nothing.
+ * Read by the service worker's bundle too: it imports only types and `indexed-db.ts` (which imports nothing).
  */
 import type { UploadResult } from '@upbeam/upload-protocol';
+import { databaseOpener, request } from '../indexed-db';
 
 const DATABASE = 'upbeam-background';
 const VERSION = 1;
@@ -49,32 +50,9 @@ export interface BackgroundRecord {
   outcome?: BackgroundOutcome;
 }
 
-let database: Promise<IDBDatabase> | undefined;
-
-function request<T>(pending: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    pending.onsuccess = () => resolve(pending.result);
-    pending.onerror = () => reject(pending.error);
-  });
-}
-
-function open(): Promise<IDBDatabase> {
-  if (!database) {
-    const opening = indexedDB.open(DATABASE, VERSION);
-    opening.onupgradeneeded = () => {
-      if (!opening.result.objectStoreNames.contains(STORE)) opening.result.createObjectStore(STORE, { keyPath: 'id' });
-    };
-    database = request(opening).then((db) => {
-      db.onversionchange = () => {
-        db.close();
-        database = undefined;
-      };
-      return db;
-    });
-    database.catch(() => (database = undefined));
-  }
-  return database;
-}
+const open = databaseOpener(DATABASE, VERSION, (db) => {
+  if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: 'id' });
+});
 
 async function inStore<T>(mode: IDBTransactionMode, act: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
   const db = await open();

@@ -7,6 +7,9 @@
  * list holds every file, transactions, long tasks until the restore is quiet). No network: the tracker's uploader
  * never settles. `PERSIST_SCALE_COUNTS` (default 50000), `PERSIST_SCALE_ROUNDS` (default 1),
  * `PERSIST_SCALE_TIMEOUT_S` (a phase's bound, default 300). Writes `results/persist-scale.json` and RESULTS.md.
+ * `PERSIST_PROFILE=1`: a CPU profile of the page's main thread across each restore (DevTools `Profiler`, 200 µs
+ * samples), printed: the functions with the most self time, and the longest busy stretch (the long task) with its
+ * heaviest stack (nothing written to RESULTS.md).
  * Build first: `pnpm --filter @upbeam/upload-client build`.
  */
 import '../lib/loopback-guard';
@@ -25,6 +28,62 @@ const FILE_BYTES = 4096;
 const COUNTS = (process.env.PERSIST_SCALE_COUNTS ?? '50000').split(',').map(Number);
 const ROUNDS = Number(process.env.PERSIST_SCALE_ROUNDS ?? 1);
 const TIMEOUT_MS = Number(process.env.PERSIST_SCALE_TIMEOUT_S ?? 300) * 1000;
+const PROFILE = process.env.PERSIST_PROFILE === '1';
+
+interface PageProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Prints where a restore's main thread went: self time by function, and the longest busy stretch (the long task) with its heaviest stack. */
+function printRestoreProfile(profile: PageProfile): void {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const name = (id: number): string => {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    return `${functionName || '(anonymous)'}${url ? ` (${url.replace(/^.*\//, '')}:${lineNumber + 1})` : ''}`;
+  };
+  const selfMs = (from: number, to: number): [string, number][] => {
+    const times = new Map<string, number>();
+    for (let index = from; index < to; index++) {
+      const frame = name(profile.samples[index]!);
+      times.set(frame, (times.get(frame) ?? 0) + (profile.timeDeltas[index + 1] ?? 0) / 1000);
+    }
+    return [...times].filter(([frame]) => !frame.startsWith('(idle)')).sort((a, b) => b[1] - a[1]);
+  };
+  const busy = selfMs(0, profile.samples.length);
+  console.log(`[persist-scale] restore profile: ${busy.reduce((sum, [, ms]) => sum + ms, 0).toFixed(0)} ms busy; most self time:`);
+  for (const [frame, ms] of busy.slice(0, 15)) console.log(`  ${ms.toFixed(1).padStart(7)} ms  ${frame}`);
+  // The long task: the longest run of samples with no idle one among them.
+  let best = { from: 0, to: 0, ms: 0 };
+  for (let from = 0; from < profile.samples.length; ) {
+    let to = from;
+    let ms = 0;
+    while (to < profile.samples.length && byId.get(profile.samples[to]!)!.callFrame.functionName !== '(idle)') {
+      ms += (profile.timeDeltas[to + 1] ?? 0) / 1000;
+      to += 1;
+    }
+    if (ms > best.ms) best = { from, to, ms };
+    from = to + 1;
+  }
+  console.log(`[persist-scale] longest busy stretch: ${best.ms.toFixed(1)} ms; self time in it:`);
+  for (const [frame, ms] of selfMs(best.from, best.to).slice(0, 12)) console.log(`  ${ms.toFixed(1).padStart(7)} ms  ${frame}`);
+  // Its heaviest stack: from the root, the child under which most of the stretch's samples fall.
+  const inclusive = new Map<number, number>();
+  for (let index = best.from; index < best.to; index++) {
+    const ms = (profile.timeDeltas[index + 1] ?? 0) / 1000;
+    for (let id: number | undefined = profile.samples[index]; id !== undefined; id = parent.get(id)) inclusive.set(id, (inclusive.get(id) ?? 0) + ms);
+  }
+  console.log('[persist-scale] its heaviest stack (inclusive ms):');
+  let at: number | undefined = profile.nodes.find((node) => !parent.has(node.id))?.id;
+  for (let depth = 0; at !== undefined; depth++) {
+    console.log(`  ${(inclusive.get(at) ?? 0).toFixed(1).padStart(7)} ms ${' '.repeat(depth)}${name(at)}`);
+    const children: number[] = (byId.get(at)!.children ?? []).filter((child) => (inclusive.get(child) ?? 0) > 0);
+    at = children.sort((a, b) => inclusive.get(b)! - inclusive.get(a)!)[0];
+  }
+}
 
 export interface PersistScaleSample {
   count: number;
@@ -83,7 +142,13 @@ async function runPersistScaleBench(): Promise<PersistScaleResult> {
         console.log(`[persist-scale] ${count} files: kept ${keep.files} in ${(keep.ms / 1000).toFixed(1)} s, ${keep.transactions.readwrite} rw transactions, long tasks ${keep.longTasks.count} (max ${keep.longTasks.maxMs} ms)`);
         await page.send('Page.reload');
         await loaded(page);
+        if (PROFILE) {
+          await page.send('Profiler.enable');
+          await page.send('Profiler.setSamplingInterval', { interval: 200 });
+          await page.send('Profiler.start');
+        }
         const restorePhase = await page.evaluate<PersistPhase>(`window.benchPersistRestore(${run})`);
+        if (PROFILE) printRestoreProfile((await page.send<{ profile: PageProfile }>('Profiler.stop')).profile);
         const restore = { ...restorePhase, heapBytes: await heapBytes(page) };
         console.log(`[persist-scale] ${count} files: restored ${restore.files} in ${(restore.ms / 1000).toFixed(1)} s, ${restore.transactions.readonly}+${restore.transactions.readwrite} transactions, long tasks ${restore.longTasks.count} (max ${restore.longTasks.maxMs} ms)`);
         await page.evaluate('window.benchPersistClear()').catch(() => {});
@@ -104,9 +169,10 @@ async function runPersistScaleBench(): Promise<PersistScaleResult> {
       `the tracker's uploader never settles (no network); ${ROUNDS} round(s)`,
     samples,
   };
-  await saveResult('persist-scale', result);
+  // A profiled run is not a measurement of record: its figures stay out of the results and RESULTS.md.
+  if (!PROFILE) await saveResult('persist-scale', result);
   return result;
 }
 
 await runPersistScaleBench();
-console.log(`[persist-scale] wrote ${await writeReport()}`);
+if (!PROFILE) console.log(`[persist-scale] wrote ${await writeReport()}`);

@@ -19,7 +19,7 @@ function standInQueue(files: PersistedFile[], heldElsewhere: string[] = []) {
   const letGo: string[] = [];
   const queue = {
     list: async () => files,
-    claim: async (file: PersistedFile) => !heldElsewhere.includes(file.id),
+    claimAll: async (kept: PersistedFile[]) => kept.map((file) => !heldElsewhere.includes(file.id)),
     takeOver: (file: PersistedFile) => new Promise<PersistedFile | undefined>((resolve) => waiting.set(file.id, resolve)),
     letGo: (id: string) => void letGo.push(id),
   } as unknown as PersistedQueue;

@@ -22,7 +22,7 @@ const ADDED_PER_TASK = 1000;
 export async function restoreKept(queue: PersistedQueue, list: PersistedList): Promise<void> {
   const kept = (await queue.list()).filter((file) => !list.getFile(file.id));
   if (kept.length === 0) return;
-  const claimed = await Promise.all(kept.map((file) => queue.claim(file)));
+  const claimed = await queue.claimAll(kept);
   for (let at = 0; at < kept.length; at += ADDED_PER_TASK) {
     if (at > 0) await nextTask();
     const added = kept

@@ -30,9 +30,11 @@ export async function checkPostObject(context: CheckContext, keyPrefix: string, 
     body.append('file', new Blob(['x'.repeat(bytes)]));
     const response = await fetch(answer.url, { method: 'POST', body, signal: AbortSignal.timeout(15_000) });
     const text = await response.text();
-    return { status: response.status, text };
+    return { status: response.status, text, versionId: response.headers.get('x-amz-version-id') ?? undefined };
   };
-  const remove = (name: string) => s3.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: name })).catch(() => {});
+  // On a versioned bucket (object lock included) the version itself is deleted: no version, no delete marker left.
+  const remove = (name: string, VersionId?: string) =>
+    s3.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: name, ...(VersionId && { VersionId }) })).catch(() => {});
   try {
     const taken = await form(key, 4);
     if (taken.status !== 201 && taken.status !== 200 && taken.status !== 204) {
@@ -42,16 +44,14 @@ export async function checkPostObject(context: CheckContext, keyPrefix: string, 
         message: `Storage answered ${taken.status} to a presigned POST (POST Object with a policy): the presigned-post strategy cannot work here; use presigned or temporary-token.`,
       };
     }
-    const stored = await s3.send(new HeadObjectCommand({ Bucket: settings.bucket, Key: key })).then(
-      (head) => head.ContentLength,
-      () => undefined,
-    );
-    await remove(key);
+    const head = await s3.send(new HeadObjectCommand({ Bucket: settings.bucket, Key: key })).catch(() => undefined);
+    const stored = head?.ContentLength;
+    await remove(key, head?.VersionId ?? taken.versionId);
     if (stored !== 4) return { check, status: 'fail', message: `Storage answered ${taken.status} to a presigned POST but stored no object: the presigned-post strategy cannot work here.` };
     const tooLarge = `${key}-large`;
     const over = await form(tooLarge, 5);
     if (over.status < 400) {
-      await remove(tooLarge);
+      await remove(tooLarge, over.versionId);
       return {
         check,
         status: 'fail',

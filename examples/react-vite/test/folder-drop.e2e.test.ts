@@ -131,6 +131,9 @@ describe('a folder of 1,500 files dropped on <Uploader> in chromium', () => {
     const page = await chromium.context.newPage();
     await page.goto(origin);
     await dropFolder(page);
+    // Once the walk has handed every file to the tracker: a Cancel all during the walk does not stop the drop's
+    // later batches (the drop zone and the tracker share no cancel: left, issue 47's note).
+    await expect.poll(async () => (await rowStatuses(page)).summary, { timeout: 60_000, interval: 100 }).toMatch(/of 1\D?500 files/);
     await expect.poll(async () => (await storedKeys()).length, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(30);
     await page.click('[data-action="cancel-all"]');
     const preparedAtClick = prepared;

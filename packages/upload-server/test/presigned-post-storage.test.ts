@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { CreateBucketCommand, GetObjectAclCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectAclCommand, GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createTestBucket } from '@upbeam/ceph-rgw';
 import { startLocalS3, type LocalS3 } from '@upbeam/local-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -53,12 +53,13 @@ function request(body: unknown): Request {
 }
 
 /**
- * What each storage keeps of the form, measured: radosgw 16.2 stores the tags but not the `Cache-Control` field
- * (the policy binds it; the object has none) and ignores an `x-amz-checksum-*` field; local-s3 (s3rver) the reverse.
+ * What each storage keeps of the form, measured: both store the tags (GetObjectTagging), but only radosgw 16.2
+ * counts them on a GET (`x-amz-tagging-count`); radosgw stores no `Cache-Control` field (the policy binds it; the
+ * object has none) and ignores an `x-amz-checksum-*` field; local-s3 (s3rver) keeps and verifies both.
  */
-const KEEPS: Record<string, { cacheControl: boolean; tags: boolean; verifiesChecksumField: boolean }> = {
-  'local-s3': { cacheControl: true, tags: false, verifiesChecksumField: true },
-  radosgw: { cacheControl: false, tags: true, verifiesChecksumField: false },
+const KEEPS: Record<string, { cacheControl: boolean; tagCount: boolean; verifiesChecksumField: boolean }> = {
+  'local-s3': { cacheControl: true, tagCount: false, verifiesChecksumField: true },
+  radosgw: { cacheControl: false, tagCount: true, verifiesChecksumField: false },
 };
 
 describe.each(storages)('presigned POST against $name', ({ name, start }) => {
@@ -97,7 +98,9 @@ describe.each(storages)('presigned POST against $name', ({ name, start }) => {
     expect(object.ContentType).toBe('application/pdf');
     expect(object.CacheControl).toBe(KEEPS[name]!.cacheControl ? 'max-age=630720000' : undefined);
     expect(object.Metadata).toEqual({ 'user-id': '42' });
-    expect(object.TagCount).toBe(KEEPS[name]!.tags ? 1 : undefined);
+    expect(object.TagCount).toBe(KEEPS[name]!.tagCount ? 1 : undefined);
+    const { TagSet } = await reader.send(new GetObjectTaggingCommand({ Bucket: answer.bucket, Key: answer.key }));
+    expect(TagSet).toEqual([{ Key: 'origin', Value: 'upbeam' }]);
   });
 
   it('runs the completion hook once with the receipt; a second report is answered from the marker', async () => {

@@ -7,20 +7,17 @@
 import {
   DEFAULT_UPLOAD_ENDPOINT,
   MAX_SINGLE_PUT_SIZE,
-  type ChecksumAlgorithm,
   type PresignedPostUploadResponse,
-  type UploadMarker,
   type UploadResult,
 } from '@upbeam/upload-protocol';
 import { createAbortError, onAbort } from '../abort';
-import { isUploadClientError, UploadClientError } from '../errors';
-import { keyPath } from '../object-url';
-import { endpointBody, postToEndpoint } from '../prepare';
+import { UploadClientError } from '../errors';
+import { endpointBody } from '../prepare';
 import { postForm } from '../presigned-post/post-form';
+import { postedObjectUrl, preparePost } from '../presigned-post/prepare-post';
 import { throttledProgress } from '../progress';
 import { resolveRetrySettings } from '../retry';
-import { knownChecksum, learnChecksum, routeChecksum } from '../route-checksum';
-import { singlePutChecksum } from '../single-put-checksum';
+import { knownChecksum } from '../route-checksum';
 import type { TrackedFile } from '../tracked-file';
 import { TrackedUpload, type TrackerShared, type Uploader } from '../tracked-upload';
 import type { UploadContext, UploadOptions } from '../types';
@@ -63,32 +60,11 @@ const OUTCOME_POLL_MS = 250;
 
 const absolute = (url: string) => new URL(url, location.href).href;
 
-/** The stored object's address, as the in-page POST gives it: the POST URL (the bucket's) and the key. */
-const objectUrl = ({ url, key }: Pick<PresignedPostUploadResponse, 'url' | 'key'>) => `${url.replace(/\/+$/, '')}/${keyPath(key)}`;
-
-/**
- * Asks the endpoint for the presigned POST, with the file's checksum when the route wants one (known before asking,
- * or named by its `CHECKSUM_REQUIRED` answer: hashed, asked again once), as the in-page POST asks.
- */
-async function preparePost(upload: UploadContext): Promise<PresignedPostUploadResponse> {
-  const ask = async (algorithm: ChecksumAlgorithm | undefined) => {
-    const value = algorithm && (await singlePutChecksum(upload.file, algorithm)).value!;
-    const marker: UploadMarker = { strategy: 'presigned-post', ...(algorithm && { checksum: { algorithm, value: value! } }) };
-    const answer = await postToEndpoint<PresignedPostUploadResponse>(upload, { marker, fields: ['url', 'key', 'bucket'] });
-    learnChecksum(upload, answer.checksum);
-    if (typeof answer.fields !== 'object' || answer.fields === null) {
-      throw new UploadClientError('INVALID_PREPARE_RESPONSE', 'Upload endpoint answered without url and fields.');
-    }
-    return answer;
-  };
-  const known = knownChecksum(upload);
-  try {
-    return await ask(known);
-  } catch (error) {
-    const algorithm = !known && isUploadClientError(error) && error.answerCode === 'CHECKSUM_REQUIRED' && routeChecksum(upload);
-    if (!algorithm) throw error;
-    return ask(algorithm);
-  }
+/** The POST of a background upload, prepared as the in-page POST is (`preparePost`); it must carry a form. */
+async function preparedForm(upload: UploadContext): Promise<PresignedPostUploadResponse> {
+  const { answer } = await preparePost(upload, 'presigned-post', knownChecksum(upload));
+  if (!answer.fields) throw new UploadClientError('INVALID_PREPARE_RESPONSE', 'Upload endpoint answered without url and fields.');
+  return answer;
 }
 
 /** The error a failed background upload ends with. */
@@ -169,7 +145,7 @@ export class BackgroundUploads {
       options: resolveRetrySettings(options),
       report: throttledProgress(file.size, options.onProgress),
     };
-    const answer = await preparePost(upload);
+    const answer = await preparedForm(upload);
     // The form as one Blob (the browser references the file, it does not copy it): its exact size is the
     // `uploadTotal` the browser shows. Its Content-Type (`multipart/form-data`: a simple request) is the form's
     // header, not the Blob's `type`, which is lowercased and so no longer names the body's boundary.
@@ -183,7 +159,7 @@ export class BackgroundUploads {
       name: options.filename ?? file.name,
       type: upload.filetype,
       size: file.size,
-      result: { url: objectUrl(answer), bucket: answer.bucket, key: answer.key },
+      result: { url: postedObjectUrl(answer.url, answer.key), bucket: answer.bucket, key: answer.key },
       ...(answer.receipt && {
         complete: {
           url: endpoint,

@@ -9,25 +9,18 @@ import {
   POST_TOO_LARGE_MESSAGE,
   type ChecksumAlgorithm,
   type PresignedPostUploadResponse,
-  type UploadMarker,
   type UploadResult,
 } from '@upbeam/upload-protocol';
 import { reportCompletion } from '../complete-upload';
-import { isUploadClientError, UploadClientError } from '../errors';
-import { keyPath, objectUrl } from '../object-url';
-import { postToEndpoint } from '../prepare';
-import { knownChecksum, learnChecksum, routeChecksum } from '../route-checksum';
+import { UploadClientError } from '../errors';
+import { objectUrl } from '../object-url';
+import { knownChecksum, learnChecksum } from '../route-checksum';
 import { sendLoop } from '../send-loop';
 import { singlePutChecksum, type SinglePutChecksum } from '../single-put-checksum';
 import type { UploadContext } from '../types';
 import { postObject, type SignedPost } from './post-object';
 import { policyExpiry } from './post-refusal';
-
-/** Fields of the POST answer that the engine reads (`url` too, and `fields`, unless `alreadyStored`). */
-const POST_FIELDS = ['key', 'bucket'];
-
-/** A POST answer, or the answer of a content-addressed route that already holds the bytes (nothing to send). */
-type PostAnswer = PresignedPostUploadResponse | (Omit<PresignedPostUploadResponse, 'url' | 'fields' | 'expiresAt'> & { alreadyStored: true; url?: undefined });
+import { postedObjectUrl, preparePost, type PostAnswer } from './prepare-post';
 
 /** A `presigned` preparation the server answered with a POST form (`presigned-put` hands it over). */
 export interface HandedPost {
@@ -65,31 +58,18 @@ export async function uploadPresignedPost(upload: UploadContext, handed?: Handed
   let signed: SignedPost | undefined;
 
   const take = (answer: PostAnswer): PostAnswer => {
-    learnChecksum(upload, answer.checksum);
-    signed = answer.alreadyStored ? undefined : { url: answer.url!, fields: answer.fields!, expiresAt: policyExpiry(answer as PresignedPostUploadResponse) };
+    signed = answer.alreadyStored ? undefined : { url: answer.url, fields: answer.fields, expiresAt: policyExpiry(answer) };
     return (prepared = answer);
   };
-  const ask = async (): Promise<PostAnswer> => {
-    hashed = algorithm ? await singlePutChecksum(file, algorithm) : undefined;
-    const marker: UploadMarker = { strategy, ...(algorithm && { checksum: { algorithm, value: hashed!.value! } }) };
-    const answer = await postToEndpoint<PostAnswer>(upload, { marker, fields: POST_FIELDS });
-    if (!answer.alreadyStored && (!answer.url || typeof answer.fields !== 'object' || answer.fields === null)) {
-      throw new UploadClientError('INVALID_PREPARE_RESPONSE', 'Upload endpoint answered without url and fields.');
-    }
-    return take(answer);
-  };
   const prepare = async (): Promise<PostAnswer> => {
-    try {
-      return await ask();
-    } catch (error) {
-      // Asked without a value, the route wants one (its algorithm now known): hashed and asked again, once.
-      if (algorithm || !isUploadClientError(error) || error.answerCode !== 'CHECKSUM_REQUIRED' || !(algorithm = routeChecksum(upload))) throw error;
-      return ask();
-    }
+    let answer: PostAnswer;
+    ({ answer, algorithm, hashed } = await preparePost(upload, strategy, algorithm));
+    return take(answer);
   };
 
   if (handed) {
     hashed = algorithm ? await singlePutChecksum(file, algorithm) : undefined;
+    learnChecksum(upload, handed.answer.checksum);
     take(handed.answer);
   } else await prepare();
   if (signed) {
@@ -111,7 +91,7 @@ export async function uploadPresignedPost(upload: UploadContext, handed?: Handed
   const checksum = prepared!.checksum && prepared!.checksum === algorithm ? hashed?.checksum : undefined;
   // The bucket's POST URL (path-style or virtual-hosted) and the key: the object's address, as a PUT URL gives it.
   // Nothing sent (already stored): the address as a URL would give it.
-  const url = signed ? `${signed.url.replace(/\/+$/, '')}/${keyPath(key)}` : objectUrl({ bucket, key, region, endpoint, forcePathStyle: !!endpoint });
+  const url = signed ? postedObjectUrl(signed.url, key) : objectUrl({ bucket, key, region, endpoint, forcePathStyle: !!endpoint });
   const result: UploadResult = {
     url,
     bucket,
